@@ -1,0 +1,407 @@
+"""Rule sets: every choice that changes how Spades is bid, scored or organised.
+
+A :class:`RuleSet` is a frozen value. Its field names are also its JSON keys, so a tournament
+stores a rule set as ``{"preset": "friendly", "bag_limit": 6}`` and :func:`rules_from_json`
+turns that back into the value. The presets reproduce the published rule texts; where a text
+is silent the preset's docstring says what we chose and why.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+SET_PENALTIES = ("minus_bid", "zero")
+BAG_OVERFLOWS = ("carry", "reset")
+BOTH_NIL = ("separate", "all_or_nothing", "team_contract")
+FAILED_NIL_TRICKS = ("bags", "count_for_partner", "ignored")
+DECKS = ("standard", "jokers")
+FIRST_LEADS = ("any_but_spades", "lowest_club")
+PARTNERS = ("split", "fixed")
+MISDEAL_REASONS = {
+    "no_spades": "a player was dealt no spades",
+    "no_face_cards": "a player was dealt no face cards",
+    "wrong_card_count": "a player does not hold 13 cards",
+    "table_talk_in_bidding": "a player gave away their hand while bidding",
+}
+
+
+class InvalidRules(ValueError):
+    """A rule set (or its JSON) that breaks a rule about rule sets; names the field."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(f"{field}: {message}")
+        self.field = field
+        self.message = message
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """How a game of Spades is bid and scored; see the issue tracker's field table.
+
+    The defaults are the common club game to 500 (nil 100, blind nil 200 when 100 behind,
+    10 bags cost 100 and carry), so an override names only what differs.
+    """
+
+    target_score: int | None = 500
+    lose_score: int | None = None
+    set_penalty: str = "minus_bid"
+    overtrick_points: int = 1
+    bag_limit: int | None = 10
+    bag_penalty: int | None = 100
+    bag_overflow: str = "carry"
+    nil_points: int | None = 100
+    blind_nil_points: int | None = 200
+    blind_nil_min_deficit: int | None = 100
+    both_nil: str = "separate"
+    failed_nil_tricks: str = "bags"
+    big_bid: int | None = None
+    big_bid_points: int | None = None
+    big_bid_penalty: int | None = None
+    min_player_bid: int = 1
+    min_team_bid: int = 0
+    reneg_tricks: int = 3
+    reneg_points_to_opponents: int = 0
+    table_talk_tricks: int = 0
+    deck: str = "standard"
+    first_lead: str = "any_but_spades"
+    nil_exchange: int = 0
+    blind_nil_exchange: int = 0
+    hands_per_round: int | None = None
+    time_limit_minutes: int | None = None
+    partners: str = "fixed"
+    misdeal_reasons: tuple[str, ...] = ("no_spades", "wrong_card_count")
+
+    def __post_init__(self) -> None:
+        for name, (kind, low, high) in _NUMBERS.items():
+            _check_number(name, getattr(self, name), nullable=kind == "int?", low=low, high=high)
+        for name, allowed in _CHOICES.items():
+            if getattr(self, name) not in allowed:
+                raise InvalidRules(name, f"must be one of {', '.join(allowed)}")
+        self._check_misdeal_reasons()
+        self._check_consistency()
+
+    def _check_misdeal_reasons(self) -> None:
+        reasons = self.misdeal_reasons
+        if not isinstance(reasons, tuple) or any(r not in MISDEAL_REASONS for r in reasons):
+            raise InvalidRules("misdeal_reasons", f"each must be one of {', '.join(MISDEAL_REASONS)}")
+
+    def _check_consistency(self) -> None:
+        if self.target_score is None and self.hands_per_round is None:
+            raise InvalidRules("target_score", "a game needs a target score or a number of hands per round")
+        if self.bag_limit is not None and self.bag_penalty is None:
+            raise InvalidRules("bag_penalty", "a bag limit needs a bag penalty")
+        if self.big_bid is not None and self.big_bid_points is None:
+            raise InvalidRules("big_bid_points", "a big bid needs the points it scores")
+        if self.lose_score is not None and self.target_score is not None and self.lose_score >= self.target_score:
+            raise InvalidRules("lose_score", "must be below the target score")
+
+    def outcome(self, scores: tuple[int, int]) -> tuple[bool, int | None]:
+        """(game over, winner's index) for the two sides' scores after a hand.
+
+        A side at or past ``target_score`` wins; a side at or below ``lose_score`` loses,
+        unless both sides are past the same line: then the higher score wins and equal scores
+        play one more hand. A progressive round's end by hand count is :class:`Game`'s.
+        """
+        past_target = self.target_score is not None and max(scores) >= self.target_score
+        below_floor = [self.lose_score is not None and score <= self.lose_score for score in scores]
+        if not past_target and not any(below_floor):
+            return False, None
+        if scores[0] == scores[1]:
+            return False, None
+        if past_target or all(below_floor):
+            return True, 0 if scores[0] > scores[1] else 1
+        return True, 1 if below_floor[0] else 0
+
+    @property
+    def has_nil(self) -> bool:
+        return self.nil_points is not None
+
+    @property
+    def has_blind_nil(self) -> bool:
+        return self.blind_nil_points is not None
+
+    def to_json(self) -> dict[str, Any]:
+        """Every field as a JSON-ready value (tuples become lists)."""
+        data = dataclasses.asdict(self)
+        data["misdeal_reasons"] = list(self.misdeal_reasons)
+        return data
+
+    def overrides_from(self, base: RuleSet) -> dict[str, Any]:
+        """The fields whose value differs from ``base``, as JSON."""
+        mine, theirs = self.to_json(), base.to_json()
+        return {key: value for key, value in mine.items() if theirs[key] != value}
+
+
+# field: (kind, lowest, highest); "int?" may also be null.
+_NUMBERS: dict[str, tuple[str, int, int]] = {
+    "target_score": ("int?", 1, 10_000),
+    "lose_score": ("int?", -10_000, 10_000),
+    "overtrick_points": ("int", 0, 100),
+    "bag_limit": ("int?", 1, 100),
+    "bag_penalty": ("int?", 0, 10_000),
+    "nil_points": ("int?", 0, 10_000),
+    "blind_nil_points": ("int?", 0, 10_000),
+    "blind_nil_min_deficit": ("int?", 0, 10_000),
+    "big_bid": ("int?", 1, 13),
+    "big_bid_points": ("int?", 0, 10_000),
+    "big_bid_penalty": ("int?", 0, 10_000),
+    "min_player_bid": ("int", 0, 13),
+    "min_team_bid": ("int", 0, 13),
+    "reneg_tricks": ("int", 0, 13),
+    "reneg_points_to_opponents": ("int", 0, 10_000),
+    "table_talk_tricks": ("int", 0, 13),
+    "nil_exchange": ("int", 0, 13),
+    "blind_nil_exchange": ("int", 0, 13),
+    "hands_per_round": ("int?", 1, 100),
+    "time_limit_minutes": ("int?", 1, 1_000),
+}
+_CHOICES: dict[str, tuple[str, ...]] = {
+    "set_penalty": SET_PENALTIES,
+    "bag_overflow": BAG_OVERFLOWS,
+    "both_nil": BOTH_NIL,
+    "failed_nil_tricks": FAILED_NIL_TRICKS,
+    "deck": DECKS,
+    "first_lead": FIRST_LEADS,
+    "partners": PARTNERS,
+}
+FIELD_NAMES = tuple(field.name for field in dataclasses.fields(RuleSet))
+
+
+def _check_number(name: str, value: object, *, nullable: bool, low: int, high: int) -> None:
+    if value is None and nullable:
+        return
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise InvalidRules(name, "must be a whole number" + (" or null" if nullable else ""))
+    if not low <= value <= high:
+        raise InvalidRules(name, f"must be between {low} and {high}")
+
+
+@dataclass(frozen=True)
+class Preset:
+    """A named rule set taken from one of the published rule texts."""
+
+    name: str
+    title: str
+    description: str
+    rules: RuleSet
+
+
+PRESETS: dict[str, Preset] = {}
+
+
+def _preset(name: str, title: str) -> Callable[[Callable[[], RuleSet]], Callable[[], RuleSet]]:
+    def register(build: Callable[[], RuleSet]) -> Callable[[], RuleSet]:
+        description = " ".join((build.__doc__ or "").split())
+        PRESETS[name] = Preset(name=name, title=title, description=description, rules=build())
+        return build
+
+    return register
+
+
+@_preset("tennessee", "Tennessee house rules (game to 500)")
+def _tennessee() -> RuleSet:
+    """A state association's house rules: game to 500, a set side loses 10 a trick bid,
+    overtricks 1 each, nil 100 and "double nil" (bid before looking) 200, each nil scored
+    apart from the partner's bid. The text names no bag penalty, so bags cost nothing.
+    Silent in the text, our choice as most clubs play: a failed nil's tricks count as
+    overtricks for the side, double nil only when 100 behind, a reneg costs 3 tricks."""
+    return RuleSet(
+        target_score=500,
+        set_penalty="minus_bid",
+        bag_limit=None,
+        bag_penalty=None,
+        nil_points=100,
+        blind_nil_points=200,
+        blind_nil_min_deficit=100,
+        both_nil="separate",
+        failed_nil_tricks="bags",
+        min_player_bid=1,
+    )
+
+
+@_preset("classic", "Classic partnership Spades (game to 500)")
+def _classic() -> RuleSet:
+    """The classic partnership rules: game to 500, nil 100, double nil 200, a nil bidder
+    and partner exchange three cards; when both partners bid nil there is no exchange and
+    the side scores both values only if both make it, nothing otherwise. The text names no
+    bag penalty, so bags cost nothing. Silent in the text, our choice as most clubs play:
+    a failed nil's tricks count as overtricks, double nil only when 100 behind, a reneg
+    costs 3 tricks."""
+    return RuleSet(
+        target_score=500,
+        set_penalty="minus_bid",
+        bag_limit=None,
+        bag_penalty=None,
+        nil_points=100,
+        blind_nil_points=200,
+        blind_nil_min_deficit=100,
+        both_nil="all_or_nothing",
+        failed_nil_tricks="bags",
+        nil_exchange=3,
+        blind_nil_exchange=3,
+        min_player_bid=1,
+    )
+
+
+@_preset("friendly", "Friendly club tournament (game to 500)")
+def _friendly() -> RuleSet:
+    """A club's friendly tournament: every player bids at least 1 unless nil, the first
+    trick is everyone's lowest club, nil 100, blind nil 300 with two cards passed through
+    the dealer, a set side scores 0, a side that bids 10 or more wins or loses 200, every
+    10 bags cost 100 (a side can be bagged out more than once), a reneg takes 3 tricks that
+    score for nobody, table talk takes 1 trick an incident. Silent in the text, our choice
+    as most clubs play: blind nil only when 100 behind, each of two nils scored on its own,
+    a failed nil's tricks count as bags."""
+    return RuleSet(
+        target_score=500,
+        set_penalty="zero",
+        bag_limit=10,
+        bag_penalty=100,
+        bag_overflow="carry",
+        nil_points=100,
+        blind_nil_points=300,
+        blind_nil_min_deficit=100,
+        both_nil="separate",
+        failed_nil_tricks="bags",
+        big_bid=10,
+        big_bid_points=200,
+        big_bid_penalty=200,
+        min_player_bid=1,
+        reneg_tricks=3,
+        table_talk_tricks=1,
+        first_lead="lowest_club",
+        blind_nil_exchange=2,
+        misdeal_reasons=("no_spades", "wrong_card_count"),
+    )
+
+
+@_preset("progressive", "Progressive tables, four-hand rounds (advancing winners)")
+def _progressive() -> RuleSet:
+    """Advancing winners: four hands a round, partners split after every round, each player
+    credited with the side's round score. Plain scoring only: 10 a trick bid when made, 1
+    an overtrick, minus 10 a trick bid when set; no nil (a bid of 0 is an ordinary bid), no
+    blind nil, no bag penalty. A round tied at a table plays one more hand. Silent in the
+    text, our choice: a reneg costs 3 tricks."""
+    return RuleSet(
+        target_score=None,
+        set_penalty="minus_bid",
+        bag_limit=None,
+        bag_penalty=None,
+        nil_points=None,
+        blind_nil_points=None,
+        blind_nil_min_deficit=None,
+        min_player_bid=0,
+        hands_per_round=4,
+        partners="split",
+    )
+
+
+@_preset("progressive-500", "Progressive tables, games to 500")
+def _progressive_500() -> RuleSet:
+    """Standard tournament play: each table plays to 500 (both past it in one deal: the
+    higher wins) and the winning team moves on. Every 10 bags cost 100 and the rest carry
+    over, so a positive score's last digit is the bag count. Nil 100 (a bid of 0 is always
+    a nil), blind nil 200 only when 100 behind with two cards exchanged; a failed nil's
+    tricks do not help the partner but count as bags. Silent in the text, our choice as
+    most clubs play: each of two nils scored on its own, a reneg costs 3 tricks."""
+    return RuleSet(
+        target_score=500,
+        set_penalty="minus_bid",
+        bag_limit=10,
+        bag_penalty=100,
+        bag_overflow="carry",
+        nil_points=100,
+        blind_nil_points=200,
+        blind_nil_min_deficit=100,
+        both_nil="separate",
+        failed_nil_tricks="bags",
+        min_player_bid=1,
+        blind_nil_exchange=2,
+        partners="fixed",
+    )
+
+
+_LEAGUE_MISDEALS = ("table_talk_in_bidding", "no_face_cards", "no_spades", "wrong_card_count")
+
+
+@_preset("league-300", "League game to 300 (30-minute matches, jokers deck)")
+def _league_300() -> RuleSet:
+    """A league's games to 300 within a 30-minute match, played with both jokers as the top
+    trumps (big joker, little joker, 2 of spades, then the ace). Each side bids at least 4
+    (a nil bidder's partner too, unless both bid nil). Nil 60, blind nil 120 when 100
+    behind, two nils each scored on their own; a failed nil's tricks count for nothing. A
+    side bidding 10 or more wins or loses 120. Six bags cost 60 and the count goes back to
+    0. A reneg takes 3 tricks off the offender (they score for nobody) and gives the
+    opponents 30."""
+    return RuleSet(
+        target_score=300,
+        set_penalty="minus_bid",
+        bag_limit=6,
+        bag_penalty=60,
+        bag_overflow="reset",
+        nil_points=60,
+        blind_nil_points=120,
+        blind_nil_min_deficit=100,
+        both_nil="separate",
+        failed_nil_tricks="ignored",
+        big_bid=10,
+        big_bid_points=120,
+        big_bid_penalty=120,
+        min_player_bid=1,
+        min_team_bid=4,
+        reneg_tricks=3,
+        reneg_points_to_opponents=30,
+        deck="jokers",
+        time_limit_minutes=30,
+        misdeal_reasons=_LEAGUE_MISDEALS,
+    )
+
+
+@_preset("championship-500", "League championship game to 500 (jokers deck)")
+def _championship_500() -> RuleSet:
+    """The league's championship game: as the league game but to 500, with nil 100, blind
+    nil 200, 10 for 200 (set: minus 200) and a bag limit of ten costing 100 (the count goes
+    back to 0). The 30-minute match limit does not apply: the championship game is played
+    out."""
+    return dataclasses.replace(
+        PRESETS["league-300"].rules,
+        target_score=500,
+        nil_points=100,
+        blind_nil_points=200,
+        big_bid_points=200,
+        big_bid_penalty=200,
+        bag_limit=10,
+        bag_penalty=100,
+        time_limit_minutes=None,
+    )
+
+
+def preset_rules(name: str) -> RuleSet:
+    """The rule set of preset ``name``; :class:`InvalidRules` names the presets otherwise."""
+    try:
+        return PRESETS[name].rules
+    except KeyError:
+        raise InvalidRules("preset", f"unknown preset {name!r}; choose one of {', '.join(PRESETS)}") from None
+
+
+def rules_from_json(value: str | Mapping[str, Any]) -> RuleSet:
+    """A preset name, or ``{"preset": name, field: value, ...}`` with overrides.
+
+    Without ``"preset"`` the overrides apply to the defaults of :class:`RuleSet`.
+    Unknown fields and bad values raise :class:`InvalidRules`.
+    """
+    if isinstance(value, str):
+        return preset_rules(value)
+    if not isinstance(value, Mapping):
+        raise InvalidRules("rules", "must be a preset name or an object of rule fields")
+    overrides = dict(value)
+    base = preset_rules(overrides.pop("preset")) if "preset" in overrides else RuleSet()
+    unknown = sorted(set(overrides) - set(FIELD_NAMES))
+    if unknown:
+        raise InvalidRules(unknown[0], "unknown rule field")
+    if "misdeal_reasons" in overrides and isinstance(overrides["misdeal_reasons"], list):
+        overrides["misdeal_reasons"] = tuple(overrides["misdeal_reasons"])
+    return dataclasses.replace(base, **overrides)

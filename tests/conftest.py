@@ -1,0 +1,90 @@
+"""Shared fixtures. Browser tests drive Debian's Chromium through Playwright (never a
+downloaded browser); without Chromium they are skipped and the run says so at the end, unless
+SPADES_REQUIRE_BROWSER is set (CI), where a missing Chromium fails them."""
+
+import os
+import shutil
+from collections.abc import Iterator
+
+import pytest
+
+# Playwright's sync API runs an event loop in this thread; Django's database calls from the
+# live server's test code are still synchronous and safe here.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+PHONE = {"width": 360, "height": 740}
+DESKTOP = {"width": 1280, "height": 800}
+ARTIFACTS = os.path.join(os.path.dirname(__file__), "..", "test-artifacts")
+_skipped_browser: list[str] = []
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[object]:
+    if CHROMIUM is None:
+        reason = "Chromium is not installed (apt-get install chromium)"
+        if os.environ.get("SPADES_REQUIRE_BROWSER"):
+            pytest.fail(f"browser tests are required here but {reason}")
+        _skipped_browser.append(reason)
+        pytest.skip(reason)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def phone_page(browser, live_server):
+    context = browser.new_context(viewport=PHONE, base_url=live_server.url, has_touch=True, is_mobile=True)
+    yield context.new_page()
+    context.close()
+
+
+@pytest.fixture
+def desktop_page(browser, live_server):
+    context = browser.new_context(viewport=DESKTOP, base_url=live_server.url)
+    yield context.new_page()
+    context.close()
+
+
+@pytest.fixture
+def screenshot():
+    """Save a full-page screenshot under test-artifacts/ for a person to look at."""
+
+    def take(page, name: str) -> str:
+        os.makedirs(ARTIFACTS, exist_ok=True)
+        path = os.path.join(ARTIFACTS, f"{name}.png")
+        page.screenshot(path=path, full_page=True)
+        return path
+
+    return take
+
+
+@pytest.fixture
+def director(django_user_model):
+    return django_user_model.objects.create_user("dee", password="correct-horse-battery", is_staff=True)
+
+
+@pytest.fixture
+def director_client(client, director):
+    client.force_login(director)
+    return client
+
+
+def pytest_terminal_summary(terminalreporter) -> None:
+    if _skipped_browser:
+        terminalreporter.write_line(
+            f"NOTE: browser tests were SKIPPED: {_skipped_browser[0]}. They run in CI.", yellow=True, bold=True
+        )

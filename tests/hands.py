@@ -1,0 +1,15 @@
+"""Small builders for scoring tests: ``side((3, 4), (2, 3), score=337, bags=7)``."""
+
+from scoring import PlayerHand, RuleSet, SideHand, score_hand
+from scoring.hand import HandResult
+from scoring.rules import PRESETS
+
+
+def side(first: tuple, second: tuple, **standing: int) -> SideHand:
+    """A side from two (bid, tricks) pairs and its standing (score, bags, reneges, table_talk)."""
+    return SideHand(players=(PlayerHand(*first), PlayerHand(*second)), **standing)
+
+
+def score(rules: RuleSet | str, us: SideHand, them: SideHand) -> HandResult:
+    """Score one hand under a rule set or a preset's name."""
+    return score_hand(PRESETS[rules].rules if isinstance(rules, str) else rules, [us, them])

@@ -1,0 +1,102 @@
+"""The foundation: settings, the demo, login, offline assets and the deploy checks."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+from django.urls import reverse
+
+from tournament.demo import DEMO_PASSWORD, DEMO_USERNAME
+from tournament.models import Tournament
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _manage(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess:
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_URL"))}
+    return subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env={**clean, **env},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+PRODUCTION = {
+    "DJANGO_DEBUG": "false",
+    "DJANGO_SECRET_KEY": "a-long-random-test-value-" + "x" * 40,
+    "DJANGO_ALLOWED_HOSTS": "spades.example.org",
+}
+
+
+def test_production_settings_pass_check_deploy():
+    done = _manage("check", "--deploy", "--fail-level", "WARNING", env=PRODUCTION)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "no issues" in done.stdout
+
+
+def test_production_refuses_to_start_without_a_secret_key():
+    done = _manage("check", env={**PRODUCTION, "DJANGO_SECRET_KEY": ""})
+    assert done.returncode != 0
+    assert "DJANGO_SECRET_KEY must be set" in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("name", "value"), [("DJANGO_DEBUG", "maybe"), ("DATABASE_CONN_MAX_AGE", "forever"), ("DJANGO_HTTPS", "2")]
+)
+def test_a_malformed_setting_stops_start_up_naming_the_variable(name, value):
+    done = _manage("check", env={name: value})
+    assert done.returncode != 0
+    assert name in done.stderr
+
+
+def test_demo_is_refused_under_production_settings():
+    done = _manage("demo", env={**PRODUCTION, "DATABASE_URL": "sqlite:///:memory:"})
+    assert done.returncode != 0
+    assert "local use only" in done.stderr
+
+
+@pytest.mark.django_db
+def test_demo_loads_a_tournament_and_a_director_once(capsys):
+    call_command("demo")
+    first = capsys.readouterr().out
+    assert f"{DEMO_USERNAME} / {DEMO_PASSWORD}" in first
+    call_command("demo")
+    assert "no demo loaded" in capsys.readouterr().out
+    tournament = Tournament.objects.get()
+    assert tournament.teams.count() == 8
+    assert tournament.rules.hands_per_round == 4
+
+
+@pytest.mark.django_db
+def test_logged_out_visitor_is_sent_to_login(client):
+    response = client.get(reverse("director:home"))
+    assert response.status_code == 302
+    assert response["Location"].startswith(reverse("login"))
+
+
+@pytest.mark.django_db
+def test_director_logs_in_and_sees_the_demo_tournament(client):
+    call_command("demo")
+    response = client.post(reverse("login"), {"username": DEMO_USERNAME, "password": DEMO_PASSWORD}, follow=True)
+    assert response.status_code == 200
+    assert b"Friday Night Progressive (demo)" in response.content
+
+
+@pytest.mark.django_db
+def test_pages_load_htmx_from_the_app_not_a_cdn(client):
+    html = client.get(reverse("login")).content.decode()
+    assert "/static/django-htmx/htmx" in html or "/static/django_htmx/htmx" in html
+    assert "https://" not in html and "http://" not in html.replace("http://www.w3.org", "")
+    script = html.split('src="')[1].split('"')[0]
+    assert client.get(script).status_code == 200
+
+
+def test_scoring_never_imports_django():
+    code = "import sys, scoring, scoring.__main__, scoring.random_hands; sys.exit('django' in sys.modules)"
+    assert subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=False).returncode == 0

@@ -1,0 +1,88 @@
+"""Properties of the engine that hold for every legal hand (hypothesis)."""
+
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from scoring import Game, PlayerHand, SideHand, score_hand
+from scoring.hand import is_nil
+from scoring.random_hands import random_hand
+from scoring.rules import PRESETS
+
+presets = st.sampled_from(sorted(PRESETS))
+seeds = st.integers(min_value=0, max_value=2**32 - 1)
+
+
+def _play(name: str, seed: int, hands: int) -> Game:
+    rules, rng = PRESETS[name].rules, random.Random(seed)
+    game = Game(rules)
+    for _ in range(hands):
+        if game.over:
+            break
+        game = game.play(random_hand(rules, rng, scores=game.scores))
+    return game
+
+
+@settings(max_examples=200, deadline=None)
+@given(seed=seeds, hands=st.integers(min_value=1, max_value=40))
+def test_with_carried_bags_and_no_nils_a_positive_scores_last_digit_is_the_bag_count(seed, hands):
+    rules, rng = PRESETS["progressive-500"].rules, random.Random(seed)
+    game = Game(rules)
+    for _ in range(hands):
+        if game.over:
+            break
+        game = game.play(random_hand(rules, rng, scores=game.scores, nil_chance=0))
+        for team in range(2):
+            assert game.scores[team] % 10 == game.bags[team]
+            if game.scores[team] > 0:
+                assert str(game.scores[team])[-1] == str(game.bags[team])
+
+
+@settings(max_examples=300, deadline=None)
+@given(name=presets, seed=seeds, hands=st.integers(min_value=1, max_value=15))
+def test_score_is_the_sum_of_each_hands_points_and_bags_stay_under_the_limit(name, seed, hands):
+    game = _play(name, seed, hands)
+    for team in range(2):
+        assert game.scores[team] == sum(hand.teams[team].points for hand in game.hands)
+        limit = game.rules.bag_limit
+        assert game.bags[team] >= 0 and (limit is None or game.bags[team] < limit)
+        assert all(hand.teams[team].bag_penalty <= 0 for hand in game.hands)
+
+
+@settings(max_examples=300, deadline=None)
+@given(name=presets, seed=seeds, score_a=st.integers(-300, 600), score_b=st.integers(-300, 600))
+def test_swapping_the_sides_swaps_the_result(name, seed, score_a, score_b):
+    rules = PRESETS[name].rules
+    first, second = random_hand(rules, random.Random(seed), scores=(score_a, score_b))
+    a, b = SideHand(first, score=score_a), SideHand(second, score=score_b)
+    forward, backward = score_hand(rules, [a, b]), score_hand(rules, [b, a])
+    assert forward.teams == backward.teams[::-1]
+    assert forward.game_over == backward.game_over
+    if forward.winner is not None:
+        assert backward.winner == 1 - forward.winner
+
+
+@settings(max_examples=300, deadline=None)
+@given(name=presets, seed=seeds)
+def test_one_more_trick_never_costs_a_side_without_nil_or_bag_limit_points(name, seed):
+    rules = PRESETS[name].rules
+    if rules.bag_limit is not None:
+        return
+    first, second = random_hand(rules, random.Random(seed), nil_chance=0)
+    if any(is_nil(rules, p.bid) for p in (*first, *second)) or second[0].tricks == 0:
+        return
+    more = (PlayerHand(first[0].bid, first[0].tricks + 1), first[1])
+    fewer = (PlayerHand(second[0].bid, second[0].tricks - 1), second[1])
+    before = score_hand(rules, [SideHand(first), SideHand(second)]).teams[0].points
+    after = score_hand(rules, [SideHand(more), SideHand(fewer)]).teams[0].points
+    assert after >= before
+
+
+@settings(max_examples=200, deadline=None)
+@given(name=presets, seed=seeds)
+def test_a_finished_game_has_a_winner_with_the_higher_score(name, seed):
+    game = _play(name, seed, 200)
+    assert game.over
+    winner = game.winner
+    assert winner is not None and game.scores[winner] > game.scores[1 - winner]
