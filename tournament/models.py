@@ -1,18 +1,32 @@
-"""The tournament's records. Scoring rules live in :mod:`scoring`; a tournament stores only
-its preset's name and the fields it overrides."""
+"""The tournament's records.
+
+Scoring rules live in :mod:`scoring`; a tournament stores only its preset's name and the fields
+it overrides. A table's game caches its running score (``ns_score``…) so standings and boards
+read one row per table; :meth:`Game.rescore` is the one place that recomputes it from the hands.
+"""
 
 from __future__ import annotations
 
+import secrets
 from decimal import Decimal
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.core.validators import MinValueValidator
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 
-from scoring.rules import PRESETS, InvalidRules, RuleSet, rules_from_json
+from scoring import Game as ScoringGame
+from scoring import InvalidRules, PlayerHand, RuleSet, rules_from_json
+from scoring.rules import MISDEAL_REASONS, PRESETS
 
 PRESET_CHOICES = [(name, preset.title) for name, preset in PRESETS.items()]
+MONEY = {"max_digits": 10, "decimal_places": 2}
+
+
+class RoundNotReady(ValidationError):
+    """A round cannot change state yet; the message says which tables hold it up."""
 
 
 class Tournament(models.Model):
@@ -25,15 +39,27 @@ class Tournament(models.Model):
         RUNNING = "running", "Running"
         FINISHED = "finished", "Finished"
 
+    class SeatingOrder(models.TextChoices):
+        RANDOM = "random", "Random draw"
+        REGISTRATION = "registration", "Registration order"
+
+    class PrizeTies(models.TextChoices):
+        SHARE = "share", "Tied on points: share the prizes of the places they hold"
+        TIEBREAK = "tiebreak", "Use the tiebreakers; share only when still level"
+
     name = models.CharField(max_length=120)
     date = models.DateField()
     venue = models.CharField(max_length=200, blank=True)
     preset = models.CharField(max_length=40, choices=PRESET_CHOICES)
     rule_overrides = models.JSONField(default=dict, blank=True)
     format = models.CharField(max_length=30, choices=Format, default=Format.PROGRESSIVE_SPLIT)
-    entry_fee = models.DecimalField(
-        max_digits=8, decimal_places=2, default=Decimal("0.00"), validators=[MinValueValidator(Decimal("0"))]
+    rounds_planned = models.PositiveSmallIntegerField(
+        default=5, validators=[MinValueValidator(1), MaxValueValidator(50)]
     )
+    entry_fee = models.DecimalField(**MONEY, default=Decimal("0.00"), validators=[MinValueValidator(Decimal("0"))])
+    seating_order = models.CharField(max_length=20, choices=SeatingOrder, default=SeatingOrder.RANDOM)
+    seating_seed = models.PositiveIntegerField(default=0, help_text="The random draw of round 1 is reproducible.")
+    prize_ties = models.CharField(max_length=20, choices=PrizeTies, default=PrizeTies.SHARE)
     status = models.CharField(max_length=20, choices=Status, default=Status.REGISTRATION)
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -41,6 +67,7 @@ class Tournament(models.Model):
         ordering = ["-date", "name"]
         constraints = [
             models.CheckConstraint(condition=Q(entry_fee__gte=0), name="tournament_entry_fee_not_negative"),
+            models.CheckConstraint(condition=Q(rounds_planned__gte=1), name="tournament_plays_a_round"),
         ]
 
     def __str__(self) -> str:
@@ -51,11 +78,18 @@ class Tournament(models.Model):
         """The rule set this tournament scores by: its preset with its overrides applied."""
         return rules_from_json({"preset": self.preset, **self.rule_overrides})
 
+    @property
+    def split_partners(self) -> bool:
+        return self.format == self.Format.PROGRESSIVE_SPLIT
+
     def clean(self) -> None:
         try:
             self.rules  # noqa: B018 - building the rule set is the check
         except InvalidRules as error:
             raise ValidationError({"rule_overrides": f"{error.field}: {error.message}"}) from None
+
+    def current_round(self) -> Round | None:
+        return self.rounds.exclude(status=Round.Status.CLOSED).order_by("number").first()
 
 
 class Team(models.Model):
@@ -69,7 +103,7 @@ class Team(models.Model):
     number = models.PositiveIntegerField(help_text="Registration order, from 1.")
     status = models.CharField(max_length=20, choices=Status, default=Status.ACTIVE)
     checked_in = models.BooleanField(default=False)
-    registered_at = models.DateTimeField(auto_now_add=True)
+    registered_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
         ordering = ["tournament", "number"]
@@ -78,8 +112,11 @@ class Team(models.Model):
         ]
 
     def __str__(self) -> str:
-        names = " & ".join(player.name for player in self.players.all())
-        return f"Team {self.number}: {names}" if names else f"Team {self.number}"
+        return f"{self.number}. {self.names}"
+
+    @property
+    def names(self) -> str:
+        return " & ".join(player.name for player in self.players.all())
 
 
 class Player(models.Model):
@@ -94,3 +131,419 @@ class Player(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+class Table(models.Model):
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="tables")
+    number = models.PositiveSmallIntegerField(validators=[MinValueValidator(1)])
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="table_number_unique_in_tournament"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="table_number_from_1"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Table {self.number}"
+
+
+class Round(models.Model):
+    class Status(models.TextChoices):
+        PLANNED = "planned", "Seated, not started"
+        RUNNING = "running", "Playing"
+        CLOSED = "closed", "Closed"
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveSmallIntegerField(validators=[MinValueValidator(1)])
+    status = models.CharField(max_length=20, choices=Status, default=Status.PLANNED)
+    started_at = models.DateTimeField(null=True, blank=True)
+    closed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="round_number_unique_in_tournament"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Round {self.number}"
+
+    def start(self) -> None:
+        if self.status != self.Status.PLANNED:
+            raise RoundNotReady(f"Round {self.number} is already {self.get_status_display().lower()}.")
+        self.status = self.Status.RUNNING
+        self.started_at = timezone.now()
+        self.save(update_fields=["status", "started_at"])
+
+    def close(self) -> None:
+        """Close a running round; :class:`RoundNotReady` names every table still unfinished or tied."""
+        if self.status != self.Status.RUNNING:
+            raise RoundNotReady(f"Round {self.number} is not running, so it cannot be closed.")
+        games = list(self.games.select_related("table").order_by("table__number"))
+        tied = [g.table.number for g in games if g.status == Game.Status.TIED]
+        playing = [g.table.number for g in games if g.status == Game.Status.PLAYING]
+        problems = []
+        if playing:
+            problems.append(f"still playing at table {_numbers(playing)}")
+        if tied:
+            problems.append(f"tied at table {_numbers(tied)} (play one more hand or record the decision)")
+        if problems:
+            raise RoundNotReady(f"Round {self.number} cannot close: " + "; ".join(problems) + ".")
+        self.status = self.Status.CLOSED
+        self.closed_at = timezone.now()
+        self.save(update_fields=["status", "closed_at"])
+
+
+def _numbers(numbers: list[int]) -> str:
+    return ", ".join(str(n) for n in numbers)
+
+
+class Seat(models.TextChoices):
+    NORTH = "N", "North"
+    EAST = "E", "East"
+    SOUTH = "S", "South"
+    WEST = "W", "West"
+
+
+SEAT_ORDER = [Seat.NORTH, Seat.EAST, Seat.SOUTH, Seat.WEST]
+
+
+class Side(models.TextChoices):
+    NS = "NS", "North–South"
+    EW = "EW", "East–West"
+
+
+class Seating(models.Model):
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="seatings")
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="seatings")
+    seat = models.CharField(max_length=1, choices=Seat)
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seatings")
+
+    class Meta:
+        ordering = ["round", "table__number", "seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "table", "seat"], name="one_player_per_seat"),
+            models.UniqueConstraint(fields=["round", "player"], name="player_seated_once_per_round"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.round} {self.table} {self.get_seat_display()}: {self.player}"
+
+
+class SitOut(models.Model):
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="sit_outs")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="sit_outs")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["round", "player"], name="player_sits_out_once_per_round"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.round}: {self.player} sits out"
+
+
+class SeatingChange(models.Model):
+    """A director's change to a round's movement before it starts, kept for the record."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="seating_changes")
+    description = models.CharField(max_length=300)
+    changed_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL)
+    changed_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["changed_at"]
+
+    def __str__(self) -> str:
+        return f"{self.round}: {self.description}"
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+class Game(models.Model):
+    """One table's game in one round; its scorekeeper reaches it through ``token``."""
+
+    class Status(models.TextChoices):
+        PLAYING = "playing", "Playing"
+        TIED = "tied", "Tied: needs a decision"
+        FINISHED = "finished", "Finished"
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="games")
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="games")
+    token = models.CharField(max_length=64, unique=True, default=new_token)
+    status = models.CharField(max_length=20, choices=Status, default=Status.PLAYING)
+    first_dealer = models.CharField(max_length=1, choices=Seat, default=Seat.NORTH)
+    ns_score = models.IntegerField(default=0)
+    ew_score = models.IntegerField(default=0)
+    ns_bags = models.PositiveSmallIntegerField(default=0)
+    ew_bags = models.PositiveSmallIntegerField(default=0)
+    hands_played = models.PositiveSmallIntegerField(default=0)
+    winner = models.CharField(max_length=2, choices=Side, blank=True)
+    decided_by = models.CharField(
+        max_length=200, blank=True, help_text="How a tie was settled when the director decided it."
+    )
+
+    class Meta:
+        ordering = ["round", "table__number"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "table"], name="one_game_per_table_per_round"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.round}, {self.table}"
+
+    def replay(self, rules: RuleSet, hands: list[Hand] | None = None) -> ScoringGame:
+        """The scoring engine's game after this table's scored hands (misdeals skipped)."""
+        game = ScoringGame(rules)
+        for hand in hands if hands is not None else self.hands.order_by("number"):
+            if not hand.misdeal:
+                game = game.play(hand.players(), reneges=hand.reneges(), table_talk=hand.table_talk())
+        return game
+
+    def rescore(self, rules: RuleSet) -> ScoringGame:
+        """Recompute the cached totals and status from the hands and save them."""
+        game = self.replay(rules)
+        self.ns_score, self.ew_score = game.scores
+        self.ns_bags, self.ew_bags = game.bags
+        self.hands_played = game.hands_played
+        if game.over:
+            self.status, self.winner, self.decided_by = self.Status.FINISHED, Side.values[game.winner], ""
+        elif game.tied and not self.decided_by:
+            self.status, self.winner = self.Status.TIED, ""
+        elif not self.decided_by:
+            self.status, self.winner = self.Status.PLAYING, ""
+        self.save(
+            update_fields=[
+                "ns_score",
+                "ew_score",
+                "ns_bags",
+                "ew_bags",
+                "hands_played",
+                "status",
+                "winner",
+                "decided_by",
+            ]
+        )
+        return game
+
+    def decide_tie(self, winner: str, how: str) -> None:
+        """The director settles a tied game (a cut of the cards, say) instead of another hand."""
+        if self.status != self.Status.TIED:
+            raise RoundNotReady(f"Table {self.table.number} is not tied.")
+        self.status, self.winner, self.decided_by = self.Status.FINISHED, winner, how
+        self.save(update_fields=["status", "winner", "decided_by"])
+
+
+BID_VALUES = [str(n) for n in range(14)] + ["nil", "blind_nil"]
+BID_CHOICES = [(v, {"nil": "Nil", "blind_nil": "Blind nil"}.get(v, v)) for v in BID_VALUES]
+MISDEAL_CHOICES = [(key, text[0].upper() + text[1:]) for key, text in MISDEAL_REASONS.items()]
+
+
+def _bid_value(text: str) -> int | str:
+    return int(text) if text.isdigit() else text
+
+
+class Hand(models.Model):
+    """One deal at a table: four bids and tricks (or a misdeal), and the infractions."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="hands")
+    number = models.PositiveSmallIntegerField(validators=[MinValueValidator(1)])
+    north_bid = models.CharField(max_length=9, choices=BID_CHOICES, blank=True)
+    east_bid = models.CharField(max_length=9, choices=BID_CHOICES, blank=True)
+    south_bid = models.CharField(max_length=9, choices=BID_CHOICES, blank=True)
+    west_bid = models.CharField(max_length=9, choices=BID_CHOICES, blank=True)
+    north_tricks = models.PositiveSmallIntegerField(null=True, blank=True)
+    east_tricks = models.PositiveSmallIntegerField(null=True, blank=True)
+    south_tricks = models.PositiveSmallIntegerField(null=True, blank=True)
+    west_tricks = models.PositiveSmallIntegerField(null=True, blank=True)
+    ns_reneges = models.PositiveSmallIntegerField(default=0)
+    ew_reneges = models.PositiveSmallIntegerField(default=0)
+    ns_table_talk = models.PositiveSmallIntegerField(default=0)
+    ew_table_talk = models.PositiveSmallIntegerField(default=0)
+    misdeal = models.CharField(max_length=30, choices=MISDEAL_CHOICES, blank=True)
+    disputed = models.BooleanField(default=False)
+    dispute_note = models.CharField(max_length=300, blank=True)
+    confirmed_by = models.CharField(max_length=20, blank=True, help_text="Initials of the opponent who confirmed.")
+    version = models.PositiveIntegerField(default=1)
+    entered_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["game", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "number"], name="one_hand_number_per_game"),
+            *[
+                models.CheckConstraint(condition=Q(**{f"{seat}_tricks__lte": 13}), name=f"hand_{seat}_tricks_0_13")
+                for seat in ("north", "east", "south", "west")
+            ],
+            *[
+                models.CheckConstraint(
+                    condition=Q(**{f"{seat}_bid__in": ["", *BID_VALUES]}), name=f"hand_{seat}_bid_valid"
+                )
+                for seat in ("north", "east", "south", "west")
+            ],
+            models.CheckConstraint(
+                condition=Q(misdeal="")
+                & Q(north_tricks__isnull=False, east_tricks__isnull=False)
+                & Q(south_tricks__isnull=False, west_tricks__isnull=False)
+                | ~Q(misdeal=""),
+                name="hand_scored_unless_misdeal",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game}, hand {self.number}"
+
+    def players(self) -> tuple[tuple[PlayerHand, PlayerHand], tuple[PlayerHand, PlayerHand]]:
+        """The hand in the engine's terms: (north, south) then (east, west)."""
+
+        def seat(name: str) -> PlayerHand:
+            return PlayerHand(_bid_value(getattr(self, f"{name}_bid")), getattr(self, f"{name}_tricks"))
+
+        return (seat("north"), seat("south")), (seat("east"), seat("west"))
+
+    def reneges(self) -> tuple[int, int]:
+        return self.ns_reneges, self.ew_reneges
+
+    def table_talk(self) -> tuple[int, int]:
+        return self.ns_table_talk, self.ew_table_talk
+
+    def snapshot(self) -> dict[str, object]:
+        """The entered values, for the history and for exports."""
+        return {field: getattr(self, field) for field in HAND_FIELDS}
+
+
+HAND_FIELDS = [
+    "north_bid", "east_bid", "south_bid", "west_bid",
+    "north_tricks", "east_tricks", "south_tricks", "west_tricks",
+    "ns_reneges", "ew_reneges", "ns_table_talk", "ew_table_talk", "misdeal",
+]  # fmt: skip
+
+
+class HandRevision(models.Model):
+    """Every entry and change of a hand: who, when, the values before and after."""
+
+    class Source(models.TextChoices):
+        TABLE = "table", "Table scorekeeper"
+        DIRECTOR = "director", "Director"
+
+    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="revisions")
+    source = models.CharField(max_length=20, choices=Source)
+    changed_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    changed_at = models.DateTimeField(default=timezone.now)
+    before = models.JSONField(null=True, blank=True)
+    after = models.JSONField()
+
+    class Meta:
+        ordering = ["hand", "changed_at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.hand} by {self.get_source_display()} at {self.changed_at:%H:%M:%S}"
+
+
+class Payment(models.Model):
+    class Kind(models.TextChoices):
+        PAYMENT = "payment", "Payment"
+        REFUND = "refund", "Refund"
+
+    class Method(models.TextChoices):
+        CASH = "cash", "Cash"
+        CARD = "card", "Card"
+        CHECK = "check", "Check"
+        OTHER = "other", "Other"
+
+    team = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="payments")
+    kind = models.CharField(max_length=10, choices=Kind, default=Kind.PAYMENT)
+    amount = models.DecimalField(**MONEY, validators=[MinValueValidator(Decimal("0.01"))])
+    method = models.CharField(max_length=10, choices=Method, default=Method.CASH)
+    note = models.CharField(max_length=200, blank=True)
+    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL)
+    recorded_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["recorded_at", "id"]
+        constraints = [models.CheckConstraint(condition=Q(amount__gt=0), name="payment_amount_positive")]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} of ${self.amount} for team {self.team.number}"
+
+    @property
+    def signed_amount(self) -> Decimal:
+        return self.amount if self.kind == self.Kind.PAYMENT else -self.amount
+
+
+class Prize(models.Model):
+    """A prize the tournament pays: a fixed amount or a share of the fees collected."""
+
+    class Kind(models.TextChoices):
+        PLACE = "place", "Place in the standings"
+        DIVISION = "division", "Highest in a division"
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="prizes")
+    kind = models.CharField(max_length=10, choices=Kind, default=Kind.PLACE)
+    place = models.PositiveSmallIntegerField(null=True, blank=True)
+    division = models.CharField(max_length=40, blank=True)
+    amount = models.DecimalField(**MONEY, null=True, blank=True)
+    share_percent = models.DecimalField(max_digits=5, decimal_places=2, null=True, blank=True)
+
+    class Meta:
+        ordering = ["tournament", "kind", "place", "division"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(amount__isnull=False, share_percent__isnull=True)
+                | Q(amount__isnull=True, share_percent__isnull=False),
+                name="prize_amount_or_share",
+            ),
+            models.CheckConstraint(
+                condition=Q(amount__gte=0) | Q(amount__isnull=True), name="prize_amount_not_negative"
+            ),
+            models.CheckConstraint(
+                condition=Q(share_percent__gt=0, share_percent__lte=100) | Q(share_percent__isnull=True),
+                name="prize_share_0_100",
+            ),
+            models.CheckConstraint(
+                condition=Q(kind="place", place__gte=1) | Q(kind="division") & ~Q(division=""),
+                name="prize_place_or_division",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{ordinal(self.place)} place" if self.kind == self.Kind.PLACE else f"High {self.division}"
+
+
+def ordinal(n: int | None) -> str:
+    if n is None:
+        return ""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+class Payout(models.Model):
+    """Money a prize pays to one winner (a player or a team); ``paid_at`` once handed over."""
+
+    prize = models.ForeignKey(Prize, on_delete=models.PROTECT, related_name="payouts")
+    player = models.ForeignKey(Player, null=True, blank=True, on_delete=models.PROTECT, related_name="payouts")
+    team = models.ForeignKey(Team, null=True, blank=True, on_delete=models.PROTECT, related_name="payouts")
+    amount = models.DecimalField(**MONEY)
+    paid_at = models.DateTimeField(null=True, blank=True)
+    received_by = models.CharField(max_length=120, blank=True)
+    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+
+    class Meta:
+        ordering = ["prize", "id"]
+        constraints = [
+            models.CheckConstraint(condition=Q(amount__gte=0), name="payout_amount_not_negative"),
+            models.CheckConstraint(
+                condition=Q(player__isnull=False, team__isnull=True) | Q(player__isnull=True, team__isnull=False),
+                name="payout_to_player_or_team",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.prize}: ${self.amount} to {self.recipient}"
+
+    @property
+    def recipient(self) -> str:
+        return self.player.name if self.player_id else self.team.names

@@ -1,0 +1,106 @@
+"""Standings order and prize awards (pure functions), with ties and every cent accounted for."""
+
+from decimal import Decimal
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tournament.prizes import PrizeSpec, allocate, award
+from tournament.standings import RoundScore, rank, sit_out_points
+
+
+def scores(*rounds: tuple[int, bool | None]) -> list[RoundScore]:
+    return [RoundScore(i, points, won) for i, (points, won) in enumerate(rounds, start=1)]
+
+
+def test_standings_rank_by_total_points_first():
+    table = rank({"ann": scores((50, True), (30, False)), "bob": scores((90, True), (10, False))})
+    assert [(s.rank, s.entrant, s.total) for s in table] == [(1, "bob", 100), (2, "ann", 80)]
+
+
+def test_equal_totals_are_broken_by_rounds_won():
+    table = rank({"ann": scores((50, True), (50, True)), "bob": scores((90, True), (10, False))})
+    assert [s.entrant for s in table] == ["ann", "bob"]
+
+
+def test_then_by_the_most_recent_round():
+    table = rank({"ann": scores((70, True), (30, False)), "bob": scores((30, False), (70, True))})
+    assert [s.entrant for s in table] == ["bob", "ann"]
+
+
+def test_entrants_level_on_everything_share_a_rank():
+    table = rank({"ann": scores((50, True)), "bob": scores((50, True)), "cy": scores((10, False))})
+    assert [s.rank for s in table] == [1, 1, 3]
+
+
+def test_sit_out_credit_is_the_rounds_average_rounded_half_up():
+    assert sit_out_points([40, 61]) == 51
+    assert sit_out_points([40, 60, -10]) == 30
+    assert sit_out_points([]) == 0
+
+
+# --- prizes ---------------------------------------------------------------------------------------
+
+FRIENDLY_PRIZES = [PrizeSpec(1, Decimal("100.00"), place=1), PrizeSpec(2, Decimal("50.00"), place=2)]
+
+
+def totals(awards) -> dict:
+    out: dict = {}
+    for a in awards:
+        out[a.entrant] = out.get(a.entrant, Decimal("0")) + a.amount
+    return out
+
+
+def test_fixed_prizes_by_place_as_the_friendly_flyer_pays():
+    table = rank({"t1": scores((300, True)), "t2": scores((200, True)), "t3": scores((100, False))})
+    assert totals(award(FRIENDLY_PRIZES, table, ties="share")) == {"t1": Decimal("100.00"), "t2": Decimal("50.00")}
+
+
+def test_two_tied_for_first_share_first_and_second():
+    table = rank({"t1": scores((300, True)), "t2": scores((300, False)), "t3": scores((100, False))})
+    assert totals(award(FRIENDLY_PRIZES, table, ties="share")) == {"t1": Decimal("75.00"), "t2": Decimal("75.00")}
+
+
+def test_tiebreak_rule_lets_rounds_won_decide():
+    table = rank({"t1": scores((300, True)), "t2": scores((300, False)), "t3": scores((100, False))})
+    assert totals(award(FRIENDLY_PRIZES, table, ties="tiebreak")) == {"t1": Decimal("100.00"), "t2": Decimal("50.00")}
+
+
+def test_three_way_tie_for_second_splits_to_the_cent():
+    table = rank({"a": scores((9, True)), "b": scores((5, True)), "c": scores((5, True)), "d": scores((5, True))})
+    won = totals(award(FRIENDLY_PRIZES, table, ties="share"))
+    assert won["a"] == Decimal("100.00")
+    assert sorted(won[x] for x in "bcd") == [Decimal("16.66"), Decimal("16.67"), Decimal("16.67")]
+
+
+def test_odd_cents_of_several_shared_prizes_spread_over_the_tied_group():
+    prizes = [PrizeSpec(1, Decimal("100.00"), place=1), PrizeSpec(2, Decimal("50.00"), place=2),
+              PrizeSpec(3, Decimal("10.00"), place=3)]  # fmt: skip
+    table = rank({"a": scores((5, True)), "b": scores((5, True)), "c": scores((5, True))})
+    won = totals(award(prizes, table, ties="share"))
+    assert sum(won.values()) == Decimal("160.00")
+    assert max(won.values()) - min(won.values()) <= Decimal("0.01")
+
+
+def test_division_prize_goes_to_the_best_of_the_division_without_a_place_prize():
+    prizes = [PrizeSpec(1, Decimal("20.00"), place=1), PrizeSpec(9, Decimal("10.00"), division="female")]
+    table = rank({"ann": scores((90, True)), "bob": scores((80, True)), "cat": scores((70, True))})
+    divisions = {"ann": "female", "cat": "female"}
+    awards = award(prizes, table, ties="share", divisions=divisions)
+    assert [(a.prize_id, a.entrant) for a in awards] == [(1, "ann"), (9, "cat")]
+
+
+def test_unknown_tie_rule_is_a_bug():
+    with pytest.raises(ValueError):
+        award(FRIENDLY_PRIZES, [], ties="coin")
+
+
+@given(
+    total=st.decimals(min_value=0, max_value=100000, places=2),
+    weights=st.lists(st.integers(min_value=1, max_value=100), min_size=1, max_size=12),
+)
+def test_allocate_accounts_for_every_cent(total, weights):
+    shares = allocate(total, weights)
+    assert sum(shares) == total
+    assert all(share >= 0 and share == share.quantize(Decimal("0.01")) for share in shares)

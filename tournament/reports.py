@@ -1,0 +1,243 @@
+"""Read-side views of a tournament: standings, the fee ledger, the live board, CSV exports.
+
+Each loader reads a fixed number of queries however many tables there are.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections import defaultdict
+from dataclasses import dataclass
+from decimal import Decimal
+
+from django.db.models import Count, Q, Sum
+
+from tournament.models import (
+    HAND_FIELDS,
+    Game,
+    Hand,
+    Payment,
+    Payout,
+    Player,
+    Round,
+    Seat,
+    Seating,
+    Side,
+    SitOut,
+    Team,
+    Tournament,
+)
+from tournament.standings import RoundScore, Standing, rank, sit_out_points
+
+ZERO = Decimal("0.00")
+
+
+@dataclass(frozen=True)
+class StandingRow:
+    standing: Standing[int]
+    name: str
+    division: str
+    withdrawn: bool
+
+
+def standings_rows(tournament: Tournament) -> list[StandingRow]:
+    """Individual standings (split partners) or team standings (fixed), ranked."""
+    players = {
+        p["id"]: p
+        for p in Player.objects.filter(team__tournament=tournament).values(
+            "id", "name", "division", "team_id", "team__number", "team__status"
+        )
+    }
+    seats = defaultdict(dict)
+    for round_number, table, seat, player in Seating.objects.filter(round__tournament=tournament).values_list(
+        "round__number", "table__number", "seat", "player_id"
+    ):
+        seats[round_number, table][seat] = player
+    by_round: dict[int, list[int]] = defaultdict(list)
+    scores: dict[int, list[RoundScore]] = defaultdict(list)
+    split = tournament.split_partners
+    games = Game.objects.filter(round__tournament=tournament).exclude(round__status=Round.Status.PLANNED)
+    for g in games.values("round__number", "table__number", "ns_score", "ew_score", "status", "winner"):
+        number, table = g["round__number"], g["table__number"]
+        by_round[number] += [g["ns_score"], g["ew_score"]]
+        at = seats[number, table]
+        finished = g["status"] == Game.Status.FINISHED
+        for side, seat_pair, points in ((Side.NS, "NS", g["ns_score"]), (Side.EW, "EW", g["ew_score"])):
+            won = (g["winner"] == side) if finished else None
+            members = [at[seat_pair[0]], at[seat_pair[1]]]
+            entrants = members if split else [players[members[0]]["team_id"]]
+            for entrant in entrants:
+                scores[entrant].append(RoundScore(number, points, won))
+    for number, player in (
+        SitOut.objects.filter(round__tournament=tournament)
+        .exclude(round__status=Round.Status.PLANNED)
+        .values_list("round__number", "player_id")
+    ):
+        entrant = player if split else players[player]["team_id"]
+        if not any(s.round == number for s in scores[entrant]):
+            scores[entrant].append(RoundScore(number, sit_out_points(by_round[number]), None, sat_out=True))
+    return _rows(players, scores, split)
+
+
+def _rows(players: dict, scores: dict[int, list[RoundScore]], split: bool) -> list[StandingRow]:
+    if split:
+        meta = {
+            pid: (p["name"], p["division"], p["team__status"] == Team.Status.WITHDRAWN) for pid, p in players.items()
+        }
+    else:
+        names, divisions, meta = defaultdict(list), defaultdict(set), {}
+        for p in players.values():
+            names[p["team_id"]].append(p["name"])
+            divisions[p["team_id"]].add(p["division"])
+            meta[p["team_id"]] = (p["team__status"] == Team.Status.WITHDRAWN, p["team__number"])
+        meta = {
+            team: (" & ".join(names[team]), next(iter(divisions[team])) if len(divisions[team]) == 1 else "", gone)
+            for team, (gone, _) in meta.items()
+        }
+    ranked = rank({entrant: scores.get(entrant, []) for entrant in meta})
+    return [StandingRow(s, *meta[s.entrant]) for s in ranked]
+
+
+@dataclass(frozen=True)
+class Ledger:
+    fees_expected: Decimal
+    payments: Decimal
+    refunds: Decimal
+    prizes_awarded: Decimal
+    paid_out: Decimal
+
+    @property
+    def collected(self) -> Decimal:
+        return self.payments - self.refunds
+
+    @property
+    def outstanding_fees(self) -> Decimal:
+        return max(ZERO, self.fees_expected - self.collected)
+
+    @property
+    def prizes_unpaid(self) -> Decimal:
+        return self.prizes_awarded - self.paid_out
+
+    @property
+    def house(self) -> Decimal:
+        """What stays with the house once every awarded prize is paid."""
+        return self.collected - self.prizes_awarded
+
+
+def ledger(tournament: Tournament) -> Ledger:
+    money = Payment.objects.filter(team__tournament=tournament).aggregate(
+        payments=Sum("amount", filter=Q(kind=Payment.Kind.PAYMENT)),
+        refunds=Sum("amount", filter=Q(kind=Payment.Kind.REFUND)),
+    )
+    payouts = Payout.objects.filter(prize__tournament=tournament).aggregate(
+        awarded=Sum("amount"), paid=Sum("amount", filter=Q(paid_at__isnull=False))
+    )
+    active = tournament.teams.filter(status=Team.Status.ACTIVE).count()
+    return Ledger(
+        fees_expected=tournament.entry_fee * active,
+        payments=money["payments"] or ZERO,
+        refunds=money["refunds"] or ZERO,
+        prizes_awarded=payouts["awarded"] or ZERO,
+        paid_out=payouts["paid"] or ZERO,
+    )
+
+
+def team_paid(team: Team) -> Decimal:
+    """What a team has paid, net of refunds."""
+    money = Payment.objects.filter(team=team).aggregate(
+        payments=Sum("amount", filter=Q(kind=Payment.Kind.PAYMENT)),
+        refunds=Sum("amount", filter=Q(kind=Payment.Kind.REFUND)),
+    )
+    return (money["payments"] or ZERO) - (money["refunds"] or ZERO)
+
+
+def teams_with_balance(tournament: Tournament):
+    """The tournament's teams with ``paid`` and ``owed`` (entry fee less net payments) attached."""
+    teams = tournament.teams.prefetch_related("players").annotate(
+        paid_in=Sum("payments__amount", filter=Q(payments__kind=Payment.Kind.PAYMENT)),
+        refunded=Sum("payments__amount", filter=Q(payments__kind=Payment.Kind.REFUND)),
+    )
+    out = []
+    for team in teams:
+        team.paid = (team.paid_in or ZERO) - (team.refunded or ZERO)
+        owed = tournament.entry_fee - team.paid if team.status == Team.Status.ACTIVE else ZERO
+        team.owed = max(ZERO, owed)
+        out.append(team)
+    return out
+
+
+@dataclass(frozen=True)
+class BoardRow:
+    game: Game
+    seats: dict[str, str]
+    disputed: int
+
+
+def board(round_: Round) -> list[BoardRow]:
+    """Every table of a round: who sits where, the score, and open disputes."""
+    names: dict[int, dict[str, str]] = defaultdict(dict)
+    for table, seat, name in round_.seatings.values_list("table_id", "seat", "player__name"):
+        names[table][seat] = name
+    games = round_.games.select_related("table").annotate(disputed=Count("hands", filter=Q(hands__disputed=True)))
+    return [BoardRow(game=g, seats=names[g.table_id], disputed=g.disputed) for g in games.order_by("table__number")]
+
+
+def sitting_out_names(round_: Round) -> list[str]:
+    return list(round_.sit_outs.values_list("player__name", flat=True))
+
+
+def standings_csv(tournament: Tournament) -> str:
+    rows = standings_rows(tournament)
+    rounds = sorted({s.round for row in rows for s in row.standing.rounds})
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["rank", "name", "division", "total", "rounds won", *[f"round {n}" for n in rounds]])
+    for row in rows:
+        per_round = {s.round: s.points for s in row.standing.rounds}
+        writer.writerow(
+            [row.standing.rank, row.name, row.division, row.standing.total, row.standing.rounds_won]
+            + [per_round.get(n, "") for n in rounds]
+        )
+    return out.getvalue()
+
+
+HAND_CSV_HEADER = [
+    "round", "table", "hand", "north", "east", "south", "west",
+    "north bid", "east bid", "south bid", "west bid", "north tricks", "east tricks", "south tricks", "west tricks",
+    "NS reneges", "EW reneges", "NS table talk", "EW table talk", "misdeal", "NS points", "EW points",
+    "NS score", "EW score", "disputed",
+]  # fmt: skip
+
+
+def hands_csv(tournament: Tournament) -> str:
+    """Every hand of every table, with the points it scored and the running score."""
+    rules = tournament.rules
+    names: dict[tuple[int, int], dict[str, str]] = defaultdict(dict)
+    for round_id, table_id, seat, name in Seating.objects.filter(round__tournament=tournament).values_list(
+        "round_id", "table_id", "seat", "player__name"
+    ):
+        names[round_id, table_id][seat] = name
+    hands_by_game: dict[int, list[Hand]] = defaultdict(list)
+    for hand in Hand.objects.filter(game__round__tournament=tournament).order_by("game_id", "number"):
+        hands_by_game[hand.game_id].append(hand)
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(HAND_CSV_HEADER)
+    for game in Game.objects.filter(round__tournament=tournament).select_related("round", "table"):
+        scored = iter(game.replay(rules, hands_by_game[game.pk]).hands)
+        seat_names = names[game.round_id, game.table_id]
+        for hand in hands_by_game[game.pk]:
+            result = None if hand.misdeal else next(scored)
+            writer.writerow(
+                [game.round.number, game.table.number, hand.number]
+                + [seat_names.get(s, "") for s in Seat.values]
+                + [getattr(hand, f) for f in HAND_FIELDS]
+                + (
+                    [result.teams[0].points, result.teams[1].points, result.teams[0].score, result.teams[1].score]
+                    if result
+                    else ["", "", "", ""]
+                )
+                + ["yes" if hand.disputed else ""]
+            )
+    return out.getvalue()

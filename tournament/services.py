@@ -1,0 +1,375 @@
+"""Writes that cross models: registration, money, rounds and their movement, hands, prizes.
+
+Every function is keyword-only and atomic. A mistake the user can fix raises
+:class:`~django.core.exceptions.ValidationError` (or :class:`scoring.InvalidHand` for a hand),
+whose message is shown to them; anything else is a bug and is left to raise.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from decimal import Decimal
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+
+from scoring import InvalidHand
+from tournament import prizes as prize_rules
+from tournament import rotation
+from tournament.models import (
+    HAND_FIELDS,
+    Game,
+    Hand,
+    HandRevision,
+    Payment,
+    Payout,
+    Player,
+    Prize,
+    Round,
+    Seat,
+    Seating,
+    SeatingChange,
+    Side,
+    SitOut,
+    Table,
+    Team,
+    Tournament,
+)
+from tournament.reports import ledger, standings_rows, team_paid
+
+User = AbstractBaseUser | None
+
+
+# --- registration and money -------------------------------------------------------------------
+
+
+@transaction.atomic
+def register_team(*, tournament: Tournament, names: Sequence[str], divisions: Sequence[str] = ("", "")) -> Team:
+    """Register a couple; team numbers follow registration order even when two desks race."""
+    locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    if locked.status == Tournament.Status.FINISHED:
+        raise ValidationError("Registration is closed: the tournament has finished.", code="finished")
+    number = (locked.teams.aggregate(top=Max("number"))["top"] or 0) + 1
+    team = Team.objects.create(tournament=locked, number=number)
+    Player.objects.bulk_create(
+        Player(team=team, name=name.strip(), division=division.strip())
+        for name, division in zip(names, divisions, strict=True)
+    )
+    return team
+
+
+@transaction.atomic
+def set_team_status(*, team: Team, status: str, by: User = None) -> None:
+    """Withdraw or reinstate a team; a round already seated but not started is re-seated."""
+    team = Team.objects.select_for_update().get(pk=team.pk)
+    team.status = status
+    team.save(update_fields=["status"])
+    planned = team.tournament.rounds.filter(status=Round.Status.PLANNED).first()
+    if planned is not None:
+        _replan(planned, by=by, reason=f"Team {team.number} {team.get_status_display().lower()}")
+
+
+@transaction.atomic
+def record_payment(*, team: Team, amount: Decimal, kind: str, method: str, note: str = "", by: User = None) -> Payment:
+    """Record money in (a payment) or out (a refund, never more than the team has paid)."""
+    team = Team.objects.select_for_update().get(pk=team.pk)
+    if kind == Payment.Kind.REFUND and amount > team_paid(team):
+        raise ValidationError(
+            {"amount": f"A refund cannot exceed what the team has paid (${team_paid(team)})."}, code="refund_too_large"
+        )
+    return Payment.objects.create(team=team, kind=kind, amount=amount, method=method, note=note, recorded_by=by)
+
+
+# --- rounds and movement ----------------------------------------------------------------------
+
+
+@transaction.atomic
+def seat_first_round(*, tournament: Tournament, by: User = None) -> Round:
+    """Seat round 1: the checked-in teams (every active team if none is checked in yet)."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    if tournament.rounds.exists():
+        raise ValidationError("Round 1 is already seated.", code="already_seated")
+    couples = _first_round_couples(tournament)
+    if len(couples) < 2:
+        raise ValidationError("Seating needs at least two teams present.", code="too_few_teams")
+    round_ = Round.objects.create(tournament=tournament, number=1)
+    _save_movement(round_, rotation.first_round(couples))
+    tournament.status = Tournament.Status.RUNNING
+    tournament.save(update_fields=["status"])
+    return round_
+
+
+def _first_round_couples(tournament: Tournament) -> list[tuple[int, int]]:
+    teams = list(tournament.teams.filter(status=Team.Status.ACTIVE).prefetch_related("players"))
+    if any(team.checked_in for team in teams):
+        teams = [team for team in teams if team.checked_in]
+    if tournament.seating_order == Tournament.SeatingOrder.RANDOM:
+        random.Random(tournament.seating_seed).shuffle(teams)
+    return [_couple(team) for team in teams]
+
+
+def _couple(team: Team) -> tuple[int, int]:
+    ids = [player.id for player in team.players.all()]
+    if len(ids) != 2:
+        raise ValidationError(f"Team {team.number} needs exactly two players to play.", code="team_size")
+    return ids[0], ids[1]
+
+
+def _save_movement(round_: Round, movement: rotation.Movement[int]) -> None:
+    tournament = round_.tournament
+    known = set(tournament.tables.values_list("number", flat=True))
+    Table.objects.bulk_create(
+        Table(tournament=tournament, number=t.table) for t in movement.tables if t.table not in known
+    )
+    tables = {t.number: t for t in tournament.tables.all()}
+    Seating.objects.bulk_create(
+        Seating(round=round_, table=tables[t.table], seat=seat, player_id=player)
+        for t in movement.tables
+        for seat, player in zip(Seat.values, t.players, strict=True)
+    )
+    SitOut.objects.bulk_create(SitOut(round=round_, player_id=player) for player in movement.sitting_out)
+    existing = set(round_.games.values_list("table__number", flat=True))
+    Game.objects.bulk_create(
+        Game(round=round_, table=tables[t.table]) for t in movement.tables if t.table not in existing
+    )
+    round_.games.exclude(table__number__in=[t.table for t in movement.tables]).delete()
+
+
+def load_movement(round_: Round) -> rotation.Movement[int]:
+    """A round's seating as the rotation module's value."""
+    seats: dict[int, dict[str, int]] = {}
+    for table_number, seat, player in round_.seatings.values_list("table__number", "seat", "player_id"):
+        seats.setdefault(table_number, {})[seat] = player
+    tables = tuple(rotation.TableSeating(n, *(seats[n][s] for s in Seat.values)) for n in sorted(seats))
+    return rotation.Movement(tables, tuple(round_.sit_outs.values_list("player_id", flat=True)))
+
+
+@transaction.atomic
+def start_round(*, round_: Round) -> None:
+    Round.objects.select_for_update().get(pk=round_.pk).start()
+    round_.refresh_from_db()
+
+
+@transaction.atomic
+def close_round(*, round_: Round, by: User = None) -> Round | None:
+    """Close a running round; seat the next (returned) unless it was the last one planned."""
+    round_ = Round.objects.select_for_update().select_related("tournament").get(pk=round_.pk)
+    round_.close()
+    tournament = round_.tournament
+    if round_.number >= tournament.rounds_planned:
+        tournament.status = Tournament.Status.FINISHED
+        tournament.save(update_fields=["status"])
+        return None
+    following = Round.objects.create(tournament=tournament, number=round_.number + 1)
+    _save_movement(following, _next_movement(round_))
+    return following
+
+
+def _next_movement(previous: Round) -> rotation.Movement[int]:
+    """The movement after ``previous``, with withdrawals and late arrivals applied."""
+    tournament = previous.tournament
+    seats = {(t, s): p for t, s, p in previous.seatings.values_list("table__number", "seat", "player_id")}
+    results = []
+    for table_number, winner in previous.games.values_list("table__number", "winner"):
+        ns = (seats[table_number, Seat.NORTH], seats[table_number, Seat.SOUTH])
+        ew = (seats[table_number, Seat.EAST], seats[table_number, Seat.WEST])
+        results.append(rotation.TableResult(table_number, *((ns, ew) if winner == Side.NS else (ew, ns))))
+    sitting_out = list(previous.sit_outs.values_list("player_id", flat=True))
+    placed = set(seats.values()) | set(sitting_out)
+    active: dict[int, list[int]] = {}
+    for team_id, player_id in Player.objects.filter(
+        team__tournament=tournament, team__status=Team.Status.ACTIVE
+    ).values_list("team_id", "id"):
+        active.setdefault(team_id, []).append(player_id)
+    present = {player for players in active.values() for player in players}
+    arrivals = [(ps[0], ps[1]) for ps in active.values() if len(ps) == 2 and placed.isdisjoint(ps)]
+    return rotation.next_round(
+        results, sitting_out, split=tournament.split_partners, absent=placed - present, arrivals=arrivals
+    )
+
+
+def _replan(round_: Round, *, by: User, reason: str) -> None:
+    round_.seatings.all().delete()
+    round_.sit_outs.all().delete()
+    previous = round_.tournament.rounds.filter(number=round_.number - 1).first()
+    if previous is None:
+        movement = rotation.first_round(_first_round_couples(round_.tournament))
+    else:
+        movement = _next_movement(previous)
+    _save_movement(round_, movement)
+    SeatingChange.objects.create(round=round_, changed_by=by, description=f"{reason}: the round was re-seated.")
+
+
+@transaction.atomic
+def swap_players(*, round_: Round, first: Player, second: Player, by: User = None) -> None:
+    """Exchange two players' places in a round that has not started; the change is recorded."""
+    round_ = Round.objects.select_for_update().get(pk=round_.pk)
+    if round_.status != Round.Status.PLANNED:
+        raise ValidationError("Players can be swapped only before the round starts.", code="round_started")
+    movement = load_movement(round_)
+    placed = set(movement.seated()) | set(movement.sitting_out)
+    if first.pk == second.pk or not {first.pk, second.pk} <= placed:
+        raise ValidationError("Choose two different players of this round.", code="not_in_round")
+    _rewrite_movement(round_, rotation.swap(movement, first.pk, second.pk))
+    SeatingChange.objects.create(round=round_, changed_by=by, description=f"Swapped {first.name} and {second.name}.")
+
+
+@transaction.atomic
+def swap_teams(*, round_: Round, first: Team, second: Team, by: User = None) -> None:
+    """Exchange two teams' places (first player with first player, second with second)."""
+    round_ = Round.objects.select_for_update().get(pk=round_.pk)
+    if round_.status != Round.Status.PLANNED:
+        raise ValidationError("Teams can be swapped only before the round starts.", code="round_started")
+    movement = load_movement(round_)
+    placed = set(movement.seated()) | set(movement.sitting_out)
+    a, b = list(first.players.all()), list(second.players.all())
+    if first.pk == second.pk or not {p.pk for p in a + b} <= placed:
+        raise ValidationError("Choose two different teams playing this round.", code="not_in_round")
+    for x, y in zip(a, b, strict=True):
+        movement = rotation.swap(movement, x.pk, y.pk)
+    _rewrite_movement(round_, movement)
+    SeatingChange.objects.create(round=round_, changed_by=by, description=f"Swapped teams {first} and {second}.")
+
+
+def _rewrite_movement(round_: Round, movement: rotation.Movement[int]) -> None:
+    round_.seatings.all().delete()
+    round_.sit_outs.all().delete()
+    _save_movement(round_, movement)
+
+
+# --- hands ------------------------------------------------------------------------------------
+
+
+class HandConflict(Exception):
+    """The hand changed (or was entered) since the form was loaded; ``hand`` is what is stored."""
+
+    def __init__(self, message: str, hand: Hand) -> None:
+        super().__init__(message)
+        self.message = message
+        self.hand = hand
+
+
+@transaction.atomic
+def enter_hand(
+    *,
+    game: Game,
+    number: int,
+    values: Mapping[str, Any],
+    source: str,
+    by: User = None,
+    expected_version: int | None = None,
+) -> Hand:
+    """Store hand ``number`` of ``game`` (a new one, or a correction of an existing one).
+
+    A new hand must be the next number; when that number is already stored,
+    :class:`HandConflict` returns the stored hand (two phones, one hand). A correction names the
+    ``expected_version`` it was based on; a stale one raises :class:`HandConflict` too. The hand
+    must pass the scoring rules together with every hand before and after it, else
+    :class:`scoring.InvalidHand`. Every change is kept as a :class:`HandRevision`.
+    """
+    game = Game.objects.select_for_update().select_related("round__tournament", "table").get(pk=game.pk)
+    hands = list(game.hands.order_by("number"))
+    existing = next((h for h in hands if h.number == number), None)
+    if existing is None:
+        _check_new_hand(game, hands, number)
+        hand = Hand(game=game, number=number)
+        before = None
+    else:
+        if expected_version is None:
+            raise HandConflict(f"Hand {number} was already entered; this is what was stored.", existing)
+        if expected_version != existing.version:
+            raise HandConflict(f"Hand {number} was changed by someone else meanwhile; here it is now.", existing)
+        hand, before = existing, existing.snapshot()
+        hand.version += 1
+    for field in HAND_FIELDS:
+        setattr(hand, field, values.get(field, "" if field.endswith("bid") or field == "misdeal" else None))
+    for field in ("ns_reneges", "ew_reneges", "ns_table_talk", "ew_table_talk"):
+        setattr(hand, field, values.get(field) or 0)
+    if hand.misdeal:
+        _clear_scores(hand)
+    rules = game.round.tournament.rules
+    game.replay(rules, sorted([h for h in hands if h.number != number] + [hand], key=lambda h: h.number))
+    hand.save()
+    HandRevision.objects.create(hand=hand, source=source, changed_by=by, before=before, after=hand.snapshot())
+    game.rescore(rules)
+    return hand
+
+
+def _check_new_hand(game: Game, hands: list[Hand], number: int) -> None:
+    expected = (hands[-1].number + 1) if hands else 1
+    if number != expected:
+        raise InvalidHand(f"the next hand at this table is hand {expected}", field="hand")
+    if game.round.status != Round.Status.RUNNING:
+        raise InvalidHand(f"round {game.round.number} is {game.round.get_status_display().lower()}", field="hand")
+    if game.status == Game.Status.FINISHED:
+        raise InvalidHand("the game at this table is over; no more hands can be entered", field="hand")
+
+
+def _clear_scores(hand: Hand) -> None:
+    for seat in ("north", "east", "south", "west"):
+        setattr(hand, f"{seat}_bid", "")
+        setattr(hand, f"{seat}_tricks", None)
+    hand.ns_reneges = hand.ew_reneges = hand.ns_table_talk = hand.ew_table_talk = 0
+
+
+@transaction.atomic
+def decide_tie(*, game: Game, winner: str, how: str) -> None:
+    Game.objects.select_for_update().select_related("table").get(pk=game.pk).decide_tie(winner, how)
+
+
+# --- prizes -----------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def award_prizes(*, tournament: Tournament) -> list[Payout]:
+    """Work out every prize's winners from the standings and record them as payouts to make.
+
+    Refused once any payout has been paid, so money handed over is never re-assigned.
+    """
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    payouts = Payout.objects.filter(prize__tournament=tournament)
+    if payouts.filter(paid_at__isnull=False).exists():
+        raise ValidationError("Prizes have already been paid out; they can no longer be re-assigned.", code="paid")
+    payouts.delete()
+    prizes = list(tournament.prizes.all())
+    pool = ledger(tournament).collected
+    amounts = _prize_amounts(prizes, pool)
+    specs = [prize_rules.PrizeSpec(p.pk, amounts[p.pk], p.place, p.division) for p in prizes]
+    rows = standings_rows(tournament)
+    awards = prize_rules.award(
+        specs,
+        [row.standing for row in rows],
+        ties=tournament.prize_ties,
+        divisions={row.standing.entrant: row.division for row in rows},
+        names={row.standing.entrant: row.name for row in rows},
+    )
+    field = "player_id" if tournament.split_partners else "team_id"
+    return Payout.objects.bulk_create(
+        Payout(prize_id=a.prize_id, amount=a.amount, **{field: a.entrant}) for a in awards if a.amount > 0
+    )
+
+
+def _prize_amounts(prizes: list[Prize], pool: Decimal) -> dict[int, Decimal]:
+    """Fixed amounts as they are; shares of the pool split so their cents add up exactly."""
+    amounts = {p.pk: p.amount for p in prizes if p.amount is not None}
+    shared = [p for p in prizes if p.share_percent is not None]
+    if shared:
+        percent = sum(p.share_percent for p in shared)
+        whole = (pool * percent / 100).quantize(prize_rules.CENT)
+        for prize, amount in zip(shared, prize_rules.allocate(whole, [p.share_percent for p in shared]), strict=True):
+            amounts[prize.pk] = amount
+    return amounts
+
+
+@transaction.atomic
+def mark_payout_paid(*, payout: Payout, received_by: str, by: User = None) -> None:
+    payout = Payout.objects.select_for_update().get(pk=payout.pk)
+    if payout.paid_at is not None:
+        raise ValidationError("This prize has already been paid.", code="already_paid")
+    payout.paid_at, payout.received_by, payout.recorded_by = timezone.now(), received_by, by
+    payout.save(update_fields=["paid_at", "received_by", "recorded_by"])

@@ -1,0 +1,103 @@
+"""Play a whole progressive event through the real models and services with random legal hands.
+
+Used by ``manage.py simulate`` (on a throw-away database), by the benchmarks and by tests.
+"""
+
+from __future__ import annotations
+
+import datetime
+import random
+from typing import Any
+
+from scoring.hand import PlayerHand
+from scoring.random_hands import random_hand
+from tournament import services
+from tournament.models import Game, HandRevision, Round, Seat, Tournament
+
+FIRST_NAMES = [
+    "Ada", "Ben", "Cleo", "Dan", "Eve", "Finn", "Gina", "Hugo", "Iris", "Jack", "Kara", "Leo", "Mia", "Noah",
+    "Olga", "Paul", "Quinn", "Rosa", "Sam", "Tess", "Uma", "Vic", "Wren", "Xavi", "Yara", "Zed",
+]  # fmt: skip
+
+
+def player_name(index: int) -> str:
+    """A readable, unique name for the index-th player: Ada, Ben, … Zed, Ada 2, Ben 2, …"""
+    lap, position = divmod(index, len(FIRST_NAMES))
+    return FIRST_NAMES[position] + (f" {lap + 1}" if lap else "")
+
+
+def create_event(*, couples: int, rounds: int, seed: int, partners: str = "split") -> Tournament:
+    """A tournament with ``couples`` registered teams, round 1 seated."""
+    split = partners == "split"
+    tournament = Tournament.objects.create(
+        name=f"Simulated {'split' if split else 'fixed'}-partner event",
+        date=datetime.date(2026, 1, 1),
+        preset="progressive" if split else "progressive-500",
+        format=Tournament.Format.PROGRESSIVE_SPLIT if split else Tournament.Format.PROGRESSIVE_FIXED,
+        rounds_planned=rounds,
+        seating_seed=seed,
+    )
+    for couple in range(couples):
+        services.register_team(tournament=tournament, names=[player_name(2 * couple), player_name(2 * couple + 1)])
+    services.seat_first_round(tournament=tournament)
+    return tournament
+
+
+def play_game(game: Game, rng: random.Random) -> None:
+    """Enter random legal hands at one table until its game is over."""
+    rules = game.round.tournament.rules
+    number = game.hands.count()
+    while game.status != Game.Status.FINISHED:
+        (north, south), (east, west) = random_hand(rules, rng, scores=(game.ns_score, game.ew_score))
+        number += 1
+        services.enter_hand(
+            game=game, number=number, values=hand_values(north, east, south, west), source=HandRevision.Source.TABLE
+        )
+        game.refresh_from_db()
+
+
+def hand_values(north: PlayerHand, east: PlayerHand, south: PlayerHand, west: PlayerHand) -> dict[str, Any]:
+    values: dict[str, Any] = {}
+    for seat, player in zip(("north", "east", "south", "west"), (north, east, south, west), strict=True):
+        values[f"{seat}_bid"] = str(player.bid)
+        values[f"{seat}_tricks"] = player.tricks
+    return values
+
+
+def simulate(*, couples: int, rounds: int, seed: int, partners: str = "split") -> dict[str, Any]:
+    """Run the event and return its log: each round's tables, scores, winners and sitters."""
+    rng = random.Random(seed)
+    tournament = create_event(couples=couples, rounds=rounds, seed=seed, partners=partners)
+    log = []
+    round_: Round | None = tournament.rounds.get(number=1)
+    while round_ is not None:
+        services.start_round(round_=round_)
+        for game in round_.games.select_related("round__tournament", "table"):
+            play_game(game, rng)
+        log.append(round_log(round_))
+        round_ = services.close_round(round_=round_)
+    return {"rounds": log}
+
+
+def round_log(round_: Round) -> dict[str, Any]:
+    names = {
+        (table, seat): name for table, seat, name in round_.seatings.values_list("table__number", "seat", "player__name")
+    }
+    tables = [
+        {
+            "table": game.table.number,
+            **{label: names[game.table.number, seat] for label, seat in zip(SEAT_LABELS, Seat.values, strict=True)},
+            "ns_points": game.ns_score,
+            "ew_points": game.ew_score,
+            "winner": game.winner,
+        }
+        for game in round_.games.select_related("table").order_by("table__number")
+    ]
+    return {
+        "number": round_.number,
+        "tables": tables,
+        "sitting_out": list(round_.sit_outs.order_by("player__team__number", "player_id").values_list("player__name", flat=True)),
+    }
+
+
+SEAT_LABELS = ("north", "east", "south", "west")
