@@ -65,7 +65,7 @@ class Game:
     ) -> Game:
         """Score the next hand; :class:`InvalidHand` if it breaks a rule or the game is over."""
         if self.over:
-            raise InvalidHand("the game is over; no more hands can be entered", field="hand")
+            raise InvalidHand("the game is over; no more hands can be entered", field="hand", code="game_over")
         sides = [
             SideHand(
                 players=players[i],

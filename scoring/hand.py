@@ -20,11 +20,17 @@ Bid = int | str
 
 
 class InvalidHand(ValueError):
-    """A hand that breaks a rule; ``team`` and ``player`` count from 1 and may be None."""
+    """A hand that breaks a rule; ``team`` and ``player`` count from 1 and may be None.
 
-    def __init__(self, message: str, *, field: str, team: int | None = None, player: int | None = None) -> None:
+    ``code`` names the rule for programs (``tricks_total``, ``blind_nil_deficit``, …).
+    """
+
+    def __init__(
+        self, message: str, *, field: str, team: int | None = None, player: int | None = None, code: str = "invalid"
+    ) -> None:
         self.message = message
         self.field = field
+        self.code = code
         self.team = team
         self.player = player
         where = ", ".join(
@@ -101,7 +107,9 @@ def validate_hand(rules: RuleSet, sides: Sequence[SideHand]) -> None:
         _validate_side(rules, side, team, opponent=sides[2 - team])
     total = sum(p.tricks for side in sides for p in side.players)
     if total != TRICKS_IN_A_HAND:
-        raise InvalidHand(f"the four players' tricks must total 13 (they total {total})", field="tricks")
+        raise InvalidHand(
+            f"the four players' tricks must total 13 (they total {total})", field="tricks", code="tricks_total"
+        )
 
 
 def _validate_side(rules: RuleSet, side: SideHand, team: int, *, opponent: SideHand) -> None:
@@ -110,9 +118,9 @@ def _validate_side(rules: RuleSet, side: SideHand, team: int, *, opponent: SideH
     for name in ("score", "bags", "reneges", "table_talk"):
         value = getattr(side, name)
         if not _is_int(value):
-            raise InvalidHand("must be a whole number", field=name, team=team)
+            raise InvalidHand("must be a whole number", field=name, team=team, code="not_whole")
         if name != "score" and value < 0:
-            raise InvalidHand("cannot be negative", field=name, team=team)
+            raise InvalidHand("cannot be negative", field=name, team=team, code="negative")
     for player, hand in enumerate(side.players, start=1):
         _validate_player(rules, hand, team, player, trailing_by=opponent.score - side.score)
     bids = [p.bid for p in side.players]
@@ -122,34 +130,47 @@ def _validate_side(rules: RuleSet, side: SideHand, team: int, *, opponent: SideH
             + (" (a nil bidder's partner alone must reach it)" if any(is_nil(rules, b) for b in bids) else ""),
             field="bid",
             team=team,
+            code="min_team_bid",
         )
 
 
 def _validate_player(rules: RuleSet, hand: PlayerHand, team: int, player: int, *, trailing_by: int) -> None:
     where = {"team": team, "player": player}
     if not _is_int(hand.tricks) or not 0 <= hand.tricks <= TRICKS_IN_A_HAND:
-        raise InvalidHand("must be a whole number from 0 to 13", field="tricks", **where)
+        raise InvalidHand("must be a whole number from 0 to 13", field="tricks", code="tricks_range", **where)
     bid = hand.bid
     if bid == NIL and not rules.has_nil:
-        raise InvalidHand("nil is not a bid under these rules (0 is an ordinary bid)", field="bid", **where)
+        raise InvalidHand(
+            "nil is not a bid under these rules (0 is an ordinary bid)", field="bid", code="nil_not_allowed", **where
+        )
     if bid == BLIND_NIL:
         if not rules.has_blind_nil:
-            raise InvalidHand("blind nil is not allowed under these rules", field="bid", **where)
+            raise InvalidHand(
+                "blind nil is not allowed under these rules", field="bid", code="blind_nil_not_allowed", **where
+            )
         deficit = rules.blind_nil_min_deficit
         if deficit is not None and trailing_by < deficit:
             behind = f"trails by {trailing_by}" if trailing_by > 0 else "is not behind"
             raise InvalidHand(
                 f"blind nil needs the side to trail by at least {deficit} points (it {behind})",
                 field="bid",
+                code="blind_nil_deficit",
                 **where,
             )
         return
     if bid == NIL:
         return
     if not _is_int(bid) or not 0 <= bid <= TRICKS_IN_A_HAND:
-        raise InvalidHand('must be a whole number from 0 to 13, "nil" or "blind_nil"', field="bid", **where)
+        raise InvalidHand(
+            'must be a whole number from 0 to 13, "nil" or "blind_nil"', field="bid", code="bid_range", **where
+        )
     if not is_nil(rules, bid) and bid < rules.min_player_bid:
-        raise InvalidHand(f"a player must bid at least {rules.min_player_bid} unless bidding nil", field="bid", **where)
+        raise InvalidHand(
+            f"a player must bid at least {rules.min_player_bid} unless bidding nil",
+            field="bid",
+            code="min_player_bid",
+            **where,
+        )
 
 
 def _is_int(value: object) -> bool:

@@ -72,6 +72,12 @@ def screenshot():
     return take
 
 
+@pytest.fixture(autouse=True)
+def _fast_password_hashing(settings):
+    """Real hashing costs ~0.3 s a user; tests check who may log in, not the hash's strength."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 @pytest.fixture
 def director(django_user_model):
     return django_user_model.objects.create_user("dee", password="correct-horse-battery", is_staff=True)
@@ -88,3 +94,72 @@ def pytest_terminal_summary(terminalreporter) -> None:
         terminalreporter.write_line(
             f"NOTE: browser tests were SKIPPED: {_skipped_browser[0]}. They run in CI.", yellow=True, bold=True
         )
+
+
+# --- tournament fixtures -------------------------------------------------------------------------
+
+COUPLES = [
+    ("Ada", "Ben"), ("Cleo", "Dan"), ("Eve", "Finn"), ("Gina", "Hugo"),
+    ("Iris", "Jack"), ("Kara", "Leo"), ("Mia", "Noah"), ("Olga", "Paul"),
+]  # fmt: skip
+
+
+def make_tournament(*, couples: int = 8, preset: str = "progressive", split: bool = True, **fields):
+    import datetime
+    from decimal import Decimal
+
+    from tournament import services
+    from tournament.models import Tournament
+
+    tournament = Tournament.objects.create(
+        name="Club night",
+        date=datetime.date(2026, 11, 20),
+        preset=preset,
+        format=Tournament.Format.PROGRESSIVE_SPLIT if split else Tournament.Format.PROGRESSIVE_FIXED,
+        entry_fee=Decimal("20.00"),
+        **{"seating_order": Tournament.SeatingOrder.REGISTRATION, **fields},
+    )
+    for index in range(couples):
+        first, second = COUPLES[index % len(COUPLES)]
+        suffix = "" if index < len(COUPLES) else f" {index // len(COUPLES) + 1}"
+        services.register_team(tournament=tournament, names=[first + suffix, second + suffix])
+    return tournament
+
+
+def even_hand(ns_tricks: int = 7) -> dict:
+    """A legal four-hand-round hand: NS bid 3+3 and take ``ns_tricks``; EW bid 3+3."""
+    return {
+        "north_bid": "3", "east_bid": "3", "south_bid": "3", "west_bid": "3",
+        "north_tricks": ns_tricks - 3, "south_tricks": 3, "east_tricks": 13 - ns_tricks - 3, "west_tricks": 3,
+    }  # fmt: skip
+
+
+def finish_game(game, *, ns_tricks: int = 7, hands: int = 4) -> None:
+    """Enter ``hands`` hands at ``game`` (NS taking ``ns_tricks`` each)."""
+    from tournament import services
+    from tournament.models import HandRevision
+
+    start = game.hands.count()
+    for number in range(start + 1, start + hands + 1):
+        services.enter_hand(game=game, number=number, values=even_hand(ns_tricks), source=HandRevision.Source.TABLE)
+
+
+@pytest.fixture
+def tournament(db):
+    return make_tournament()
+
+
+@pytest.fixture
+def running_round(tournament):
+    from tournament import services
+
+    round_ = services.seat_first_round(tournament=tournament)
+    services.start_round(round_=round_)
+    return round_
+
+
+@pytest.fixture
+def finished_round(running_round):
+    for game in running_round.games.all():
+        finish_game(game)
+    return running_round

@@ -216,9 +216,9 @@ class Side(models.TextChoices):
 
 class Seating(models.Model):
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="seatings")
-    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="seatings")
+    table = models.ForeignKey(Table, on_delete=models.RESTRICT, related_name="seatings")
     seat = models.CharField(max_length=1, choices=Seat)
-    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seatings")
+    player = models.ForeignKey(Player, on_delete=models.RESTRICT, related_name="seatings")
 
     class Meta:
         ordering = ["round", "table__number", "seat"]
@@ -233,7 +233,7 @@ class Seating(models.Model):
 
 class SitOut(models.Model):
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="sit_outs")
-    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="sit_outs")
+    player = models.ForeignKey(Player, on_delete=models.RESTRICT, related_name="sit_outs")
 
     class Meta:
         constraints = [
@@ -272,7 +272,7 @@ class Game(models.Model):
         FINISHED = "finished", "Finished"
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="games")
-    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="games")
+    table = models.ForeignKey(Table, on_delete=models.RESTRICT, related_name="games")
     token = models.CharField(max_length=64, unique=True, default=new_token)
     status = models.CharField(max_length=20, choices=Status, default=Status.PLAYING)
     first_dealer = models.CharField(max_length=1, choices=Seat, default=Seat.NORTH)
@@ -442,6 +442,16 @@ class HandRevision(models.Model):
     def __str__(self) -> str:
         return f"{self.hand} by {self.get_source_display()} at {self.changed_at:%H:%M:%S}"
 
+    def changes(self) -> list[tuple[str, object, object]]:
+        """(field in words, before, after) for each value this revision changed."""
+        if not self.before:
+            return []
+        return [
+            (field.replace("_", " "), self.before.get(field), self.after.get(field))
+            for field in HAND_FIELDS
+            if self.before.get(field) != self.after.get(field)
+        ]
+
 
 class Payment(models.Model):
     class Kind(models.TextChoices):
@@ -454,7 +464,7 @@ class Payment(models.Model):
         CHECK = "check", "Check"
         OTHER = "other", "Other"
 
-    team = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="payments")
+    team = models.ForeignKey(Team, on_delete=models.RESTRICT, related_name="payments")
     kind = models.CharField(max_length=10, choices=Kind, default=Kind.PAYMENT)
     amount = models.DecimalField(**MONEY, validators=[MinValueValidator(Decimal("0.01"))])
     method = models.CharField(max_length=10, choices=Method, default=Method.CASH)
@@ -523,9 +533,9 @@ def ordinal(n: int | None) -> str:
 class Payout(models.Model):
     """Money a prize pays to one winner (a player or a team); ``paid_at`` once handed over."""
 
-    prize = models.ForeignKey(Prize, on_delete=models.PROTECT, related_name="payouts")
-    player = models.ForeignKey(Player, null=True, blank=True, on_delete=models.PROTECT, related_name="payouts")
-    team = models.ForeignKey(Team, null=True, blank=True, on_delete=models.PROTECT, related_name="payouts")
+    prize = models.ForeignKey(Prize, on_delete=models.RESTRICT, related_name="payouts")
+    player = models.ForeignKey(Player, null=True, blank=True, on_delete=models.RESTRICT, related_name="payouts")
+    team = models.ForeignKey(Team, null=True, blank=True, on_delete=models.RESTRICT, related_name="payouts")
     amount = models.DecimalField(**MONEY)
     paid_at = models.DateTimeField(null=True, blank=True)
     received_by = models.CharField(max_length=120, blank=True)

@@ -241,3 +241,61 @@ def hands_csv(tournament: Tournament) -> str:
                 + ["yes" if hand.disputed else ""]
             )
     return out.getvalue()
+
+
+@dataclass(frozen=True)
+class MovementSeat:
+    seat: str
+    name: str
+    came_from: str
+
+
+@dataclass(frozen=True)
+class MovementRow:
+    table: int
+    seats: list[MovementSeat]
+
+
+def movement_rows(round_: Round) -> list[MovementRow]:
+    """Who sits where this round and where each came from (table and seat, or sat out)."""
+    before: dict[int, str] = {}
+    previous = Round.objects.filter(tournament_id=round_.tournament_id, number=round_.number - 1).first()
+    if previous is not None:
+        for player, table, seat in previous.seatings.values_list("player_id", "table__number", "seat"):
+            before[player] = f"table {table} {Seat(seat).label}"
+        for player in previous.sit_outs.values_list("player_id", flat=True):
+            before[player] = "sat out"
+    tables: dict[int, list[MovementSeat]] = defaultdict(list)
+    for table, seat, player, name in round_.seatings.order_by("table__number").values_list(
+        "table__number", "seat", "player_id", "player__name"
+    ):
+        tables[table].append(MovementSeat(Seat(seat).label, name, before.get(player, "new")))
+    order = {label: i for i, label in enumerate(Seat.labels)}
+    return [MovementRow(t, sorted(seats, key=lambda s: order[s.seat])) for t, seats in sorted(tables.items())]
+
+
+@dataclass(frozen=True)
+class SheetRow:
+    hand: Hand
+    dealer: str
+    result: object  # scoring.HandResult, or None for a misdeal
+
+
+def game_sheet(game: Game) -> dict:
+    """A table's score sheet: the seats, every hand with its dealer, points and running score."""
+    rules = game.round.tournament.rules
+    seats = dict(game.round.seatings.filter(table=game.table).values_list("seat", "player__name"))
+    hands = list(game.hands.order_by("number"))
+    scored = iter(game.replay(rules, hands).hands)
+    dealer_index = Seat.values.index(game.first_dealer)
+    rows = []
+    for hand in hands:
+        dealer = Seat.labels[dealer_index % 4]
+        rows.append(SheetRow(hand, dealer, None if hand.misdeal else next(scored)))
+        dealer_index += 0 if hand.misdeal else 1
+    return {
+        "seats": {label: seats.get(value, "") for value, label in Seat.choices},
+        "rows": rows,
+        "next_dealer": Seat.labels[dealer_index % 4],
+        "rules": rules,
+    }

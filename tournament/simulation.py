@@ -81,7 +81,8 @@ def simulate(*, couples: int, rounds: int, seed: int, partners: str = "split") -
 
 def round_log(round_: Round) -> dict[str, Any]:
     names = {
-        (table, seat): name for table, seat, name in round_.seatings.values_list("table__number", "seat", "player__name")
+        (table, seat): name
+        for table, seat, name in round_.seatings.values_list("table__number", "seat", "player__name")
     }
     tables = [
         {
@@ -96,7 +97,9 @@ def round_log(round_: Round) -> dict[str, Any]:
     return {
         "number": round_.number,
         "tables": tables,
-        "sitting_out": list(round_.sit_outs.order_by("player__team__number", "player_id").values_list("player__name", flat=True)),
+        "sitting_out": list(
+            round_.sit_outs.order_by("player__team__number", "player_id").values_list("player__name", flat=True)
+        ),
     }
 
 

@@ -1,20 +1,54 @@
-"""The director's pages: everything here needs a logged-in staff member."""
+"""The director's tournament pages: the list, creating and editing, the dashboard."""
 
-from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_http_methods
 
-from tournament.models import Tournament
+from scoring.describe import summary
+from tournament.forms import TournamentForm
+from tournament.models import Round, Team, Tournament
+from tournament.reports import ledger
+from tournament.views.common import director_required, tournament_or_404
 
 
-@login_required
+@director_required
 def home(request: HttpRequest) -> HttpResponse:
-    tournaments = Tournament.objects.all()
-    return render(request, "director/home.html", {"tournaments": tournaments})
+    return render(request, "director/home.html", {"tournaments": Tournament.objects.all()})
 
 
-@login_required
+@director_required
+@require_http_methods(["GET", "POST"])
+def tournament_new(request: HttpRequest) -> HttpResponse:
+    form = TournamentForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        tournament = form.save()
+        return redirect("director:dashboard", tournament.pk)
+    status = 422 if request.method == "POST" else 200
+    return render(request, "director/tournament_form.html", {"form": form}, status=status)
+
+
+@director_required
+@require_http_methods(["GET", "POST"])
+def tournament_edit(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    tournament = tournament_or_404(tournament_id)
+    form = TournamentForm(request.POST or None, instance=tournament)
+    if request.method == "POST" and form.is_valid():
+        form.save()
+        return redirect("director:dashboard", tournament.pk)
+    status = 422 if request.method == "POST" else 200
+    return render(request, "director/tournament_form.html", {"form": form, "tournament": tournament}, status=status)
+
+
+@director_required
 def dashboard(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    tournament = get_object_or_404(Tournament, pk=tournament_id)
-    teams = tournament.teams.prefetch_related("players")
-    return render(request, "director/dashboard.html", {"tournament": tournament, "teams": teams})
+    tournament = tournament_or_404(tournament_id)
+    rounds = list(tournament.rounds.all())
+    context = {
+        "tournament": tournament,
+        "rules_summary": summary(tournament.rules),
+        "rounds": rounds,
+        "current": next((r for r in rounds if r.status != Round.Status.CLOSED), None),
+        "team_count": tournament.teams.filter(status=Team.Status.ACTIVE).count(),
+        "ledger": ledger(tournament),
+    }
+    return render(request, "director/dashboard.html", context)

@@ -1,12 +1,48 @@
 from django.urls import include, path
 
-from tournament.views import director
+from tournament.views import director, exports, games, prizes, public, rounds, teams
+
+T = "t/<int:tournament_id>/"
 
 director_patterns = [
     path("", director.home, name="home"),
-    path("t/<int:tournament_id>/", director.dashboard, name="dashboard"),
+    path("t/new/", director.tournament_new, name="tournament_new"),
+    path("import/", exports.import_json, name="import"),
+    path(T, director.dashboard, name="dashboard"),
+    path(T + "edit/", director.tournament_edit, name="tournament_edit"),
+    path(T + "teams/", teams.teams, name="teams"),
+    path(T + "teams/add/", teams.team_add, name="team_add"),
+    path(T + "teams/<int:team_id>/edit/", teams.team_edit, name="team_edit"),
+    path(T + "teams/<int:team_id>/status/", teams.team_status, name="team_status"),
+    path(T + "teams/<int:team_id>/check-in/", teams.team_check_in, name="team_check_in"),
+    path(T + "teams/<int:team_id>/payments/", teams.payments, name="payments"),
+    path(T + "fees/", teams.fees, name="fees"),
+    path(T + "rounds/seat/", rounds.seat_first, name="seat_first"),
+    path(T + "rounds/<int:number>/", rounds.round_detail, name="round"),
+    path(T + "rounds/<int:number>/board/", rounds.round_board, name="round_board"),
+    path(T + "rounds/<int:number>/swap/", rounds.round_swap, name="round_swap"),
+    path(T + "rounds/<int:number>/start/", rounds.round_start, name="round_start"),
+    path(T + "rounds/<int:number>/close/", rounds.round_close, name="round_close"),
+    path(T + "games/<int:game_id>/", games.game_detail, name="game"),
+    path(T + "games/<int:game_id>/hands/", games.game_hand, name="game_hand"),
+    path(T + "games/<int:game_id>/tie/", games.game_tie, name="game_tie"),
+    path(T + "standings/", public.director_standings, name="standings"),
+    path(T + "prizes/", prizes.prizes, name="prizes"),
+    path(T + "prizes/add/", prizes.prize_add, name="prize_add"),
+    path(T + "prizes/award/", prizes.prizes_award, name="prizes_award"),
+    path(T + "prizes/<int:prize_id>/delete/", prizes.prize_delete, name="prize_delete"),
+    path(T + "payouts/<int:payout_id>/paid/", prizes.payout_paid, name="payout_paid"),
+    path(T + "export/standings.csv", exports.export_standings, name="export_standings"),
+    path(T + "export/hands.csv", exports.export_hands, name="export_hands"),
+    path(T + "export/tournament.json", exports.export_json, name="export_json"),
+]
+
+public_patterns = [
+    path("s/<int:tournament_id>/", public.standings, name="standings"),
+    path("s/<int:tournament_id>/projector/", public.projector, name="projector"),
 ]
 
 urlpatterns = [
     path("", include((director_patterns, "director"))),
+    path("", include((public_patterns, "public"))),
 ]

@@ -1,0 +1,331 @@
+"""Running a tournament through the services: registration, money, rounds, hands, prizes."""
+
+from decimal import Decimal
+
+import pytest
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+
+from scoring import InvalidHand
+from tests.conftest import even_hand, finish_game, make_tournament
+from tournament import services
+from tournament.models import (
+    Game,
+    HandRevision,
+    Payment,
+    Prize,
+    Round,
+    RoundNotReady,
+    Seating,
+    SeatingChange,
+    Team,
+    Tournament,
+)
+from tournament.reports import ledger, standings_rows, team_paid
+
+pytestmark = pytest.mark.django_db
+
+
+# --- registration and fees ----------------------------------------------------------------------
+
+
+def test_teams_are_numbered_in_registration_order(tournament):
+    team = services.register_team(tournament=tournament, names=["Quinn", "Rosa"], divisions=["female", ""])
+    assert team.number == 9
+    assert [p.division for p in team.players.all()] == ["female", ""]
+
+
+def test_registration_closes_when_the_tournament_is_finished(tournament):
+    Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.FINISHED)
+    with pytest.raises(ValidationError) as refused:
+        services.register_team(tournament=tournament, names=["Late", "Comer"])
+    assert refused.value.code == "finished"
+
+
+def test_payments_and_refunds_make_what_a_team_owes(tournament):
+    team = tournament.teams.get(number=1)
+    services.record_payment(team=team, amount=Decimal("20.00"), kind=Payment.Kind.PAYMENT, method="cash")
+    services.record_payment(team=team, amount=Decimal("5.00"), kind=Payment.Kind.REFUND, method="cash")
+    assert team_paid(team) == Decimal("15.00")
+    books = ledger(tournament)
+    assert (books.fees_expected, books.collected, books.outstanding_fees) == (
+        Decimal("160.00"),
+        Decimal("15.00"),
+        Decimal("145.00"),
+    )
+
+
+def test_a_refund_cannot_exceed_what_was_paid(tournament):
+    team = tournament.teams.get(number=1)
+    services.record_payment(team=team, amount=Decimal("10.00"), kind=Payment.Kind.PAYMENT, method="cash")
+    with pytest.raises(ValidationError) as refused:
+        services.record_payment(team=team, amount=Decimal("10.01"), kind=Payment.Kind.REFUND, method="cash")
+    assert "amount" in refused.value.message_dict
+
+
+def test_the_database_refuses_a_negative_payment(tournament):
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Payment.objects.create(team=tournament.teams.first(), amount=Decimal("-1"), method="cash")
+
+
+# --- seating and rounds --------------------------------------------------------------------------
+
+
+def test_round_one_seats_couples_across_in_registration_order(tournament):
+    round_ = services.seat_first_round(tournament=tournament)
+    table_1 = dict(round_.seatings.filter(table__number=1).values_list("seat", "player__name"))
+    assert table_1 == {"N": "Ada", "S": "Ben", "E": "Cleo", "W": "Dan"}
+    assert round_.games.count() == 4
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.RUNNING
+
+
+def test_random_seating_is_reproducible_from_its_seed(db):
+    def first_table(seed: int) -> list[str]:
+        t = make_tournament(seating_order=Tournament.SeatingOrder.RANDOM, seating_seed=seed)
+        round_ = services.seat_first_round(tournament=t)
+        return list(round_.seatings.order_by("table__number", "seat").values_list("player__name", flat=True))
+
+    assert first_table(7) == first_table(7)
+    assert first_table(7) != first_table(8) or first_table(7) != first_table(9)
+
+
+def test_only_checked_in_teams_are_seated_once_check_in_is_used(tournament):
+    tournament.teams.filter(number__lte=5).update(checked_in=True)
+    round_ = services.seat_first_round(tournament=tournament)
+    assert round_.games.count() == 2
+    assert round_.sit_outs.count() == 2  # five couples: the last one sits out
+
+
+def test_seating_needs_two_teams(db):
+    with pytest.raises(ValidationError) as refused:
+        services.seat_first_round(tournament=make_tournament(couples=1))
+    assert refused.value.code == "too_few_teams"
+
+
+def test_a_round_cannot_close_while_a_table_is_still_playing(running_round):
+    finish_game(running_round.games.get(table__number=1))
+    with pytest.raises(RoundNotReady, match="still playing at table 2, 3, 4"):
+        services.close_round(round_=running_round)
+
+
+def test_a_tied_table_holds_the_round_until_one_more_hand_or_a_decision(running_round):
+    for game in running_round.games.all():
+        finish_game(game, hands=2, ns_tricks=7)
+        finish_game(game, hands=2, ns_tricks=6)  # 71+71+60+60 v 60+60+71+71: level
+    tied = running_round.games.get(table__number=1)
+    assert tied.status == Game.Status.TIED
+    with pytest.raises(RoundNotReady, match="tied at table 1, 2, 3, 4"):
+        services.close_round(round_=running_round)
+    finish_game(tied, hands=1, ns_tricks=7)
+    services.decide_tie(game=running_round.games.get(table__number=2), winner="EW", how="high card")
+    with pytest.raises(RoundNotReady, match="tied at table 3, 4"):
+        services.close_round(round_=running_round)
+
+
+def test_closing_a_round_seats_the_next_by_the_movement(finished_round):
+    following = services.close_round(round_=finished_round)
+    assert following.number == 2 and following.status == Round.Status.PLANNED
+    table_1 = dict(following.seatings.filter(table__number=1).values_list("seat", "player__name"))
+    # NS won everywhere: Ada & Ben stay at table 1, Eve & Finn come up from table 2, partners split.
+    assert table_1 == {"N": "Ada", "E": "Ben", "S": "Eve", "W": "Finn"}
+    table_4 = set(following.seatings.filter(table__number=4).values_list("player__name", flat=True))
+    assert table_4 == {"Olga", "Paul", "Cleo", "Dan"}  # table 1's losers go to the last table
+
+
+def test_the_last_round_finishes_the_tournament(db):
+    tournament = make_tournament(couples=4, rounds_planned=1)
+    round_ = services.seat_first_round(tournament=tournament)
+    services.start_round(round_=round_)
+    for game in round_.games.all():
+        finish_game(game)
+    assert services.close_round(round_=round_) is None
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.FINISHED
+
+
+def test_a_withdrawal_reseats_a_planned_round_and_is_recorded(finished_round, tournament):
+    following = services.close_round(round_=finished_round)
+    services.set_team_status(team=tournament.teams.get(number=8), status=Team.Status.WITHDRAWN)
+    seated = set(following.seatings.values_list("player__name", flat=True))
+    sitting = set(following.sit_outs.values_list("player__name", flat=True))
+    assert {"Olga", "Paul"}.isdisjoint(seated | sitting)
+    assert len(seated) == 12 and len(sitting) == 2
+    assert "re-seated" in following.seating_changes.get().description
+
+
+def test_a_late_couple_joins_at_the_next_round(finished_round, tournament):
+    services.register_team(tournament=tournament, names=["Quinn", "Rosa"])
+    following = services.close_round(round_=finished_round)
+    placed = set(following.seatings.values_list("player__name", flat=True)) | set(
+        following.sit_outs.values_list("player__name", flat=True)
+    )
+    assert {"Quinn", "Rosa"} <= placed
+    assert following.sit_outs.count() == 2  # nine couples: one sits out
+
+
+def test_swapping_two_players_before_the_start_is_recorded(tournament):
+    round_ = services.seat_first_round(tournament=tournament)
+    ada, ben = (tournament.teams.get(number=1).players.get(name=n) for n in ("Ada", "Ben"))
+    iris = tournament.teams.get(number=5).players.get(name="Iris")
+    services.swap_players(round_=round_, first=ben, second=iris)
+    assert Seating.objects.get(round=round_, player=iris).table.number == 1
+    assert Seating.objects.get(round=round_, player=ben).table.number == 3
+    assert SeatingChange.objects.get(round=round_).description == "Swapped Ben and Iris."
+    with pytest.raises(ValidationError):
+        services.swap_players(round_=round_, first=ada, second=ada)
+
+
+def test_players_cannot_be_swapped_once_the_round_runs(running_round, tournament):
+    first, second = tournament.teams.get(number=1).players.all()
+    with pytest.raises(ValidationError) as refused:
+        services.swap_players(round_=running_round, first=first, second=second)
+    assert refused.value.code == "round_started"
+
+
+def test_swapping_two_teams_moves_both_partners(tournament):
+    round_ = services.seat_first_round(tournament=tournament)
+    services.swap_teams(round_=round_, first=tournament.teams.get(number=1), second=tournament.teams.get(number=8))
+    table_4 = set(round_.seatings.filter(table__number=4).values_list("player__name", flat=True))
+    assert table_4 == {"Ada", "Ben", "Mia", "Noah"}
+
+
+# --- hands --------------------------------------------------------------------------------------
+
+
+def test_entering_a_hand_scores_it_and_keeps_its_history(running_round):
+    game = running_round.games.get(table__number=1)
+    services.enter_hand(game=game, number=1, values=even_hand(7), source=HandRevision.Source.TABLE)
+    game.refresh_from_db()
+    assert (game.ns_score, game.ew_score, game.hands_played) == (61, 60, 1)
+    revision = HandRevision.objects.get()
+    assert revision.before is None and revision.after["north_tricks"] == 4
+
+
+def test_the_same_hand_entered_twice_is_stored_once(running_round):
+    game = running_round.games.get(table__number=1)
+    services.enter_hand(game=game, number=1, values=even_hand(7), source=HandRevision.Source.TABLE)
+    with pytest.raises(services.HandConflict) as conflict:
+        services.enter_hand(game=game, number=1, values=even_hand(6), source=HandRevision.Source.TABLE)
+    assert conflict.value.hand.north_tricks == 4
+    assert game.hands.count() == 1
+
+
+def test_a_correction_based_on_a_stale_version_is_refused(running_round):
+    game = running_round.games.get(table__number=1)
+    services.enter_hand(game=game, number=1, values=even_hand(7), source=HandRevision.Source.TABLE)
+    services.enter_hand(game=game, number=1, values=even_hand(6), source="director", expected_version=1)
+    with pytest.raises(services.HandConflict, match="changed by someone else"):
+        services.enter_hand(
+            game=game, number=1, values=even_hand(8), source=HandRevision.Source.TABLE, expected_version=1
+        )
+    revisions = list(HandRevision.objects.order_by("id"))
+    assert [r.before and r.before["north_tricks"] for r in revisions] == [None, 4]
+    game.refresh_from_db()
+    assert game.ns_score == 60
+
+
+def test_a_hand_that_breaks_a_rule_is_refused_and_nothing_is_stored(running_round):
+    game = running_round.games.get(table__number=1)
+    with pytest.raises(InvalidHand) as refused:
+        services.enter_hand(game=game, number=1, values=even_hand(7) | {"west_tricks": 4}, source="table")
+    assert refused.value.code == "tricks_total"
+    assert game.hands.count() == 0 and HandRevision.objects.count() == 0
+
+
+def test_hands_must_come_in_order(running_round):
+    game = running_round.games.get(table__number=1)
+    with pytest.raises(InvalidHand, match="next hand at this table is hand 1"):
+        services.enter_hand(game=game, number=2, values=even_hand(7), source="table")
+
+
+def test_no_hand_after_the_round_is_over(running_round):
+    game = running_round.games.get(table__number=1)
+    finish_game(game)
+    with pytest.raises(InvalidHand, match="game at this table is over"):
+        services.enter_hand(game=game, number=5, values=even_hand(7), source="table")
+
+
+def test_a_misdeal_is_recorded_without_a_score_and_the_dealer_deals_again(running_round):
+    from tournament.reports import game_sheet
+
+    game = running_round.games.get(table__number=1)
+    services.enter_hand(game=game, number=1, values={"misdeal": "no_spades"}, source="table")
+    services.enter_hand(game=game, number=2, values=even_hand(7), source="table")
+    game.refresh_from_db()
+    assert (game.hands_played, game.ns_score) == (1, 61)
+    rows = game_sheet(game)["rows"]
+    assert [row.dealer for row in rows] == ["North", "North"]
+
+
+# --- standings and prizes ------------------------------------------------------------------------
+
+
+def test_standings_update_as_soon_as_a_hand_is_entered(running_round, tournament):
+    game = running_round.games.get(table__number=2)
+    services.enter_hand(game=game, number=1, values=even_hand(8), source="table")
+    top = standings_rows(tournament)[0]
+    assert top.name in {"Eve", "Finn"} and top.standing.total == 62
+
+
+def test_standings_credit_each_player_with_their_sides_round_score(finished_round, tournament):
+    rows = {row.name: row.standing for row in standings_rows(tournament)}
+    assert rows["Ada"].total == 4 * 61 and rows["Ada"].rounds_won == 1
+    assert rows["Cleo"].total == 4 * 60 and rows["Cleo"].rounds_won == 0
+
+
+def test_a_sitter_is_credited_with_the_rounds_average(db):
+    tournament = make_tournament(couples=5)
+    round_ = services.seat_first_round(tournament=tournament)
+    services.start_round(round_=round_)
+    for game in round_.games.all():
+        finish_game(game)
+    rows = {row.name: row.standing for row in standings_rows(tournament)}
+    assert rows["Iris"].total == (4 * 61 + 4 * 60 + 1) // 2  # 242: the average side score, half up
+    assert rows["Iris"].rounds[0].sat_out
+
+
+def test_prizes_by_place_pay_the_friendly_flyers_100_and_50(db):
+    tournament = make_tournament(couples=4, preset="friendly", split=False, rounds_planned=1)
+    Prize.objects.create(tournament=tournament, place=1, amount=Decimal("100"))
+    Prize.objects.create(tournament=tournament, place=2, amount=Decimal("50"))
+    round_ = services.seat_first_round(tournament=tournament)
+    services.start_round(round_=round_)
+    big = {"north_bid": "5", "south_bid": "5", "east_bid": "1", "west_bid": "1"}  # 10 for 200 each hand
+    small = {"north_bid": "4", "south_bid": "4", "east_bid": "2", "west_bid": "3"}
+    for game, bids in zip(round_.games.order_by("table__number"), (big, small), strict=True):
+        _play_to_target(game, bids)
+    services.close_round(round_=round_)
+    payouts = {p.team.number: p.amount for p in services.award_prizes(tournament=tournament)}
+    assert payouts == {1: Decimal("100.00"), 3: Decimal("50.00")}  # table 1's NS scored more than table 2's
+
+
+def _play_to_target(game, bids):
+    tricks = {"north_tricks": 6, "south_tricks": 5, "east_tricks": 1, "west_tricks": 1}
+    number = 0
+    while game.status != Game.Status.FINISHED:
+        number += 1
+        services.enter_hand(game=game, number=number, values=bids | tricks, source="table")
+        game.refresh_from_db()
+
+
+def test_share_prizes_split_the_fees_collected_to_the_cent(finished_round, tournament):
+    for team in tournament.teams.all()[:7]:
+        services.record_payment(team=team, amount=Decimal("20.00"), kind="payment", method="cash")
+    Prize.objects.create(tournament=tournament, place=1, share_percent=Decimal("50"))
+    Prize.objects.create(tournament=tournament, place=2, share_percent=Decimal("30"))
+    payouts = services.award_prizes(tournament=tournament)
+    # $140 collected: 50% is $70 and 30% is $42, shared among the players level on points.
+    assert sum(p.amount for p in payouts) == Decimal("112.00")
+    assert ledger(tournament).house == Decimal("28.00")
+
+
+def test_prizes_cannot_be_reassigned_once_paid(finished_round, tournament):
+    Prize.objects.create(tournament=tournament, place=1, amount=Decimal("10"))
+    payout = services.award_prizes(tournament=tournament)[0]
+    services.mark_payout_paid(payout=payout, received_by="Ada")
+    with pytest.raises(ValidationError) as refused:
+        services.award_prizes(tournament=tournament)
+    assert refused.value.code == "paid"
+    with pytest.raises(ValidationError):
+        services.mark_payout_paid(payout=payout, received_by="Ada")

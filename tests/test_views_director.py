@@ -1,0 +1,366 @@
+"""The director's pages over HTTP: success, bad input, wrong method, missing object, permission."""
+
+import json
+from decimal import Decimal
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.urls import reverse
+
+from tests.conftest import even_hand, finish_game
+from tournament import services
+from tournament.models import HandRevision, Payment, Payout, Prize, Round, SeatingChange, Team, Tournament
+from tournament.views.urls import director_patterns
+
+pytestmark = pytest.mark.django_db
+
+# (url name, needs) — kwargs are filled from the fixtures below.
+GET_PAGES = ["home", "tournament_new", "import", "dashboard", "tournament_edit", "teams", "team_edit", "payments",
+             "fees", "round", "round_board", "game", "standings", "prizes", "export_standings", "export_hands",
+             "export_json"]  # fmt: skip
+POST_ONLY = ["team_add", "team_status", "team_check_in", "seat_first", "round_swap", "round_start", "round_close",
+             "game_hand", "game_tie", "prize_add", "prizes_award", "prize_delete", "payout_paid"]  # fmt: skip
+
+
+@pytest.fixture
+def objects(running_round, tournament):
+    prize = Prize.objects.create(tournament=tournament, place=1, amount=Decimal("10"))
+    team = tournament.teams.get(number=1)
+    payout = Payout.objects.create(prize=prize, team=team, amount=Decimal("10"))
+    return {
+        "tournament_id": tournament.pk,
+        "team_id": team.pk,
+        "number": running_round.number,
+        "game_id": running_round.games.get(table__number=1).pk,
+        "prize_id": prize.pk,
+        "payout_id": payout.pk,
+    }
+
+
+PARAMS = {pattern.name: list(pattern.pattern.converters) for pattern in director_patterns}
+
+
+def url(name: str, objects: dict, **override: int) -> str:
+    return reverse(f"director:{name}", kwargs={p: override.get(p, objects[p]) for p in PARAMS[name]})
+
+
+@pytest.mark.parametrize("name", GET_PAGES + POST_ONLY)
+def test_logged_out_visitors_reach_nothing_of_the_directors(client, objects, name):
+    response = client.post(url(name, objects)) if name in POST_ONLY else client.get(url(name, objects))
+    assert response.status_code == 302 and response["Location"].startswith("/login/")
+
+
+@pytest.mark.parametrize("name", GET_PAGES + POST_ONLY)
+def test_a_logged_in_non_staff_user_is_not_a_director(client, django_user_model, objects, name):
+    client.force_login(django_user_model.objects.create_user("player", password="x" * 12))
+    response = client.post(url(name, objects)) if name in POST_ONLY else client.get(url(name, objects))
+    assert response.status_code == 302
+
+
+@pytest.mark.parametrize("name", GET_PAGES)
+def test_every_director_page_renders(director_client, objects, name):
+    assert director_client.get(url(name, objects)).status_code == 200
+
+
+@pytest.mark.parametrize("name", POST_ONLY)
+def test_post_only_views_refuse_get(director_client, objects, name):
+    assert director_client.get(url(name, objects)).status_code == 405
+
+
+@pytest.mark.parametrize(
+    ("name", "missing"),
+    [("dashboard", "tournament_id"), ("team_edit", "team_id"), ("payments", "team_id"), ("round", "number"),
+     ("game", "game_id"), ("team_status", "team_id"), ("game_hand", "game_id"), ("prize_delete", "prize_id"),
+     ("payout_paid", "payout_id"), ("round_start", "number")],
+)  # fmt: skip
+def test_missing_objects_are_404(director_client, objects, name, missing):
+    target = url(name, objects, **{missing: 999999})
+    response = director_client.post(target) if name in POST_ONLY else director_client.get(target)
+    assert response.status_code == 404
+
+
+def test_a_team_of_another_tournament_is_404(director_client, objects, db):
+    from tests.conftest import make_tournament
+
+    other = make_tournament(couples=2).teams.first()
+    assert director_client.get(url("team_edit", objects, team_id=other.pk)).status_code == 404
+
+
+# --- tournaments ---------------------------------------------------------------------------------
+
+NEW = {"name": "Spring Open", "date": "2026-04-01", "venue": "Hall", "preset": "friendly",
+       "format": "progressive_fixed", "rounds_planned": 3, "entry_fee": "20.00", "seating_order": "random",
+       "seating_seed": 4, "prize_ties": "share", "rule_overrides": ""}  # fmt: skip
+
+
+def test_director_creates_a_tournament(director_client):
+    response = director_client.post(reverse("director:tournament_new"), NEW)
+    tournament = Tournament.objects.get(name="Spring Open")
+    assert response.status_code == 302 and tournament.rules.set_penalty == "zero"
+
+
+@pytest.mark.parametrize(
+    ("change", "field", "text"),
+    [({"rule_overrides": '{"bag_limit": "six"}'}, "rule_overrides", "bag_limit: must be a whole number"),
+     ({"rule_overrides": '{"bagz": 1}'}, "rule_overrides", "bagz: unknown rule field"),
+     ({"rule_overrides": "{oops"}, "rule_overrides", "Not valid JSON"),
+     ({"entry_fee": "-5"}, "entry_fee", "greater than or equal to 0"),
+     ({"name": ""}, "name", "required")],
+)  # fmt: skip
+def test_bad_tournament_input_is_shown_next_to_its_field(director_client, change, field, text):
+    response = director_client.post(reverse("director:tournament_new"), NEW | change)
+    assert response.status_code == 422
+    assert text in " ".join(response.context["form"].errors[field])
+    assert not Tournament.objects.filter(name="Spring Open").exists() or field != "name"
+
+
+def test_director_edits_rule_overrides(director_client, tournament):
+    data = NEW | {"name": tournament.name, "preset": "progressive", "rule_overrides": '{"hands_per_round": 5}'}
+    director_client.post(reverse("director:tournament_edit", args=[tournament.pk]), data)
+    tournament.refresh_from_db()
+    assert tournament.rules.hands_per_round == 5
+
+
+# --- registration and fees -----------------------------------------------------------------------
+
+
+def test_fast_registration_returns_the_list_fragment_with_the_new_team(director_client, tournament):
+    response = director_client.post(
+        reverse("director:team_add", args=[tournament.pk]), {"first": "Quinn", "second": "Rosa"}, HTTP_HX_REQUEST="true"
+    )
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert 'id="registration"' in html and "<html" not in html
+    assert "Quinn" in html and 'id="team-9"' in html
+
+
+def test_registration_with_one_name_is_refused_next_to_the_field(director_client, tournament):
+    response = director_client.post(
+        reverse("director:team_add", args=[tournament.pk]), {"first": "Quinn", "second": ""}, HTTP_HX_REQUEST="true"
+    )
+    assert response.status_code == 422
+    assert response.context["form"].errors["second"] == ["This field is required."]
+    assert tournament.teams.count() == 8
+
+
+def test_registration_with_the_same_name_twice_is_refused(director_client, tournament):
+    response = director_client.post(reverse("director:team_add", args=[tournament.pk]), {"first": "Al", "second": "al"})
+    assert response.context["form"].errors.as_data()["second"][0].code == "same_name"
+
+
+def test_editing_a_team_renames_its_players(director_client, tournament):
+    team = tournament.teams.get(number=1)
+    a, b = team.players.all()
+    data = {"form-TOTAL_FORMS": "2", "form-INITIAL_FORMS": "2", "form-0-id": a.pk, "form-0-name": "Ada L.",
+            "form-0-division": "female", "form-1-id": b.pk, "form-1-name": "Ben", "form-1-division": ""}  # fmt: skip
+    response = director_client.post(reverse("director:team_edit", args=[tournament.pk, team.pk]), data)
+    assert response.status_code == 302
+    a.refresh_from_db()
+    assert (a.name, a.division) == ("Ada L.", "female")
+    bad = director_client.post(reverse("director:team_edit", args=[tournament.pk, team.pk]), data | {"form-0-name": ""})
+    assert bad.status_code == 422
+
+
+def test_withdraw_and_reinstate(director_client, tournament):
+    team = tournament.teams.get(number=2)
+    target = reverse("director:team_status", args=[tournament.pk, team.pk])
+    director_client.post(target, {"status": "withdrawn"})
+    team.refresh_from_db()
+    assert team.status == Team.Status.WITHDRAWN
+    director_client.post(target, {"status": "gone fishing"})
+    team.refresh_from_db()
+    assert team.status == Team.Status.WITHDRAWN
+
+
+def test_check_in_toggles_with_htmx(director_client, tournament):
+    team = tournament.teams.get(number=3)
+    response = director_client.post(
+        reverse("director:team_check_in", args=[tournament.pk, team.pk]), {"checked_in": "on"}, HTTP_HX_REQUEST="true"
+    )
+    assert response.status_code == 200 and b"checked" in response.content
+    team.refresh_from_db()
+    assert team.checked_in
+
+
+def test_recording_a_payment(director_client, tournament):
+    team = tournament.teams.get(number=1)
+    target = reverse("director:payments", args=[tournament.pk, team.pk])
+    assert director_client.get(target).context["form"].initial["amount"] == Decimal("20.00")
+    response = director_client.post(target, {"kind": "payment", "amount": "20.00", "method": "cash", "note": ""})
+    assert response.status_code == 302
+    assert Payment.objects.get(team=team).recorded_by.username == "dee"
+
+
+@pytest.mark.parametrize(
+    ("data", "field"),
+    [({"kind": "payment", "amount": "0", "method": "cash"}, "amount"),
+     ({"kind": "payment", "amount": "abc", "method": "cash"}, "amount"),
+     ({"kind": "refund", "amount": "5", "method": "cash"}, "amount"),
+     ({"kind": "payment", "amount": "5", "method": "bitcoin"}, "method")],
+)  # fmt: skip
+def test_bad_payments_are_refused_naming_the_field(director_client, tournament, data, field):
+    team = tournament.teams.get(number=1)
+    response = director_client.post(reverse("director:payments", args=[tournament.pk, team.pk]), data)
+    assert response.status_code == 422
+    assert field in response.context["form"].errors or response.context["form"].non_field_errors()
+    assert not Payment.objects.exists()
+
+
+# --- rounds ----------------------------------------------------------------------------------------
+
+
+def test_seat_start_and_refuse_to_close_an_unfinished_round(director_client, tournament):
+    response = director_client.post(reverse("director:seat_first", args=[tournament.pk]))
+    assert response["Location"] == reverse("director:round", args=[tournament.pk, 1])
+    assert b"Movement" in director_client.get(response["Location"]).content
+    director_client.post(reverse("director:round_start", args=[tournament.pk, 1]))
+    assert Round.objects.get().status == Round.Status.RUNNING
+    response = director_client.post(reverse("director:round_close", args=[tournament.pk, 1]), follow=True)
+    assert "cannot close: still playing at table 1, 2, 3, 4" in response.content.decode()
+    assert Round.objects.get().status == Round.Status.RUNNING
+
+
+def test_seating_twice_is_refused_with_a_message(director_client, running_round, tournament):
+    response = director_client.post(reverse("director:seat_first", args=[tournament.pk]), follow=True)
+    assert "already seated" in response.content.decode()
+
+
+def test_closing_a_finished_round_shows_the_next_movement(director_client, finished_round, tournament):
+    response = director_client.post(reverse("director:round_close", args=[tournament.pk, 1]), follow=True)
+    html = response.content.decode()
+    assert "Round 2" in html and "from table 2" in html
+
+
+def test_swap_from_the_movement_page(director_client, tournament):
+    services.seat_first_round(tournament=tournament)
+    ben = tournament.teams.get(number=1).players.get(name="Ben")
+    iris = tournament.teams.get(number=5).players.get(name="Iris")
+    target = reverse("director:round_swap", args=[tournament.pk, 1])
+    director_client.post(target, {"kind": "players", "p-first": ben.pk, "p-second": iris.pk})
+    assert SeatingChange.objects.count() == 1
+    response = director_client.post(target, {"kind": "players", "p-first": ben.pk}, follow=True)
+    assert "Choose the two players to swap" in response.content.decode()
+
+
+def test_the_board_fragment_polls_while_the_round_runs(director_client, running_round, tournament):
+    finish_game(running_round.games.get(table__number=2))
+    response = director_client.get(reverse("director:round_board", args=[tournament.pk, 1]), HTTP_HX_REQUEST="true")
+    html = response.content.decode()
+    assert 'hx-trigger="every 5s"' in html and "Finished" in html
+
+
+# --- hands through the director's page -----------------------------------------------------------
+
+
+def _hand_post(number: int, **change) -> dict:
+    data = {"number": number, **{k: v for k, v in even_hand(7).items()}}
+    return data | change
+
+
+def test_director_enters_a_hand(director_client, running_round, tournament):
+    game = running_round.games.get(table__number=1)
+    response = director_client.post(reverse("director:game_hand", args=[tournament.pk, game.pk]), _hand_post(1))
+    assert response.status_code == 302
+    assert HandRevision.objects.get().source == HandRevision.Source.DIRECTOR
+
+
+@pytest.mark.parametrize(
+    ("change", "field", "code"),
+    [({"west_tricks": 4}, None, "tricks_total"),
+     ({"north_tricks": 14}, "north_tricks", "max_value"),
+     ({"north_bid": "nil"}, "north_bid", "invalid_choice"),
+     ({"east_bid": ""}, "east_bid", "required")],
+)  # fmt: skip
+def test_bad_hands_are_refused_with_the_rule_next_to_the_field(
+    director_client, running_round, tournament, change, field, code
+):
+    game = running_round.games.get(table__number=1)
+    response = director_client.post(
+        reverse("director:game_hand", args=[tournament.pk, game.pk]), _hand_post(1, **change)
+    )
+    assert response.status_code == 422
+    errors = response.context["form"].errors.as_data()
+    assert code in [e.code for e in errors["__all__" if field is None else field]]
+    assert game.hands.count() == 0
+
+
+def test_director_correction_keeps_the_history(director_client, running_round, tournament):
+    game = running_round.games.get(table__number=1)
+    target = reverse("director:game_hand", args=[tournament.pk, game.pk])
+    director_client.post(target, _hand_post(1))
+    director_client.post(target, _hand_post(1, version=1, north_tricks=3, east_tricks=4))
+    page = director_client.get(reverse("director:game", args=[tournament.pk, game.pk])).content.decode()
+    assert "corrected: north tricks 4 → 3; east tricks 3 → 4" in page
+    stale = director_client.post(target, _hand_post(1, version=1))
+    assert stale.status_code == 422 and "changed by someone else" in stale.content.decode()
+
+
+def test_recording_a_tie_decision(director_client, running_round, tournament):
+    game = running_round.games.get(table__number=1)
+    finish_game(game, hands=2, ns_tricks=7)
+    finish_game(game, hands=2, ns_tricks=6)
+    target = reverse("director:game_tie", args=[tournament.pk, game.pk])
+    director_client.post(target, {"winner": "NS"})
+    game.refresh_from_db()
+    assert game.status == "tied"
+    director_client.post(target, {"winner": "NS", "how": "cut for high card"})
+    game.refresh_from_db()
+    assert (game.status, game.winner) == ("finished", "NS")
+
+
+# --- prizes and exports ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("data", "code"),
+    [({"kind": "place", "place": 1, "amount": "10", "share_percent": "10"}, "amount_or_share"),
+     ({"kind": "place", "amount": "10"}, "place"),
+     ({"kind": "division", "amount": "10"}, "division"),
+     ({"kind": "place", "place": 2, "share_percent": "120"}, "share")],
+)  # fmt: skip
+def test_bad_prizes_are_refused_with_a_reason(director_client, tournament, data, code):
+    response = director_client.post(reverse("director:prize_add", args=[tournament.pk]), data)
+    assert response.status_code == 422
+    codes = [e.code for errors in response.context["form"].errors.as_data().values() for e in errors]
+    assert code in codes
+
+
+def test_prizes_awarded_and_paid_against_a_name(director_client, finished_round, tournament):
+    director_client.post(
+        reverse("director:prize_add", args=[tournament.pk]), {"kind": "place", "place": 1, "amount": "40"}
+    )
+    director_client.post(reverse("director:prizes_award", args=[tournament.pk]))
+    payouts = list(Payout.objects.all())
+    assert sum(p.amount for p in payouts) == Decimal("40.00")
+    target = reverse("director:payout_paid", args=[tournament.pk, payouts[0].pk])
+    director_client.post(target, {"received_by": ""})
+    assert Payout.objects.filter(paid_at__isnull=False).count() == 0
+    director_client.post(target, {"received_by": "Ada Brooks"})
+    assert Payout.objects.get(pk=payouts[0].pk).received_by == "Ada Brooks"
+
+
+def test_exports_download_as_files(director_client, finished_round, tournament):
+    response = director_client.get(reverse("director:export_standings", args=[tournament.pk]))
+    assert response["Content-Type"] == "text/csv"
+    assert response.content.decode().splitlines()[0].startswith("rank,name,division,total,rounds won,round 1")
+    hands = director_client.get(reverse("director:export_hands", args=[tournament.pk])).content.decode().splitlines()
+    assert len(hands) == 1 + 16
+
+
+def test_import_restores_an_exported_tournament(director_client, finished_round, tournament):
+    body = director_client.get(reverse("director:export_json", args=[tournament.pk])).content
+    upload = SimpleUploadedFile("event.json", body, content_type="application/json")
+    response = director_client.post(reverse("director:import"), {"file": upload})
+    assert response.status_code == 302
+    assert Tournament.objects.count() == 2
+
+
+@pytest.mark.parametrize(
+    "body", [b"not json", json.dumps({"format": "other"}).encode(), b'{"format": "spades-director/1"}']
+)
+def test_import_of_a_bad_file_says_why_and_saves_nothing(director_client, body, db):
+    upload = SimpleUploadedFile("event.json", body, content_type="application/json")
+    response = director_client.post(reverse("director:import"), {"file": upload})
+    assert response.status_code == 422
+    assert not Tournament.objects.exists()
+    assert b"export" in response.content

@@ -1,0 +1,264 @@
+"""Forms hold the input rules: bounds on fields, cross-field rules in ``clean()`` with error codes."""
+
+from __future__ import annotations
+
+import json
+from decimal import Decimal
+from typing import Any
+
+from django import forms
+from django.core.exceptions import ValidationError
+
+from scoring import InvalidHand, InvalidRules, PlayerHand, RuleSet, SideHand, rules_from_json
+from scoring.hand import BLIND_NIL, NIL, validate_hand
+from scoring.rules import MISDEAL_REASONS
+from tournament.models import HAND_FIELDS, Game, Payment, Player, Prize, Side, Team, Tournament
+
+SEATS = ("north", "east", "south", "west")
+SEAT_TITLES = {"north": "North", "east": "East", "south": "South", "west": "West"}
+# The engine numbers sides and players from 1: side 1 is North–South, side 2 East–West.
+SEAT_OF = {(1, 1): "north", (1, 2): "south", (2, 1): "east", (2, 2): "west"}
+SIDE_TITLES = {1: "North–South", 2: "East–West"}
+
+
+class TournamentForm(forms.ModelForm):
+    rule_overrides = forms.CharField(
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text='Optional changes to the preset as JSON, e.g. {"bag_limit": 6, "nil_points": 50}.',
+    )
+
+    class Meta:
+        model = Tournament
+        fields = [
+            "name", "date", "venue", "preset", "format", "rounds_planned", "entry_fee",
+            "seating_order", "seating_seed", "prize_ties", "rule_overrides",
+        ]  # fmt: skip
+        widgets = {"date": forms.DateInput(attrs={"type": "date"})}
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if self.instance.pk and self.instance.rule_overrides:
+            self.initial["rule_overrides"] = json.dumps(self.instance.rule_overrides)
+
+    def clean_rule_overrides(self) -> dict[str, Any]:
+        text = self.cleaned_data["rule_overrides"].strip()
+        if not text:
+            return {}
+        try:
+            overrides = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise ValidationError(f"Not valid JSON: {error.msg}.", code="json") from None
+        if not isinstance(overrides, dict) or "preset" in overrides:
+            raise ValidationError("Give an object of rule fields (the preset is chosen above).", code="json")
+        return overrides
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if "preset" in data and "rule_overrides" in data:
+            try:
+                rules_from_json({"preset": data["preset"], **data["rule_overrides"]})
+            except InvalidRules as error:
+                self.add_error("rule_overrides", ValidationError(f"{error.field}: {error.message}.", code="rules"))
+        return data
+
+
+class RegistrationForm(forms.Form):
+    """Two names (and optional divisions) register a team."""
+
+    first = forms.CharField(label="Player 1", max_length=80)
+    second = forms.CharField(label="Player 2", max_length=80)
+    first_division = forms.CharField(label="Division", max_length=40, required=False)
+    second_division = forms.CharField(label="Division", max_length=40, required=False)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        first, second = data.get("first", "").strip(), data.get("second", "").strip()
+        if first and first.casefold() == second.casefold():
+            self.add_error("second", ValidationError("The two players need different names.", code="same_name"))
+        return data
+
+    def names(self) -> list[str]:
+        return [self.cleaned_data["first"], self.cleaned_data["second"]]
+
+    def divisions(self) -> list[str]:
+        return [self.cleaned_data["first_division"], self.cleaned_data["second_division"]]
+
+
+class PlayerForm(forms.ModelForm):
+    class Meta:
+        model = Player
+        fields = ["name", "division"]
+
+
+class PaymentForm(forms.ModelForm):
+    class Meta:
+        model = Payment
+        fields = ["kind", "amount", "method", "note"]
+        widgets = {"amount": forms.NumberInput(attrs={"step": "0.01", "min": "0.01", "inputmode": "decimal"})}
+
+
+class PrizeForm(forms.ModelForm):
+    class Meta:
+        model = Prize
+        fields = ["kind", "place", "division", "amount", "share_percent"]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if (data.get("amount") is None) == (data.get("share_percent") is None):
+            raise ValidationError(
+                "Give either a fixed amount or a share of the fees, not both.", code="amount_or_share"
+            )
+        if data.get("amount") is not None and data["amount"] < 0:
+            self.add_error("amount", ValidationError("A prize cannot be negative.", code="negative"))
+        share = data.get("share_percent")
+        if share is not None and not Decimal("0") < share <= Decimal("100"):
+            self.add_error("share_percent", ValidationError("A share is more than 0 and at most 100%.", code="share"))
+        if data.get("kind") == Prize.Kind.PLACE and not data.get("place"):
+            self.add_error("place", ValidationError("A place prize needs the place it pays, from 1.", code="place"))
+        if data.get("kind") == Prize.Kind.DIVISION and not data.get("division", "").strip():
+            self.add_error("division", ValidationError('Name the division, e.g. "female".', code="division"))
+        return data
+
+
+class SwapPlayersForm(forms.Form):
+    first = forms.ModelChoiceField(queryset=Player.objects.none())
+    second = forms.ModelChoiceField(queryset=Player.objects.none())
+
+    def __init__(self, *args: Any, players: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["first"].queryset = self.fields["second"].queryset = players
+
+
+class SwapTeamsForm(forms.Form):
+    first = forms.ModelChoiceField(queryset=Team.objects.none())
+    second = forms.ModelChoiceField(queryset=Team.objects.none())
+
+    def __init__(self, *args: Any, teams: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["first"].queryset = self.fields["second"].queryset = teams
+
+
+class TieDecisionForm(forms.Form):
+    winner = forms.ChoiceField(choices=Side.choices)
+    how = forms.CharField(max_length=200, label="How it was decided", help_text="e.g. high card cut by the director")
+
+
+class PayoutPaidForm(forms.Form):
+    received_by = forms.CharField(max_length=120, label="Received by (name)")
+
+
+def bid_choices(rules: RuleSet) -> list[tuple[str, str]]:
+    """The bids a player may make under ``rules``, as (value, label)."""
+    low = max(rules.min_player_bid, 1) if rules.has_nil else rules.min_player_bid
+    choices = [(str(n), str(n)) for n in range(low, 14)]
+    if rules.has_nil:
+        choices.insert(0, (NIL, "Nil"))
+    if rules.has_blind_nil:
+        choices.insert(1, (BLIND_NIL, "Blind nil"))
+    return choices
+
+
+class HandForm(forms.Form):
+    """One hand at a table. ``standing`` is each side's (score, bags) before the hand."""
+
+    number = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
+    version = forms.IntegerField(min_value=1, required=False, widget=forms.HiddenInput)
+    misdeal = forms.ChoiceField(required=False, label="Misdeal")
+
+    def __init__(
+        self, *args: Any, rules: RuleSet, standing: tuple[tuple[int, int], tuple[int, int]], **kwargs: Any
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        self.rules, self.standing = rules, standing
+        tricks_error = {
+            "min_value": "Tricks are a whole number from 0 to 13.",
+            "max_value": "Tricks are a whole number from 0 to 13.",
+            "invalid": "Tricks are a whole number from 0 to 13.",
+        }
+        for seat in SEATS:
+            self.fields[f"{seat}_bid"] = forms.ChoiceField(
+                choices=[("", "–"), *bid_choices(rules)], required=False, label=f"{SEAT_TITLES[seat]} bid"
+            )
+            self.fields[f"{seat}_tricks"] = forms.IntegerField(
+                min_value=0,
+                max_value=13,
+                required=False,
+                label=f"{SEAT_TITLES[seat]} tricks",
+                error_messages=tricks_error,
+            )
+        for side in ("ns", "ew"):
+            for kind, label in (("reneges", "reneges"), ("table_talk", "table-talk incidents")):
+                self.fields[f"{side}_{kind}"] = forms.IntegerField(
+                    min_value=0, max_value=13, required=False, initial=0, label=f"{side.upper()} {label}"
+                )
+        self.fields["misdeal"].choices = [("", "No misdeal")] + [
+            (reason, MISDEAL_REASONS[reason][0].upper() + MISDEAL_REASONS[reason][1:])
+            for reason in rules.misdeal_reasons
+        ]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if data.get("misdeal") or self.errors:
+            return data
+        missing = [f for seat in SEATS for f in (f"{seat}_bid", f"{seat}_tricks") if data.get(f) in (None, "")]
+        for field in missing:
+            kind = "bid" if field.endswith("bid") else "number of tricks"
+            self.add_error(
+                field, ValidationError(f"Enter {SEAT_TITLES[field.split('_')[0]]}'s {kind}.", code="required")
+            )
+        if missing:
+            return data
+        try:
+            validate_hand(self.rules, self.sides())
+        except InvalidHand as error:
+            self._add_hand_error(error)
+        return data
+
+    def sides(self) -> list[SideHand]:
+        data = self.cleaned_data
+
+        def player(seat: str) -> PlayerHand:
+            bid = data[f"{seat}_bid"]
+            return PlayerHand(int(bid) if bid.isdigit() else bid, data[f"{seat}_tricks"])
+
+        return [
+            SideHand(
+                players=(player(a), player(b)),
+                score=self.standing[i][0],
+                bags=self.standing[i][1],
+                reneges=data.get(f"{side}_reneges") or 0,
+                table_talk=data.get(f"{side}_table_talk") or 0,
+            )
+            for i, (side, a, b) in enumerate((("ns", "north", "south"), ("ew", "east", "west")))
+        ]
+
+    def _add_hand_error(self, error: InvalidHand) -> None:
+        if error.team and error.player:
+            seat = SEAT_OF[error.team, error.player]
+            field = f"{seat}_{error.field}" if error.field in ("bid", "tricks") else None
+            message = f"{SEAT_TITLES[seat]}: {error.message[0].upper()}{error.message[1:]}."
+        elif error.team:
+            seat = SEAT_OF[error.team, 1]
+            field = f"{seat}_bid" if error.field == "bid" else None
+            message = f"{SIDE_TITLES[error.team]}: {error.message[0].upper()}{error.message[1:]}."
+        else:
+            field, message = None, f"{error.message[0].upper()}{error.message[1:]}."
+        self.add_error(field, ValidationError(message, code=error.code))
+
+    def values(self) -> dict[str, Any]:
+        """The cleaned hand as the fields :func:`tournament.services.enter_hand` stores."""
+        return {field: self.cleaned_data.get(field) for field in HAND_FIELDS}
+
+
+def hand_initial(hand: Any) -> dict[str, Any]:
+    """A stored hand as initial form data, for a correction."""
+    return {**hand.snapshot(), "number": hand.number, "version": hand.version}
+
+
+def standing_before(game: Game, number: int) -> tuple[tuple[int, int], tuple[int, int]]:
+    """Each side's (score, bags) before hand ``number`` of ``game``."""
+    rules = game.round.tournament.rules
+    earlier = [h for h in game.hands.order_by("number") if h.number < number]
+    played = game.replay(rules, earlier)
+    return (played.scores[0], played.bags[0]), (played.scores[1], played.bags[1])

@@ -1,0 +1,39 @@
+"""Helpers shared by the views: the director check, lookups that fail early, htmx rendering."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django.contrib.auth.decorators import user_passes_test
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+
+from tournament.models import Game, Round, Tournament
+
+director_required: Callable = user_passes_test(lambda user: user.is_active and user.is_staff)
+"""Only a logged-in, active staff member directs; anyone else is sent to the login page."""
+
+
+def tournament_or_404(tournament_id: int) -> Tournament:
+    return get_object_or_404(Tournament, pk=tournament_id)
+
+
+def round_or_404(tournament: Tournament, number: int) -> Round:
+    return get_object_or_404(Round.objects.select_related("tournament"), tournament=tournament, number=number)
+
+
+def game_or_404(tournament: Tournament, game_id: int) -> Game:
+    return get_object_or_404(
+        Game.objects.select_related("round__tournament", "table"), pk=game_id, round__tournament=tournament
+    )
+
+
+def render_page(
+    request: HttpRequest, page: str, fragment: str, context: dict[str, Any], *, status: int = 200
+) -> HttpResponse:
+    """The fragment alone for an htmx request, the full page otherwise.
+
+    Invalid forms answer 422; the htmx config in base.html swaps 422 so the errors show.
+    """
+    return render(request, fragment if request.htmx else page, context, status=status)

@@ -1,0 +1,55 @@
+"""Exports (CSV, and a JSON backup of a whole tournament) and the import that restores one."""
+
+import json
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.text import slugify
+from django.views.decorators.http import require_http_methods
+
+from tournament import transfer
+from tournament.reports import hands_csv, standings_csv
+from tournament.views.common import director_required, tournament_or_404
+
+
+def _download(body: str, filename: str, content_type: str) -> HttpResponse:
+    response = HttpResponse(body, content_type=content_type)
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+@director_required
+def export_standings(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    tournament = tournament_or_404(tournament_id)
+    return _download(standings_csv(tournament), f"{slugify(tournament.name)}-standings.csv", "text/csv")
+
+
+@director_required
+def export_hands(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    tournament = tournament_or_404(tournament_id)
+    return _download(hands_csv(tournament), f"{slugify(tournament.name)}-hands.csv", "text/csv")
+
+
+@director_required
+def export_json(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    tournament = tournament_or_404(tournament_id)
+    body = json.dumps(transfer.export_tournament(tournament), indent=1)
+    return _download(body, f"{slugify(tournament.name)}.json", "application/json")
+
+
+@director_required
+@require_http_methods(["GET", "POST"])
+def import_json(request: HttpRequest) -> HttpResponse:
+    if request.method == "GET":
+        return render(request, "director/import.html")
+    upload = request.FILES.get("file")
+    try:
+        if upload is None:
+            raise ValidationError("Choose the tournament's .json file to import.")
+        tournament = transfer.import_tournament(transfer.parse(upload.read()))
+    except ValidationError as error:
+        return render(request, "director/import.html", {"error": " ".join(error.messages)}, status=422)
+    messages.success(request, f"Imported {tournament.name}.")
+    return redirect("director:dashboard", tournament.pk)

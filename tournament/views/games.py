@@ -1,0 +1,85 @@
+"""A table's game, as the director sees it: every hand, entry and correction, history, ties."""
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST
+
+from scoring import InvalidHand
+from tournament import services
+from tournament.forms import HandForm, TieDecisionForm, hand_initial, standing_before
+from tournament.models import Game, HandRevision
+from tournament.reports import game_sheet
+from tournament.views.common import director_required, game_or_404, tournament_or_404
+
+
+def _hand_form(game: Game, number: int, data: dict | None = None) -> HandForm:
+    stored = game.hands.filter(number=number).first()
+    initial = hand_initial(stored) if stored else {"number": number}
+    rules = game.round.tournament.rules
+    return HandForm(data, initial=initial, rules=rules, standing=standing_before(game, number))
+
+
+def _context(game: Game, form: HandForm, **extra: object) -> dict:
+    return {
+        "tournament": game.round.tournament,
+        "game": game,
+        "sheet": game_sheet(game),
+        "form": form,
+        "tie_form": TieDecisionForm(),
+        "revisions": HandRevision.objects.filter(hand__game=game).select_related("hand", "changed_by"),
+        **extra,
+    }
+
+
+@director_required
+def game_detail(request: HttpRequest, tournament_id: int, game_id: int) -> HttpResponse:
+    tournament = tournament_or_404(tournament_id)
+    game = game_or_404(tournament, game_id)
+    next_number = (game.hands.order_by("-number").values_list("number", flat=True).first() or 0) + 1
+    number = int(request.GET["hand"]) if request.GET.get("hand", "").isdigit() else next_number
+    return render(request, "director/game.html", _context(game, _hand_form(game, number)))
+
+
+@director_required
+@require_POST
+def game_hand(request: HttpRequest, tournament_id: int, game_id: int) -> HttpResponse:
+    tournament = tournament_or_404(tournament_id)
+    game = game_or_404(tournament, game_id)
+    number = int(request.POST["number"]) if request.POST.get("number", "").isdigit() else 0
+    form = _hand_form(game, max(number, 1), request.POST)
+    if form.is_valid():
+        try:
+            services.enter_hand(
+                game=game,
+                number=form.cleaned_data["number"],
+                values=form.values(),
+                source=HandRevision.Source.DIRECTOR,
+                by=request.user,
+                expected_version=form.cleaned_data["version"],
+            )
+        except InvalidHand as error:
+            form.add_error(None, ValidationError(error.message[0].upper() + error.message[1:] + ".", code=error.code))
+        except services.HandConflict as conflict:
+            form.add_error(None, ValidationError(conflict.message, code="conflict"))
+        else:
+            messages.success(request, f"Saved hand {form.cleaned_data['number']}.")
+            return redirect("director:game", tournament.pk, game.pk)
+    return render(request, "director/game.html", _context(game, form), status=422)
+
+
+@director_required
+@require_POST
+def game_tie(request: HttpRequest, tournament_id: int, game_id: int) -> HttpResponse:
+    tournament = tournament_or_404(tournament_id)
+    game = game_or_404(tournament, game_id)
+    form = TieDecisionForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Choose the winning side and say how the tie was decided.")
+        return redirect("director:game", tournament.pk, game.pk)
+    try:
+        services.decide_tie(game=game, winner=form.cleaned_data["winner"], how=form.cleaned_data["how"])
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    return redirect("director:game", tournament.pk, game.pk)

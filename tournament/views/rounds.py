@@ -1,0 +1,107 @@
+"""Rounds: seat round 1, review and adjust a movement, start, watch the board, close."""
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST
+
+from tournament import services
+from tournament.forms import SwapPlayersForm, SwapTeamsForm
+from tournament.models import Player, Round, Team
+from tournament.reports import board, movement_rows, sitting_out_names
+from tournament.views.common import director_required, round_or_404, tournament_or_404
+
+
+@director_required
+@require_POST
+def seat_first(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    tournament = tournament_or_404(tournament_id)
+    try:
+        round_ = services.seat_first_round(tournament=tournament, by=request.user)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+        return redirect("director:dashboard", tournament.pk)
+    return redirect("director:round", tournament.pk, round_.number)
+
+
+def _swap_forms(round_: Round, data: dict | None = None) -> tuple[SwapPlayersForm, SwapTeamsForm]:
+    tournament = round_.tournament
+    players = Player.objects.filter(team__tournament=tournament, team__status=Team.Status.ACTIVE).order_by("name")
+    teams = tournament.teams.filter(status=Team.Status.ACTIVE).prefetch_related("players")
+    return SwapPlayersForm(data, players=players, prefix="p"), SwapTeamsForm(data, teams=teams, prefix="t")
+
+
+@director_required
+def round_detail(request: HttpRequest, tournament_id: int, number: int) -> HttpResponse:
+    tournament = tournament_or_404(tournament_id)
+    round_ = round_or_404(tournament, number)
+    swap_players, swap_teams = _swap_forms(round_)
+    context = {
+        "tournament": tournament,
+        "round": round_,
+        "movement": movement_rows(round_) if round_.status == Round.Status.PLANNED else None,
+        "board": board(round_),
+        "sitting_out": sitting_out_names(round_),
+        "changes": round_.seating_changes.select_related("changed_by"),
+        "swap_players": swap_players,
+        "swap_teams": swap_teams,
+    }
+    return render(request, "director/round.html", context)
+
+
+@director_required
+def round_board(request: HttpRequest, tournament_id: int, number: int) -> HttpResponse:
+    tournament = tournament_or_404(tournament_id)
+    round_ = round_or_404(tournament, number)
+    return render(request, "director/_board.html", {"tournament": tournament, "round": round_, "board": board(round_)})
+
+
+@director_required
+@require_POST
+def round_swap(request: HttpRequest, tournament_id: int, number: int) -> HttpResponse:
+    tournament = tournament_or_404(tournament_id)
+    round_ = round_or_404(tournament, number)
+    players_form, teams_form = _swap_forms(round_, request.POST)
+    by_team = request.POST.get("kind") == "teams"
+    form = teams_form if by_team else players_form
+    if not form.is_valid():
+        messages.error(request, "Choose the two " + ("teams" if by_team else "players") + " to swap.")
+        return redirect("director:round", tournament.pk, number)
+    swap = services.swap_teams if by_team else services.swap_players
+    try:
+        swap(round_=round_, first=form.cleaned_data["first"], second=form.cleaned_data["second"], by=request.user)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    return redirect("director:round", tournament.pk, number)
+
+
+@director_required
+@require_POST
+def round_start(request: HttpRequest, tournament_id: int, number: int) -> HttpResponse:
+    tournament = tournament_or_404(tournament_id)
+    round_ = round_or_404(tournament, number)
+    try:
+        services.start_round(round_=round_)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    else:
+        messages.success(request, f"Round {number} has started.")
+    return redirect("director:round", tournament.pk, number)
+
+
+@director_required
+@require_POST
+def round_close(request: HttpRequest, tournament_id: int, number: int) -> HttpResponse:
+    tournament = tournament_or_404(tournament_id)
+    round_ = round_or_404(tournament, number)
+    try:
+        following = services.close_round(round_=round_, by=request.user)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+        return redirect("director:round", tournament.pk, number)
+    if following is None:
+        messages.success(request, f"Round {number} closed: the tournament is over.")
+        return redirect("director:standings", tournament.pk)
+    messages.success(request, f"Round {number} closed. Here is round {following.number}'s movement.")
+    return redirect("director:round", tournament.pk, following.number)

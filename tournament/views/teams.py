@@ -1,0 +1,124 @@
+"""Registration, check-in, withdrawals and fees."""
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.forms import modelformset_factory
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_http_methods, require_POST
+
+from tournament import services
+from tournament.forms import PaymentForm, PlayerForm, RegistrationForm
+from tournament.models import Player, Team, Tournament
+from tournament.reports import ledger, team_paid, teams_with_balance
+from tournament.views.common import director_required, render_page, tournament_or_404
+
+PlayerFormSet = modelformset_factory(Player, form=PlayerForm, extra=0, min_num=2, max_num=2, validate_max=True)
+
+
+def _team_or_404(tournament: Tournament, team_id: int) -> Team:
+    return get_object_or_404(Team, pk=team_id, tournament=tournament)
+
+
+def _registration_context(tournament: Tournament, form: RegistrationForm) -> dict:
+    return {"tournament": tournament, "form": form, "teams": teams_with_balance(tournament)}
+
+
+@director_required
+def teams(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    tournament = tournament_or_404(tournament_id)
+    return render(request, "director/teams.html", _registration_context(tournament, RegistrationForm()))
+
+
+@director_required
+@require_POST
+def team_add(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    tournament = tournament_or_404(tournament_id)
+    form = RegistrationForm(request.POST)
+    status = 422
+    if form.is_valid():
+        try:
+            team = services.register_team(tournament=tournament, names=form.names(), divisions=form.divisions())
+        except ValidationError as error:
+            form.add_error(None, error)
+        else:
+            form, status = RegistrationForm(), 200
+            messages.success(request, f"Registered team {team.number}: {team.names}.")
+    context = _registration_context(tournament, form)
+    if not request.htmx and status == 200:
+        return redirect("director:teams", tournament.pk)
+    return render_page(request, "director/teams.html", "director/_registration.html", context, status=status)
+
+
+@director_required
+@require_http_methods(["GET", "POST"])
+def team_edit(request: HttpRequest, tournament_id: int, team_id: int) -> HttpResponse:
+    tournament = tournament_or_404(tournament_id)
+    team = _team_or_404(tournament, team_id)
+    formset = PlayerFormSet(request.POST or None, queryset=team.players.all())
+    if request.method == "POST" and formset.is_valid():
+        formset.save()
+        messages.success(request, f"Saved team {team.number}.")
+        return redirect("director:teams", tournament.pk)
+    status = 422 if request.method == "POST" else 200
+    return render(
+        request, "director/team_edit.html", {"tournament": tournament, "team": team, "formset": formset}, status=status
+    )
+
+
+@director_required
+@require_POST
+def team_status(request: HttpRequest, tournament_id: int, team_id: int) -> HttpResponse:
+    tournament = tournament_or_404(tournament_id)
+    team = _team_or_404(tournament, team_id)
+    status = request.POST.get("status", "")
+    if status not in Team.Status.values:
+        messages.error(request, "Choose whether the team is playing or withdrawn.")
+        return redirect("director:teams", tournament.pk)
+    services.set_team_status(team=team, status=status, by=request.user)
+    messages.success(request, f"Team {team.number} is now {Team.Status(status).label.lower()}.")
+    return redirect("director:teams", tournament.pk)
+
+
+@director_required
+@require_POST
+def team_check_in(request: HttpRequest, tournament_id: int, team_id: int) -> HttpResponse:
+    tournament = tournament_or_404(tournament_id)
+    team = _team_or_404(tournament, team_id)
+    team.checked_in = request.POST.get("checked_in") == "on"
+    team.save(update_fields=["checked_in"])
+    if request.htmx:
+        return render(request, "director/_check_in.html", {"tournament": tournament, "team": team})
+    return redirect("director:teams", tournament.pk)
+
+
+@director_required
+@require_http_methods(["GET", "POST"])
+def payments(request: HttpRequest, tournament_id: int, team_id: int) -> HttpResponse:
+    tournament = tournament_or_404(tournament_id)
+    team = _team_or_404(tournament, team_id)
+    initial = {"amount": max(tournament.entry_fee - team_paid(team), 0) or None}
+    form = PaymentForm(request.POST or None, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.record_payment(team=team, by=request.user, **form.cleaned_data)
+        except ValidationError as error:
+            form.add_error(None, error)
+        else:
+            messages.success(request, f"Recorded {form.cleaned_data['kind']} of ${form.cleaned_data['amount']}.")
+            return redirect("director:payments", tournament.pk, team.pk)
+    context = {
+        "tournament": tournament,
+        "team": team,
+        "form": form,
+        "paid": team_paid(team),
+        "payments": team.payments.all(),
+    }
+    return render(request, "director/payments.html", context, status=422 if form.errors else 200)
+
+
+@director_required
+def fees(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    tournament = tournament_or_404(tournament_id)
+    context = {"tournament": tournament, "ledger": ledger(tournament), "teams": teams_with_balance(tournament)}
+    return render(request, "director/fees.html", context)
