@@ -27,6 +27,7 @@ test: install
 
 bench: install
 	$(PY) bench/scoring_speed.py
+	$(PY) bench/tournament_scale.py
 
 lint: install
 	$(VENV)/bin/ruff check .

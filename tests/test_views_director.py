@@ -364,3 +364,19 @@ def test_import_of_a_bad_file_says_why_and_saves_nothing(director_client, body, 
     assert response.status_code == 422
     assert not Tournament.objects.exists()
     assert b"export" in response.content
+
+
+@pytest.mark.parametrize(
+    "model", ["tournament", "team", "player", "table", "round", "seating", "sitout", "seatingchange", "game", "hand",
+              "handrevision", "prize", "payout", "payment"],
+)  # fmt: skip
+def test_the_admin_lists_every_model(admin_client, finished_round, model):
+    assert admin_client.get(f"/admin/tournament/{model}/").status_code == 200
+
+
+def test_a_hand_in_the_admin_links_to_its_correction_page(admin_client, finished_round):
+    from tournament.models import Hand
+
+    hand = Hand.objects.first()
+    html = admin_client.get(f"/admin/tournament/hand/{hand.pk}/change/").content.decode()
+    assert f"?hand={hand.number}" in html

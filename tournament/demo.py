@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import datetime
+import random
 from dataclasses import dataclass
 from decimal import Decimal
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
-from tournament.models import Player, Team, Tournament
+from scoring.random_hands import random_hand
+from tournament import services
+from tournament.models import HandRevision, Payment, Prize, Tournament
+from tournament.simulation import hand_values
 
 DEMO_USERNAME = "director"
 DEMO_PASSWORD = "spades-demo"
@@ -23,6 +27,9 @@ DEMO_COUPLES = [
     ("Mia Nash", "Noah Ortiz"),
     ("Olga Price", "Paul Quinn"),
 ]
+
+DEMO_DIVISIONS = [("female", ""), ("female", ""), ("female", ""), ("female", ""),
+                  ("female", ""), ("female", ""), ("female", ""), ("female", "")]  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -53,7 +60,28 @@ def load_demo(*, today: datetime.date | None = None) -> DemoResult:
         format=Tournament.Format.PROGRESSIVE_SPLIT,
         entry_fee=Decimal("20.00"),
     )
-    for number, names in enumerate(DEMO_COUPLES, start=1):
-        team = Team.objects.create(tournament=tournament, number=number)
-        Player.objects.bulk_create(Player(team=team, name=name) for name in names)
+    _play_some(tournament)
     return DemoResult(tournament=tournament, username=DEMO_USERNAME, password=password)
+
+
+def _play_some(tournament: Tournament) -> None:
+    """Register the couples, take most fees, set prizes, and play part of round 1."""
+    rng = random.Random(2026)
+    for index, names in enumerate(DEMO_COUPLES):
+        team = services.register_team(tournament=tournament, names=names, divisions=DEMO_DIVISIONS[index])
+        team.checked_in = True
+        team.save(update_fields=["checked_in"])
+        if index < 6:
+            services.record_payment(team=team, amount=tournament.entry_fee, kind=Payment.Kind.PAYMENT, method="cash")
+    Prize.objects.create(tournament=tournament, place=1, share_percent=Decimal("40"))
+    Prize.objects.create(tournament=tournament, place=2, share_percent=Decimal("20"))
+    Prize.objects.create(tournament=tournament, kind=Prize.Kind.DIVISION, division="female", amount=Decimal("10"))
+    round_ = services.seat_first_round(tournament=tournament)
+    services.start_round(round_=round_)
+    for game, hands in zip(round_.games.order_by("table__number"), (4, 4, 2, 0), strict=True):
+        rules = tournament.rules
+        for number in range(1, hands + 1):
+            (north, south), (east, west) = random_hand(rules, rng, scores=(game.ns_score, game.ew_score))
+            values = hand_values(north, east, south, west)
+            services.enter_hand(game=game, number=number, values=values, source=HandRevision.Source.TABLE)
+            game.refresh_from_db()

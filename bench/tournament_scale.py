@@ -1,0 +1,94 @@
+"""Build a 100-table event (400 players) with 8 rounds of hands, then time closing a round and
+rendering the standings page and the projector view, with their SQL query counts. A 10-table
+event is measured the same way to show the query counts do not grow with the tables.
+
+Runs on a throw-away database (SQLite in memory, or a test database beside DATABASE_URL's).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import statistics
+import sys
+import time
+
+import django
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tournament.settings")
+django.setup()
+
+from django.db import connection, reset_queries  # noqa: E402
+from django.test import Client  # noqa: E402
+from django.test.utils import CaptureQueriesContext, setup_test_environment  # noqa: E402
+from django.urls import reverse  # noqa: E402
+
+from tournament import services  # noqa: E402
+from tournament.simulation import create_event, play_game  # noqa: E402
+
+ROUNDS = 8
+
+
+def build(tables: int, seed: int = 1):
+    """An event of ``tables`` tables with ROUNDS rounds played; the last one still open."""
+    rng = random.Random(seed)
+    tournament = create_event(couples=2 * tables, rounds=ROUNDS + 1, seed=seed)
+    round_ = tournament.rounds.get(number=1)
+    for number in range(1, ROUNDS + 1):
+        services.start_round(round_=round_)
+        for game in round_.games.select_related("round__tournament", "table"):
+            play_game(game, rng)
+        if number < ROUNDS:
+            round_ = services.close_round(round_=round_)
+    return tournament, round_
+
+
+def timed(action, repeat: int = 1) -> tuple[float, int]:
+    """Median seconds of ``action`` over ``repeat`` runs, and the queries of one run."""
+    times, queries = [], 0
+    for _ in range(repeat):
+        reset_queries()  # the log keeps 9,000 queries at most; the build filled it
+        with CaptureQueriesContext(connection) as captured:
+            start = time.perf_counter()
+            action()
+            times.append(time.perf_counter() - start)
+        queries = len(captured)
+    return statistics.median(times), queries
+
+
+def measure(tables: int) -> dict[str, tuple[float, int]]:
+    start = time.perf_counter()
+    tournament, open_round = build(tables)
+    built = time.perf_counter() - start
+    client = Client()
+
+    def page(name: str):
+        return lambda: client.get(reverse(name, args=[tournament.pk])).content
+
+    results = {
+        "standings page": timed(page("public:standings"), repeat=5),
+        "projector view": timed(page("public:projector"), repeat=5),
+        "close a round": timed(lambda: services.close_round(round_=open_round)),
+    }
+    hands = sum(g.hands_played for r in tournament.rounds.all() for g in r.games.all())
+    print(f"  built {tables} tables, {4 * tables} players, {ROUNDS} rounds, {hands} hands in {built:.1f} s")
+    return results
+
+
+def main() -> None:
+    setup_test_environment()
+    name = connection.settings_dict["NAME"]
+    connection.creation.create_test_db(verbosity=0, autoclobber=True, serialize=False)
+    try:
+        print(f"tournament scale ({connection.vendor}, Python {sys.version.split()[0]})")
+        small, large = measure(10), measure(100)
+    finally:
+        connection.creation.destroy_test_db(name, verbosity=0)
+    print(f"  {'':<16} {'10 tables':>22} {'100 tables':>22}")
+    for key in small:
+        (t10, q10), (t100, q100) = small[key], large[key]
+        print(f"  {key:<16} {t10 * 1000:>9.1f} ms {q10:>4} queries {t100 * 1000:>9.1f} ms {q100:>4} queries")
+
+
+if __name__ == "__main__":
+    main()

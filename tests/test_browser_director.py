@@ -1,0 +1,107 @@
+"""A director runs round 1 of an event in a real browser (headless Chromium)."""
+
+import pytest
+
+from tests.conftest import COUPLES
+from tournament.models import Round, Team, Tournament
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def _log_in(page, director) -> None:
+    page.goto("/login/")
+    page.fill("#id_username", director.username)
+    page.fill("#id_password", "correct-horse-battery")
+    page.click("button[type=submit]")
+
+
+def _enter_hand(page, north_south_tricks: int) -> None:
+    for seat in ("north", "east", "south", "west"):
+        page.select_option(f"#id_{seat}_bid", "3")
+    page.fill("#id_north_tricks", str(north_south_tricks - 3))
+    page.fill("#id_south_tricks", "3")
+    page.fill("#id_east_tricks", str(13 - north_south_tricks - 3))
+    page.fill("#id_west_tricks", "3")
+    page.get_by_role("button", name="Save hand").click()
+    page.wait_for_selector(".message.success")
+
+
+def test_director_runs_round_one_from_registration_to_the_next_movement(desktop_page, director, screenshot):
+    page = desktop_page
+    _log_in(page, director)
+    page.click("text=New tournament")
+    page.fill("#id_name", "Thursday Progressive")
+    page.fill("#id_date", "2026-11-26")
+    page.select_option("#id_preset", "progressive")
+    page.select_option("#id_seating_order", "registration")
+    page.fill("#id_entry_fee", "20")
+    page.get_by_role("button", name="Save").click()
+    page.wait_for_selector("text=Registration open")
+    tournament = Tournament.objects.get(name="Thursday Progressive")
+
+    page.click("nav >> text=Teams")
+    page.evaluate("window.__sameDocument = true")
+    for first, second in COUPLES:
+        page.fill("#id_first", first)
+        page.fill("#id_second", second)
+        page.press("#id_second", "Enter")
+        page.wait_for_selector(f"#team-list >> text={first}")
+    assert page.evaluate("window.__sameDocument") is True  # htmx: no page reload
+    assert page.locator("#team-list tbody tr").count() == 8
+    page.fill("#id_first", "Solo")
+    page.press("#id_first", "Enter")
+    page.wait_for_selector("#id_second-error")
+    assert "required" in page.inner_text("#id_second-error")
+    screenshot(page, "director-teams")
+
+    for number in (1, 2):
+        team = tournament.teams.get(number=number)
+        page.goto(f"/t/{tournament.pk}/teams/{team.pk}/payments/")
+        page.get_by_role("button", name="Record").click()
+        page.wait_for_selector(".message.success")
+    page.goto(f"/t/{tournament.pk}/fees/")
+    assert "$40.00" in page.inner_text(".ledger")
+
+    page.goto(f"/t/{tournament.pk}/")
+    page.get_by_role("button", name="Seat round 1").click()
+    page.wait_for_selector(".table-card")
+    assert page.locator(".table-card").count() == 4
+    page.get_by_role("button", name="Start round 1").click()
+    page.wait_for_selector("text=Round 1 has started.")
+    for table in range(1, 5):
+        page.click(f"#board >> a >> text='{table}'")
+        for _ in range(4):
+            _enter_hand(page, 7)
+        if table == 1:
+            screenshot(page, "director-game")
+        page.click("text=Back to round 1")
+    assert Round.objects.get(tournament=tournament).games.filter(status="finished").count() == 4
+
+    page.get_by_role("button", name="Close round 1").click()
+    page.wait_for_selector("text=Here is round 2's movement.")
+    assert "from table 2" in page.inner_text(".movement")
+    screenshot(page, "director-round-2-movement")
+    page.click("nav >> text=Standings")
+    page.wait_for_selector("table.standings")
+    first_row = page.locator("table.standings tbody tr").first.inner_text()
+    assert "Ada" in first_row or "Ben" in first_row or "Eve" in first_row
+    assert Team.objects.filter(tournament=tournament).count() == 8
+    screenshot(page, "director-standings")
+
+
+def test_registration_and_standings_fit_a_phone(phone_page, director, screenshot):
+    from tests.conftest import finish_game, make_tournament
+    from tournament import services
+
+    tournament = make_tournament()
+    round_ = services.seat_first_round(tournament=tournament)
+    services.start_round(round_=round_)
+    finish_game(round_.games.first())
+    page = phone_page
+    _log_in(page, director)
+    for path, name in ((f"/t/{tournament.pk}/teams/", "phone-teams"), (f"/s/{tournament.pk}/", "phone-standings")):
+        page.goto(path)
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), path
+        screenshot(page, name)
+    page.goto(f"/s/{tournament.pk}/projector/")
+    screenshot(page, "phone-projector")
