@@ -24,6 +24,7 @@ from django.test.utils import CaptureQueriesContext, setup_test_environment  # n
 from django.urls import reverse  # noqa: E402
 
 from tournament import services  # noqa: E402
+from tournament.scratch import throwaway_database  # noqa: E402
 from tournament.simulation import create_event, play_game  # noqa: E402
 
 ROUNDS = 8
@@ -77,13 +78,9 @@ def measure(tables: int) -> dict[str, tuple[float, int]]:
 
 def main() -> None:
     setup_test_environment()
-    name = connection.settings_dict["NAME"]
-    connection.creation.create_test_db(verbosity=0, autoclobber=True, serialize=False)
-    try:
+    with throwaway_database():
         print(f"tournament scale ({connection.vendor}, Python {sys.version.split()[0]})")
         small, large = measure(10), measure(100)
-    finally:
-        connection.creation.destroy_test_db(name, verbosity=0)
     print(f"  {'':<16} {'10 tables':>22} {'100 tables':>22}")
     for key in small:
         (t10, q10), (t100, q100) = small[key], large[key]

@@ -225,9 +225,9 @@ def _score_side(rules: RuleSet, side: SideHand, reneg_points: int) -> SideResult
 def _penalty_line(rules: RuleSet, side: SideHand) -> str:
     parts = []
     if side.reneges and rules.reneg_tricks:
-        parts.append(f"{_count(side.reneges, 'reneg')} x {rules.reneg_tricks}")
+        parts.append(f"{_count(side.reneges, 'reneg')} × {rules.reneg_tricks}")
     if side.table_talk and rules.table_talk_tricks:
-        parts.append(f"{_count(side.table_talk, 'table-talk incident')} x {rules.table_talk_tricks}")
+        parts.append(f"{_count(side.table_talk, 'table-talk incident')} × {rules.table_talk_tricks}")
     total = side.reneges * rules.reneg_tricks + side.table_talk * rules.table_talk_tricks
     return f"Penalty: {' + '.join(parts)} = {_count(total, 'trick')} taken off, scoring for nobody"
 
@@ -268,7 +268,7 @@ def _score_made_or_set(rules: RuleSet, contract: int, counted: int, made: bool, 
         over = counted - contract
         value = rules.big_bid_points if big else 10 * contract
         assert value is not None
-        label = f"{contract} or more for {value}" if big else f"{contract} x 10"
+        label = f"{contract} or more for {value}" if big else f"{contract} × 10"
         tally.add(value, f"{head}: made, {label} = +{value}" if contract else f"{head}: nothing bid")
         if over:
             tally.add(
@@ -321,15 +321,17 @@ def _score_both_nil(rules: RuleSet, players: Sequence[PlayerHand], penalty: int,
 def _apply_bag_rule(rules: RuleSet, bags_before: int, tally: _Tally) -> tuple[int, int]:
     """Add this hand's bags to the count and charge the bag penalty; returns (penalty, bags)."""
     bags = bags_before + tally.bags
-    if rules.bag_limit is None or bags < rules.bag_limit:
+    if rules.bag_limit is None:
+        return 0, bags  # counted, but they cost nothing: not worth a line
+    if bags < rules.bag_limit:
         if tally.bags:
-            tally.lines.append(f"Bags: {bags_before} + {tally.bags} = {bags}")
+            tally.lines.append(f"Bags: {bags_before} + {tally.bags} = {bags} of {rules.bag_limit}")
         return 0, bags
     assert rules.bag_penalty is not None
     times = bags // rules.bag_limit if rules.bag_overflow == "carry" else 1
     left = bags % rules.bag_limit if rules.bag_overflow == "carry" else 0
     cost = times * rules.bag_penalty
-    how = f"{times} x {rules.bag_limit}" if times > 1 else f"the limit of {rules.bag_limit}"
+    how = f"{times} × {rules.bag_limit}" if times > 1 else f"the limit of {rules.bag_limit}"
     tally.add(-cost, f"Bags: {bags_before} + {tally.bags} = {bags} reached {how}: -{cost}, {left} left")
     return -cost, left
 

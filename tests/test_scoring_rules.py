@@ -194,7 +194,7 @@ def test_penalty_tricks_never_go_below_zero():
 def test_a_made_contract_lines_explain_the_points_in_words():
     result = score("progressive-500", side((3, 5), (2, 3), score=337, bags=7), side((2, 5), (1, 0))).teams[0]
     assert result.lines == (
-        "Bid 5, took 8: made, 5 x 10 = +50",
+        "Bid 5, took 8: made, 5 × 10 = +50",
         "3 overtricks (bags): +3",
         "Bags: 7 + 3 = 10 reached the limit of 10: -100, 0 left",
     )

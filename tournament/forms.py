@@ -32,7 +32,7 @@ class TournamentForm(forms.ModelForm):
         model = Tournament
         fields = [
             "name", "date", "venue", "preset", "format", "rounds_planned", "entry_fee",
-            "seating_order", "seating_seed", "prize_ties", "rule_overrides",
+            "seating_order", "seating_seed", "prize_ties", "require_confirmation", "rule_overrides",
         ]  # fmt: skip
         widgets = {"date": forms.DateInput(attrs={"type": "date"})}
 
@@ -167,18 +167,37 @@ class HandForm(forms.Form):
     misdeal = forms.ChoiceField(required=False, label="Misdeal")
 
     def __init__(
-        self, *args: Any, rules: RuleSet, standing: tuple[tuple[int, int], tuple[int, int]], **kwargs: Any
+        self,
+        *args: Any,
+        rules: RuleSet,
+        standing: tuple[tuple[int, int], tuple[int, int]],
+        confirm: bool = False,
+        **kwargs: Any,
     ) -> None:
         super().__init__(*args, **kwargs)
-        self.rules, self.standing = rules, standing
+        self.rules, self.standing, self.confirm = rules, standing, confirm
+        if confirm:
+            self.fields["confirmed_by"] = forms.CharField(
+                max_length=20,
+                required=False,
+                label="Opponent's initials",
+                help_text="A player of the other side checks the hand and confirms it.",
+            )
         tricks_error = {
             "min_value": "Tricks are a whole number from 0 to 13.",
             "max_value": "Tricks are a whole number from 0 to 13.",
             "invalid": "Tricks are a whole number from 0 to 13.",
         }
+        bids = bid_choices(rules)
+        allowed = ", ".join(label.lower() if not label.isdigit() else label for _, label in bids if not label.isdigit())
+        numbers = [label for _, label in bids if label.isdigit()]
+        bid_rule = f"These rules allow bids of {numbers[0]} to 13" + (f", {allowed}" if allowed else "") + "."
         for seat in SEATS:
             self.fields[f"{seat}_bid"] = forms.ChoiceField(
-                choices=[("", "–"), *bid_choices(rules)], required=False, label=f"{SEAT_TITLES[seat]} bid"
+                choices=[("", "–"), *bids],
+                required=False,
+                label=f"{SEAT_TITLES[seat]} bid",
+                error_messages={"invalid_choice": f"{SEAT_TITLES[seat]}: not a bid. {bid_rule}"},
             )
             self.fields[f"{seat}_tricks"] = forms.IntegerField(
                 min_value=0,
@@ -199,6 +218,9 @@ class HandForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
+        if self.confirm and not data.get("confirmed_by", "").strip():
+            message = "A player of the other side confirms the hand: type their initials."
+            self.add_error("confirmed_by", ValidationError(message, code="confirmation_required"))
         if data.get("misdeal") or self.errors:
             return data
         missing = [f for seat in SEATS for f in (f"{seat}_bid", f"{seat}_tricks") if data.get(f) in (None, "")]

@@ -60,6 +60,9 @@ class Tournament(models.Model):
     seating_order = models.CharField(max_length=20, choices=SeatingOrder, default=SeatingOrder.RANDOM)
     seating_seed = models.PositiveIntegerField(default=0, help_text="The random draw of round 1 is reproducible.")
     prize_ties = models.CharField(max_length=20, choices=PrizeTies, default=PrizeTies.SHARE)
+    require_confirmation = models.BooleanField(
+        default=False, help_text="A player of the other side confirms each hand at the table before it counts."
+    )
     status = models.CharField(max_length=20, choices=Status, default=Status.REGISTRATION)
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -366,6 +369,7 @@ class Hand(models.Model):
     misdeal = models.CharField(max_length=30, choices=MISDEAL_CHOICES, blank=True)
     disputed = models.BooleanField(default=False)
     dispute_note = models.CharField(max_length=300, blank=True)
+    dispute_resolution = models.CharField(max_length=300, blank=True)
     confirmed_by = models.CharField(max_length=20, blank=True, help_text="Initials of the opponent who confirmed.")
     version = models.PositiveIntegerField(default=1)
     entered_at = models.DateTimeField(default=timezone.now)

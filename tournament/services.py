@@ -39,6 +39,7 @@ from tournament.models import (
     Table,
     Team,
     Tournament,
+    new_token,
 )
 from tournament.reports import ledger, standings_rows, team_paid
 
@@ -263,6 +264,7 @@ def enter_hand(
     source: str,
     by: User = None,
     expected_version: int | None = None,
+    confirmed_by: str = "",
 ) -> Hand:
     """Store hand ``number`` of ``game`` (a new one, or a correction of an existing one).
 
@@ -271,10 +273,16 @@ def enter_hand(
     ``expected_version`` it was based on; a stale one raises :class:`HandConflict` too. The hand
     must pass the scoring rules together with every hand before and after it, else
     :class:`scoring.InvalidHand`. Every change is kept as a :class:`HandRevision`.
+
+    At the table (``source`` "table") only the last hand can be corrected, only while the round
+    runs, and when the tournament asks for it an opponent's initials (``confirmed_by``) are needed.
     """
     game = Game.objects.select_for_update().select_related("round__tournament", "table").get(pk=game.pk)
     hands = list(game.hands.order_by("number"))
     existing = next((h for h in hands if h.number == number), None)
+    at_table = source == HandRevision.Source.TABLE
+    if at_table:
+        _check_table_entry(game, confirmed_by)
     if existing is None:
         _check_new_hand(game, hands, number)
         hand = Hand(game=game, number=number)
@@ -284,8 +292,12 @@ def enter_hand(
             raise HandConflict(f"Hand {number} was already entered; this is what was stored.", existing)
         if expected_version != existing.version:
             raise HandConflict(f"Hand {number} was changed by someone else meanwhile; here it is now.", existing)
+        if at_table and existing.number != hands[-1].number:
+            raise InvalidHand("only the last hand can be corrected at the table; ask the director", field="hand",
+                              code="not_last_hand")  # fmt: skip
         hand, before = existing, existing.snapshot()
         hand.version += 1
+    hand.confirmed_by = confirmed_by.strip()
     for field in HAND_FIELDS:
         setattr(hand, field, values.get(field, "" if field.endswith("bid") or field == "misdeal" else None))
     for field in ("ns_reneges", "ew_reneges", "ns_table_talk", "ew_table_talk"):
@@ -298,6 +310,14 @@ def enter_hand(
     HandRevision.objects.create(hand=hand, source=source, changed_by=by, before=before, after=hand.snapshot())
     game.rescore(rules)
     return hand
+
+
+def _check_table_entry(game: Game, confirmed_by: str) -> None:
+    if game.round.status != Round.Status.RUNNING:
+        raise InvalidHand(f"round {game.round.number} is not running", field="hand", code="round_not_running")
+    if game.round.tournament.require_confirmation and not confirmed_by.strip():
+        raise InvalidHand("a player of the other side confirms the hand with their initials", field="confirmed_by",
+                          code="confirmation_required")  # fmt: skip
 
 
 def _check_new_hand(game: Game, hands: list[Hand], number: int) -> None:
@@ -315,6 +335,30 @@ def _clear_scores(hand: Hand) -> None:
         setattr(hand, f"{seat}_bid", "")
         setattr(hand, f"{seat}_tricks", None)
     hand.ns_reneges = hand.ew_reneges = hand.ns_table_talk = hand.ew_table_talk = 0
+
+
+@transaction.atomic
+def flag_dispute(*, hand: Hand, note: str) -> None:
+    """The table disputes a hand; it shows on the director's board until resolved."""
+    hand = Hand.objects.select_for_update().get(pk=hand.pk)
+    hand.disputed, hand.dispute_note, hand.dispute_resolution = True, note.strip(), ""
+    hand.save(update_fields=["disputed", "dispute_note", "dispute_resolution"])
+
+
+@transaction.atomic
+def resolve_dispute(*, hand: Hand, resolution: str) -> None:
+    hand = Hand.objects.select_for_update().get(pk=hand.pk)
+    hand.disputed, hand.dispute_resolution = False, resolution.strip()
+    hand.save(update_fields=["disputed", "dispute_resolution"])
+
+
+@transaction.atomic
+def reissue_token(*, game: Game) -> str:
+    """Revoke a table's link and issue a new one; the old link stops working at once."""
+    game = Game.objects.select_for_update().get(pk=game.pk)
+    game.token = new_token()
+    game.save(update_fields=["token"])
+    return game.token
 
 
 @transaction.atomic

@@ -41,9 +41,9 @@ from tournament.models import (
 FORMAT = "spades-director/1"
 TOURNAMENT_FIELDS = [
     "name", "venue", "preset", "rule_overrides", "format", "rounds_planned", "seating_order", "seating_seed",
-    "prize_ties", "status",
+    "prize_ties", "require_confirmation", "status",
 ]  # fmt: skip
-HAND_EXTRA_FIELDS = ["disputed", "dispute_note", "confirmed_by", "version"]
+HAND_EXTRA_FIELDS = ["disputed", "dispute_note", "dispute_resolution", "confirmed_by", "version"]
 
 
 def _when(value: datetime.datetime | None) -> str | None:

@@ -3,13 +3,14 @@
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from scoring import InvalidHand
 from tournament import services
 from tournament.forms import HandForm, TieDecisionForm, hand_initial, standing_before
-from tournament.models import Game, HandRevision
+from tournament.links import table_url
+from tournament.models import Game, Hand, HandRevision
 from tournament.reports import game_sheet
 from tournament.views.common import director_required, game_or_404, tournament_or_404
 
@@ -29,6 +30,7 @@ def _context(game: Game, form: HandForm, **extra: object) -> dict:
         "form": form,
         "tie_form": TieDecisionForm(),
         "revisions": HandRevision.objects.filter(hand__game=game).select_related("hand", "changed_by"),
+        "table_url": table_url(game),
         **extra,
     }
 
@@ -67,6 +69,32 @@ def game_hand(request: HttpRequest, tournament_id: int, game_id: int) -> HttpRes
             messages.success(request, f"Saved hand {form.cleaned_data['number']}.")
             return redirect("director:game", tournament.pk, game.pk)
     return render(request, "director/game.html", _context(game, form), status=422)
+
+
+@director_required
+@require_POST
+def game_reissue(request: HttpRequest, tournament_id: int, game_id: int) -> HttpResponse:
+    tournament = tournament_or_404(tournament_id)
+    game = game_or_404(tournament, game_id)
+    services.reissue_token(game=game)
+    messages.success(
+        request, f"Table {game.table.number} has a new link; the old one no longer works. Reprint its QR code."
+    )
+    return redirect("director:game", tournament.pk, game.pk)
+
+
+@director_required
+@require_POST
+def game_resolve(request: HttpRequest, tournament_id: int, game_id: int, number: int) -> HttpResponse:
+    tournament = tournament_or_404(tournament_id)
+    game = game_or_404(tournament, game_id)
+    hand = get_object_or_404(Hand, game=game, number=number)
+    resolution = request.POST.get("resolution", "").strip()
+    if not resolution:
+        messages.error(request, "Say how the dispute was resolved.")
+    else:
+        services.resolve_dispute(hand=hand, resolution=resolution[:300])
+    return redirect("director:game", tournament.pk, game.pk)
 
 
 @director_required

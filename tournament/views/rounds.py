@@ -4,10 +4,12 @@ from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 
 from tournament import services
 from tournament.forms import SwapPlayersForm, SwapTeamsForm
+from tournament.links import qr_svg, table_url
 from tournament.models import Player, Round, Team
 from tournament.reports import board, movement_rows, sitting_out_names
 from tournament.views.common import director_required, round_or_404, tournament_or_404
@@ -55,6 +57,16 @@ def round_board(request: HttpRequest, tournament_id: int, number: int) -> HttpRe
     tournament = tournament_or_404(tournament_id)
     round_ = round_or_404(tournament, number)
     return render(request, "director/_board.html", {"tournament": tournament, "round": round_, "board": board(round_)})
+
+
+@director_required
+def round_links(request: HttpRequest, tournament_id: int, number: int) -> HttpResponse:
+    """Every table's scorekeeper link with its QR code, to hand out or show on a screen."""
+    tournament = tournament_or_404(tournament_id)
+    round_ = round_or_404(tournament, number)
+    games = round_.games.select_related("table").order_by("table__number")
+    links = [(game, table_url(game), mark_safe(qr_svg(table_url(game)))) for game in games]
+    return render(request, "director/links.html", {"tournament": tournament, "round": round_, "links": links})
 
 
 @director_required

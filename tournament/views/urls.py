@@ -21,11 +21,14 @@ director_patterns = [
     path(T + "rounds/<int:number>/", rounds.round_detail, name="round"),
     path(T + "rounds/<int:number>/board/", rounds.round_board, name="round_board"),
     path(T + "rounds/<int:number>/swap/", rounds.round_swap, name="round_swap"),
+    path(T + "rounds/<int:number>/links/", rounds.round_links, name="round_links"),
     path(T + "rounds/<int:number>/start/", rounds.round_start, name="round_start"),
     path(T + "rounds/<int:number>/close/", rounds.round_close, name="round_close"),
     path(T + "games/<int:game_id>/", games.game_detail, name="game"),
     path(T + "games/<int:game_id>/hands/", games.game_hand, name="game_hand"),
     path(T + "games/<int:game_id>/tie/", games.game_tie, name="game_tie"),
+    path(T + "games/<int:game_id>/reissue/", games.game_reissue, name="game_reissue"),
+    path(T + "games/<int:game_id>/hands/<int:number>/resolve/", games.game_resolve, name="game_resolve"),
     path(T + "standings/", public.director_standings, name="standings"),
     path(T + "prizes/", prizes.prizes, name="prizes"),
     path(T + "prizes/add/", prizes.prize_add, name="prize_add"),
@@ -43,6 +46,7 @@ public_patterns = [
 ]
 
 urlpatterns = [
+    path("table/", include(("tournament.views.table_urls", "table"))),
     path("", include((director_patterns, "director"))),
     path("", include((public_patterns, "public"))),
 ]

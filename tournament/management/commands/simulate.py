@@ -1,8 +1,8 @@
 import json
 
 from django.core.management.base import BaseCommand, CommandParser
-from django.db import connection
 
+from tournament.scratch import throwaway_database
 from tournament.simulation import simulate
 
 
@@ -20,14 +20,10 @@ class Command(BaseCommand):
         parser.add_argument("--json", action="store_true", help="print the log as one JSON object")
 
     def handle(self, *args: object, **options: object) -> None:
-        original = connection.settings_dict["NAME"]
-        connection.creation.create_test_db(verbosity=0, autoclobber=True, serialize=False)
-        try:
+        with throwaway_database():
             log = simulate(
                 couples=options["couples"], rounds=options["rounds"], seed=options["seed"], partners=options["partners"]
             )
-        finally:
-            connection.creation.destroy_test_db(original, verbosity=0)
         if options["json"]:
             self.stdout.write(json.dumps(log))
             return

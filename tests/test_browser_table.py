@@ -1,0 +1,129 @@
+"""A scorekeeper enters a round on a phone (360×740, headless Chromium) through the table link."""
+
+import pytest
+
+from tests.conftest import make_tournament
+from tournament import services
+from tournament.models import Game, HandRevision
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture
+def table_game(db):
+    """Round 1 running under four-hand progressive rules with nil and blind nil added."""
+    tournament = make_tournament(couples=2)
+    tournament.rule_overrides = {"nil_points": 100, "blind_nil_points": 200, "blind_nil_min_deficit": 100}
+    tournament.save()
+    round_ = services.seat_first_round(tournament=tournament)
+    services.start_round(round_=round_)
+    return round_.games.get()
+
+
+def enter(page, bids: dict, tricks: dict, *, reneges_ns: int = 0) -> None:
+    for seat, bid in bids.items():
+        page.select_option(f"#id_{seat}_bid", bid)
+    for seat, took in tricks.items():
+        page.fill(f"#id_{seat}_tricks", str(took))
+    if reneges_ns:
+        set_reneges(page, reneges_ns)
+
+
+def set_reneges(page, count: int) -> None:
+    if not page.locator("details.penalties").evaluate("details => details.open"):
+        page.click("summary:has-text('Reneg or table talk')")
+    page.fill("#id_ns_reneges", str(count))
+
+
+def save(page, number: int) -> None:
+    page.get_by_role("button", name=f"Save hand {number}").click()
+
+
+def test_scorekeeper_scores_a_round_with_nil_blind_nil_misdeal_reneg_and_a_correction(
+    phone_page, table_game, screenshot, browser, live_server, director
+):
+    page = phone_page
+    page.goto(f"/table/{table_game.token}/")
+    assert "Ada" in page.inner_text("fieldset.seat.ns >> nth=0")
+
+    # Hand 1: North bids nil and makes it; the preview explains the score before saving.
+    enter(
+        page, {"north": "nil", "south": "4", "east": "4", "west": "4"}, {"north": 0, "south": 5, "east": 4, "west": 4}
+    )
+    page.wait_for_selector("#preview >> text=Nil made: +100")
+    screenshot(page, "table-preview")
+    save(page, 1)
+    page.wait_for_selector("text=Hand 1 saved.")
+    assert page.inner_text(".totals .ns strong") == "141"
+
+    # Hand 2: East tries blind nil only 61 behind: refused, next to the field.
+    enter(
+        page,
+        {"north": "5", "south": "4", "east": "blind_nil", "west": "1"},
+        {"north": 6, "south": 4, "east": 2, "west": 1},
+    )
+    save(page, 2)
+    page.wait_for_selector("text=trail by at least 100 points (it trails by 61)")
+    screenshot(page, "table-blind-nil-refused")
+    page.select_option("#id_east_bid", "2")
+    save(page, 2)
+    page.wait_for_selector("text=Hand 2 saved.")
+
+    # Hand 3: now 122 behind, East's blind nil is allowed and made.
+    enter(
+        page,
+        {"north": "4", "south": "4", "east": "blind_nil", "west": "4"},
+        {"north": 5, "south": 4, "east": 0, "west": 4},
+    )
+    save(page, 3)
+    page.wait_for_selector("text=Hand 3 saved.")
+    assert page.inner_text(".totals .ew strong") == "350"
+
+    # A misdeal: no score, the same dealer deals again.
+    page.click("summary:has-text('Misdeal')")
+    page.select_option("#misdeal-reason", "no_spades")
+    page.get_by_role("button", name="Record misdeal").click()
+    page.wait_for_selector("text=Hand 4 saved.")
+    assert "dealer: West" in page.inner_text(".entry h2")  # West dealt the misdealt hand 4 and deals again
+
+    # Hand 5: North–South renege once; three tricks come off and they are set.
+    enter(page, {"north": "3", "south": "3", "east": "3", "west": "3"}, {"north": 4, "south": 3, "east": 3, "west": 3},
+          reneges_ns=1)  # fmt: skip
+    save(page, 5)
+    page.wait_for_selector("text=Game over")
+    assert (page.inner_text(".totals .ns strong"), page.inner_text(".totals .ew strong")) == ("253", "410")
+
+    # The reneg was a mistake: correct the last hand.
+    page.get_by_role("link", name="Correct").click()
+    page.wait_for_selector("text=Correct hand 5")
+    set_reneges(page, 0)
+    save(page, 5)
+    page.wait_for_selector("text=Hand 5 saved.")
+    assert (page.inner_text(".totals .ns strong"), page.inner_text(".totals .ew strong")) == ("374", "410")
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    screenshot(page, "table-finished")
+    assert HandRevision.objects.filter(before__isnull=False).count() == 1
+
+    director_page = browser.new_context(viewport={"width": 1280, "height": 800}, base_url=live_server.url).new_page()
+    director_page.goto("/login/")
+    director_page.fill("#id_username", director.username)
+    director_page.fill("#id_password", "correct-horse-battery")
+    director_page.get_by_role("button", name="Log in").click()
+    director_page.goto(f"/t/{table_game.round.tournament_id}/rounds/1/")
+    assert "Finished: EW won" in director_page.inner_text("#board")
+    screenshot(director_page, "director-board-finished")
+    assert Game.objects.get().status == Game.Status.FINISHED
+
+
+def test_a_disputed_hand_shows_on_the_directors_board(phone_page, table_game, screenshot):
+    page = phone_page
+    page.goto(f"/table/{table_game.token}/")
+    enter(page, {"north": "3", "south": "3", "east": "3", "west": "3"}, {"north": 4, "south": 3, "east": 3, "west": 3})
+    save(page, 1)
+    page.wait_for_selector("text=Hand 1 saved.")
+    page.click(".hand-list summary:has-text('Dispute')")
+    page.fill("input[name=note]", "West says she took 4")
+    page.get_by_role("button", name="Flag hand 1").click()
+    page.wait_for_selector("text=the director will come over")
+    assert table_game.hands.get().disputed
+    screenshot(page, "table-disputed")

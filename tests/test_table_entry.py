@@ -1,0 +1,381 @@
+"""Score entry through a table's link: access, validation, penalties, history, concurrency."""
+
+import threading
+
+import pytest
+from django.db import close_old_connections
+from django.urls import reverse
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from scoring import PlayerHand, SideHand, score_hand
+from scoring.rules import PRESETS
+from tests.conftest import even_hand, finish_game, make_tournament
+from tournament import services
+from tournament.models import Game, Hand, HandRevision, Round
+
+pytestmark = pytest.mark.django_db
+
+
+def page(token: str) -> str:
+    return reverse("table:page", args=[token])
+
+
+def post_hand(client, game: Game, number: int, values: dict, **extra):
+    data = {"number": number, **values, **extra}
+    return client.post(reverse("table:hand", args=[game.token]), data, HTTP_HX_REQUEST="true")
+
+
+def error_codes(response) -> list[str]:
+    return [e.code for errors in response.context["form"].errors.as_data().values() for e in errors]
+
+
+@pytest.fixture
+def game(running_round) -> Game:
+    return running_round.games.get(table__number=1)
+
+
+# --- access -------------------------------------------------------------------------------------
+
+
+def test_a_table_link_opens_its_own_tables_game(client, running_round):
+    for game in running_round.games.select_related("table"):
+        html = client.get(page(game.token)).content.decode()
+        names = set(game.round.seatings.filter(table=game.table).values_list("player__name", flat=True))
+        assert all(name in html for name in names)
+        assert f"Table {game.table.number}" in html
+
+
+def test_a_link_writes_only_its_own_table(client, running_round):
+    table_3, table_4 = (running_round.games.get(table__number=n) for n in (3, 4))
+    post_hand(client, table_3, 1, even_hand(7) | {"game": table_4.pk, "table": 4})
+    assert table_3.hands.count() == 1 and table_4.hands.count() == 0
+
+
+def test_an_unknown_or_revoked_link_reaches_nothing(client, game):
+    assert client.get(page("not-a-token")).status_code == 404
+    old = game.token
+    new = services.reissue_token(game=game)
+    assert client.get(page(old)).status_code == 404
+    assert post_hand(client, game, 1, even_hand(7)).status_code == 404  # ``game`` still holds the old token
+    assert client.get(page(new)).status_code == 200
+
+
+def test_a_closed_rounds_link_reaches_nothing(client, finished_round):
+    game = finished_round.games.first()
+    services.close_round(round_=finished_round)
+    assert client.get(page(game.token)).status_code == 404
+    assert client.post(reverse("table:hand", args=[game.token]), {"number": 5}).status_code == 404
+
+
+def test_a_round_not_started_shows_a_waiting_page_and_takes_no_hand(client, tournament):
+    round_ = services.seat_first_round(tournament=tournament)
+    game = round_.games.first()
+    assert b"has not started yet" in client.get(page(game.token)).content
+    response = post_hand(client, game, 1, even_hand(7))
+    assert response.status_code == 422 and game.hands.count() == 0
+
+
+def test_the_table_page_links_to_no_director_page(client, game):
+    html = client.get(page(game.token)).content.decode()
+    assert 'href="/t/' not in html and "/admin" not in html
+    assert client.get(reverse("director:dashboard", args=[game.round.tournament_id])).status_code == 302
+
+
+def test_reissue_from_the_directors_page(director_client, game):
+    old = game.token
+    url = reverse("director:game_reissue", args=[game.round.tournament_id, game.pk])
+    assert director_client.get(url).status_code == 405
+    director_client.post(url)
+    game.refresh_from_db()
+    assert game.token != old
+
+
+def test_the_directors_link_page_shows_each_tables_link_and_qr_code(director_client, running_round, settings):
+    settings.SPADES_BASE_URL = "http://192.168.1.20:8000"
+    url = reverse("director:round_links", args=[running_round.tournament_id, 1])
+    html = director_client.get(url).content.decode()
+    game = running_round.games.get(table__number=2)
+    assert f"http://192.168.1.20:8000/table/{game.token}/" in html
+    assert html.count("<svg") == 4
+
+
+# --- entry and validation ---------------------------------------------------------------------
+
+
+def test_a_hand_is_scored_at_once_and_the_page_shows_the_totals(client, game):
+    response = post_hand(client, game, 1, even_hand(8))
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "Hand 1 saved." in html and "<strong>62</strong>" in html
+    game.refresh_from_db()
+    assert (game.ns_score, game.ew_score) == (62, -60)  # East–West bid 6 and took 5
+
+
+def test_the_preview_explains_the_hand_in_words_before_it_is_saved(client, game):
+    url = reverse("table:preview", args=[game.token])
+    html = client.get(url, {"number": 1, **even_hand(8)}).content.decode()
+    assert "Bid 6, took 8: made, 6 × 10 = +60" in html and "NS +62" in html
+    assert game.hands.count() == 0
+    waiting = client.get(url, {"number": 1, "north_bid": "3"}).content.decode()
+    assert "Enter East" in waiting
+
+
+TRICKS_OFF = even_hand(7) | {"west_tricks": 4}
+
+
+@pytest.mark.parametrize(
+    ("preset", "values", "code"),
+    [
+        ("progressive", TRICKS_OFF, "tricks_total"),
+        ("progressive", even_hand(7) | {"north_tricks": 14}, "max_value"),
+        ("progressive", even_hand(7) | {"north_tricks": -1}, "min_value"),
+        ("progressive", even_hand(7) | {"north_tricks": "four"}, "invalid"),
+        ("progressive", even_hand(7) | {"north_bid": "nil"}, "invalid_choice"),
+        ("progressive", even_hand(7) | {"north_bid": "14"}, "invalid_choice"),
+        ("progressive", even_hand(7) | {"south_tricks": ""}, "required"),
+        ("friendly", even_hand(7) | {"north_bid": "0"}, "invalid_choice"),
+        ("league-300", even_hand(7) | {"north_bid": "1", "south_bid": "2"}, "min_team_bid"),
+        ("league-300", even_hand(7) | {"north_bid": "nil", "north_tricks": 0, "south_tricks": 7}, "min_team_bid"),
+        ("progressive-500", even_hand(7) | {"east_bid": "blind_nil"}, "blind_nil_deficit"),
+        ("progressive", even_hand(7) | {"ns_reneges": -1}, "min_value"),
+    ],
+)
+def test_each_rule_is_refused_with_its_code_and_nothing_is_stored(client, db, preset, values, code):
+    tournament = make_tournament(couples=2, preset=preset)
+    round_ = services.seat_first_round(tournament=tournament)
+    services.start_round(round_=round_)
+    game = round_.games.get()
+    response = post_hand(client, game, 1, values)
+    assert response.status_code == 422
+    assert code in error_codes(response)
+    assert game.hands.count() == 0
+
+
+def test_error_messages_name_the_seat_and_the_rule(client, game):
+    html = post_hand(client, game, 1, TRICKS_OFF).content.decode()
+    assert "the four players&#x27; tricks must total 13 (they total 14)" in html.replace("The", "the")
+
+
+def test_no_hand_after_the_rounds_four_hands(client, game):
+    finish_game(game)
+    response = post_hand(client, game, 5, even_hand(7))
+    assert response.status_code == 422 and "the game at this table is over" in response.content.decode().lower()
+
+
+def test_a_tied_round_asks_for_one_more_hand(client, game):
+    finish_game(game, hands=2, ns_tricks=7)
+    finish_game(game, hands=2, ns_tricks=6)
+    html = client.get(page(game.token)).content.decode()
+    assert "The game is tied 242–242: play one more hand" in html and "Save hand 5" in html
+    post_hand(client, game, 5, even_hand(7))
+    game.refresh_from_db()
+    assert (game.status, game.winner) == (Game.Status.FINISHED, "NS")
+
+
+def test_a_misdeal_scores_nothing_and_keeps_the_dealer(client, game):
+    post_hand(client, game, 1, {"misdeal": "no_spades"})
+    html = post_hand(client, game, 2, even_hand(7)).content.decode()
+    assert game.hands.get(number=1).misdeal == "no_spades"
+    game.refresh_from_db()
+    assert (game.hands_played, game.ns_score) == (1, 61)
+    assert "dealer: East" in html  # North dealt the misdeal and hand 2: East deals hand 3
+
+
+def test_a_misdeal_reason_must_be_one_the_rules_list(client, game):
+    response = post_hand(client, game, 1, {"misdeal": "no_face_cards"})  # a league reason, not progressive's
+    assert response.status_code == 422 and "invalid_choice" in error_codes(response)
+
+
+# --- penalties under every preset that defines them -----------------------------------------------
+
+PENALTIES = [(name, kind) for name, p in PRESETS.items() for kind in ("reneges", "table_talk")
+             if (p.rules.reneg_tricks if kind == "reneges" else p.rules.table_talk_tricks)]  # fmt: skip
+
+
+@pytest.mark.parametrize(("preset", "kind"), PENALTIES)
+def test_each_penalty_scores_through_the_table_as_the_engine_says(client, db, preset, kind):
+    tournament = make_tournament(couples=2, preset=preset)
+    round_ = services.seat_first_round(tournament=tournament)
+    services.start_round(round_=round_)
+    game = round_.games.get()
+    values = {"north_bid": "4", "south_bid": "4", "east_bid": "2", "west_bid": "2",
+              "north_tricks": 5, "south_tricks": 4, "east_tricks": 2, "west_tricks": 2}  # fmt: skip
+    response = post_hand(client, game, 1, values, **{f"ns_{kind}": 1})
+    assert response.status_code == 200
+    rules = tournament.rules
+    ns = SideHand((PlayerHand(4, 5), PlayerHand(4, 4)), **{kind: 1})
+    ew = SideHand((PlayerHand(2, 2), PlayerHand(2, 2)))
+    expected = score_hand(rules, [ns, ew])
+    game.refresh_from_db()
+    assert (game.ns_score, game.ew_score) == (expected.teams[0].score, expected.teams[1].score)
+    assert game.ns_score < 81  # the penalty cost North–South something
+
+
+def test_league_reneg_gives_the_other_side_30(client, db):
+    tournament = make_tournament(couples=2, preset="league-300")
+    round_ = services.seat_first_round(tournament=tournament)
+    services.start_round(round_=round_)
+    game = round_.games.get()
+    values = {"north_bid": "4", "south_bid": "4", "east_bid": "2", "west_bid": "2",
+              "north_tricks": 5, "south_tricks": 4, "east_tricks": 2, "west_tricks": 2}  # fmt: skip
+    post_hand(client, game, 1, values, ns_reneges=1)
+    game.refresh_from_db()
+    assert (game.ns_score, game.ew_score) == (-80, 40 + 30)
+
+
+# --- corrections, history, disputes, confirmation ------------------------------------------------
+
+
+def test_the_table_corrects_its_last_hand_and_the_change_is_kept(client, game):
+    post_hand(client, game, 1, even_hand(7))
+    response = post_hand(client, game, 1, even_hand(8), version=1)
+    assert response.status_code == 200
+    revision = HandRevision.objects.get(before__isnull=False)
+    assert (revision.source, revision.before["north_tricks"], revision.after["north_tricks"]) == ("table", 4, 5)
+
+
+def test_the_table_cannot_correct_an_earlier_hand(client, game):
+    post_hand(client, game, 1, even_hand(7))
+    post_hand(client, game, 2, even_hand(7))
+    response = post_hand(client, game, 1, even_hand(8), version=1)
+    assert response.status_code == 422 and "ask the director" in response.content.decode()
+    assert game.hands.get(number=1).version == 1
+
+
+def test_the_director_corrects_any_hand_even_after_the_round_closed(client, director, finished_round):
+    game = finished_round.games.get(table__number=1)
+    services.close_round(round_=finished_round)
+    services.enter_hand(game=game, number=1, values=even_hand(6), source="director", by=director, expected_version=1)
+    game.refresh_from_db()
+    assert game.ns_score == 4 * 61 - 1
+    assert HandRevision.objects.filter(hand__game=game, changed_by=director).count() == 1
+
+
+def test_a_second_phone_entering_the_same_hand_is_shown_what_was_stored(client, game):
+    post_hand(client, game, 1, even_hand(7))
+    response = post_hand(client, game, 1, even_hand(9))
+    html = response.content.decode()
+    assert response.status_code == 409
+    assert "Hand 1 was already entered" in html and "tricks N 4" in html
+    assert game.hands.count() == 1 and game.hands.get().north_tricks == 4
+
+
+def test_a_stale_correction_is_refused_with_the_current_values(client, game, director):
+    post_hand(client, game, 1, even_hand(7))
+    services.enter_hand(game=game, number=1, values=even_hand(6), source="director", by=director, expected_version=1)
+    response = post_hand(client, game, 1, even_hand(8), version=1)
+    assert response.status_code == 409
+    assert "changed by someone else" in response.content.decode()
+    assert game.hands.get().north_tricks == 3
+
+
+def test_a_disputed_hand_shows_on_the_board_until_resolved(client, director_client, game):
+    post_hand(client, game, 1, even_hand(7))
+    client.post(reverse("table:dispute", args=[game.token, 1]), {"note": "EW say 7 tricks"})
+    board = reverse("director:round_board", args=[game.round.tournament_id, 1])
+    assert "Disputed (1)" in director_client.get(board).content.decode()
+    resolve = reverse("director:game_resolve", args=[game.round.tournament_id, game.pk, 1])
+    director_client.post(resolve, {"resolution": ""})
+    assert Hand.objects.get().disputed
+    director_client.post(resolve, {"resolution": "Counted again: 6 and 7 stand"})
+    assert "Disputed" not in director_client.get(board).content.decode()
+    assert Hand.objects.get().dispute_resolution == "Counted again: 6 and 7 stand"
+
+
+def test_opponent_confirmation_when_the_director_asks_for_it(client, game):
+    tournament = game.round.tournament
+    tournament.require_confirmation = True
+    tournament.save()
+    response = post_hand(client, game, 1, even_hand(7))
+    assert response.status_code == 422 and "confirmation_required" in error_codes(response)
+    assert game.hands.count() == 0
+    post_hand(client, game, 1, even_hand(7), confirmed_by="CD")
+    assert game.hands.get().confirmed_by == "CD"
+
+
+def test_wrong_methods_are_refused(client, game):
+    assert client.get(reverse("table:hand", args=[game.token])).status_code == 405
+    assert client.post(page(game.token)).status_code == 405
+    assert client.get(reverse("table:dispute", args=[game.token, 1])).status_code == 405
+    assert client.post(reverse("table:dispute", args=[game.token, 9])).status_code == 404
+
+
+# --- concurrency ----------------------------------------------------------------------------------
+
+
+def _race(game: Game, number: int, values: list[dict], **kwargs) -> list[str]:
+    outcomes: list[str] = []
+    barrier = threading.Barrier(len(values))
+
+    def enter(hand: dict) -> None:
+        close_old_connections()
+        barrier.wait()
+        try:
+            services.enter_hand(game=game, number=number, values=hand, source="table", **kwargs)
+            outcomes.append("stored")
+        except services.HandConflict:
+            outcomes.append("conflict")
+        except Exception as error:
+            outcomes.append(repr(error))
+        finally:
+            close_old_connections()
+
+    threads = [threading.Thread(target=enter, args=(hand,)) for hand in values]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return sorted(outcomes)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_phones_racing_on_the_same_hand_store_exactly_one():
+    tournament = make_tournament(couples=2)
+    round_ = services.seat_first_round(tournament=tournament)
+    services.start_round(round_=round_)
+    game = round_.games.get()
+    assert _race(game, 1, [even_hand(7), even_hand(9)]) == ["conflict", "stored"]
+    assert game.hands.count() == 1 and HandRevision.objects.count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_corrections_racing_from_the_same_version_keep_one_and_refuse_the_other():
+    tournament = make_tournament(couples=2)
+    round_ = services.seat_first_round(tournament=tournament)
+    services.start_round(round_=round_)
+    game = round_.games.get()
+    services.enter_hand(game=game, number=1, values=even_hand(7), source="table")
+    assert _race(game, 1, [even_hand(6), even_hand(8)], expected_version=1) == ["conflict", "stored"]
+    assert game.hands.get().version == 2 and HandRevision.objects.count() == 2
+
+
+# --- arbitrary input ------------------------------------------------------------------------------
+
+BIDS = st.sampled_from(["", "0", "3", "13", "14", "-1", "nil", "blind_nil", "x", "３"])
+TRICKS = st.one_of(st.integers(-3, 16).map(str), st.sampled_from(["", "a", "1.5", "1e3", "999999999999"]))
+FIELDS = {
+    **{f"{s}_bid": BIDS for s in ("north", "east", "south", "west")},
+    **{f"{s}_tricks": TRICKS for s in ("north", "east", "south", "west")},
+    "number": st.sampled_from(["1", "2", "0", "-4", "x", ""]),
+    "version": st.sampled_from(["", "1", "2", "x"]),
+    "ns_reneges": st.sampled_from(["", "0", "1", "99", "-1"]),
+    "misdeal": st.sampled_from(["", "no_spades", "sneezed"]),
+}
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.fixed_dictionaries({}, optional=FIELDS))
+def test_arbitrary_form_data_never_breaks_the_entry_and_stored_hands_stay_valid(client, game, data):
+    response = client.post(reverse("table:hand", args=[game.token]), data, HTTP_HX_REQUEST="true")
+    assert response.status_code in (200, 409, 422)
+    hands = list(game.hands.order_by("number"))
+    game.replay(game.round.tournament.rules, hands)  # raises if any stored hand breaks a rule
+    assert [h.number for h in hands] == list(range(1, len(hands) + 1))
+    for hand in hands:
+        assert hand.misdeal or sum(getattr(hand, f"{s}_tricks") for s in ("north", "east", "south", "west")) == 13
+
+
+def test_round_status_is_unchanged_by_table_entries(client, game):
+    post_hand(client, game, 1, even_hand(7))
+    assert Round.objects.get().status == Round.Status.RUNNING

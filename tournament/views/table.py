@@ -1,0 +1,100 @@
+"""The scorekeeper's pages, reached through a table's link (a token), with no account.
+
+A token reaches its own table's game in a running round and nothing else: another table's
+game has another token, a round not started shows a waiting page, a closed round is gone.
+"""
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_GET, require_POST
+
+from scoring import InvalidHand, score_hand
+from tournament import services
+from tournament.forms import HandForm, hand_initial, standing_before
+from tournament.models import Game, Hand, HandRevision, Round
+from tournament.reports import game_sheet
+
+SWAPPED_PANEL = "table/_panel.html"
+SEAT_ORDER = [("north", "North", "ns"), ("east", "East", "ew"), ("south", "South", "ns"), ("west", "West", "ew")]
+
+
+def _game_for_token_or_404(token: str) -> Game:
+    game = get_object_or_404(Game.objects.select_related("round__tournament", "table"), token=token)
+    if game.round.status == Round.Status.CLOSED:
+        raise Http404("This table link is for a round that has closed.")
+    return game
+
+
+def _form(game: Game, data: dict | None = None, correct: Hand | None = None) -> HandForm:
+    number = correct.number if correct else game.hands.count() + 1
+    if data is not None and str(data.get("number", "")).isdigit():
+        number = int(data["number"])
+    tournament = game.round.tournament
+    return HandForm(
+        data,
+        initial=hand_initial(correct) if correct else {"number": number},
+        rules=tournament.rules,
+        standing=standing_before(game, number),
+        confirm=tournament.require_confirmation,
+    )
+
+
+def _panel(request: HttpRequest, game: Game, form: HandForm, *, status: int = 200, notice: str = "", stored=None):
+    context = {"game": game, "sheet": game_sheet(game), "form": form, "notice": notice, "stored": stored}
+    context["seat_order"] = SEAT_ORDER
+    template = SWAPPED_PANEL if request.htmx else "table/page.html"
+    return render(request, template, context, status=status)
+
+
+@require_GET
+def table_page(request: HttpRequest, token: str) -> HttpResponse:
+    game = _game_for_token_or_404(token)
+    if game.round.status == Round.Status.PLANNED:
+        return render(request, "table/waiting.html", {"game": game})
+    last = game.hands.order_by("-number").first()
+    correcting = last if last and request.GET.get("correct") == str(last.number) else None
+    return _panel(request, game, _form(game, correct=correcting))
+
+
+@require_GET
+def table_preview(request: HttpRequest, token: str) -> HttpResponse:
+    """What the hand being typed would score, in words, and the totals after it."""
+    game = _game_for_token_or_404(token)
+    form = _form(game, request.GET)
+    result = None
+    if form.is_valid() and not form.cleaned_data.get("misdeal"):
+        result = score_hand(form.rules, form.sides())
+    return render(request, "table/_preview.html", {"form": form, "result": result, "game": game})
+
+
+@require_POST
+def table_hand(request: HttpRequest, token: str) -> HttpResponse:
+    game = _game_for_token_or_404(token)
+    form = _form(game, request.POST)
+    if not form.is_valid():
+        return _panel(request, game, form, status=422)
+    try:
+        hand = services.enter_hand(
+            game=game, number=form.cleaned_data["number"], values=form.values(), source=HandRevision.Source.TABLE,
+            expected_version=form.cleaned_data["version"], confirmed_by=form.cleaned_data.get("confirmed_by", ""),
+        )  # fmt: skip
+    except InvalidHand as error:
+        form.add_error(None, f"{error.message[0].upper()}{error.message[1:]}.")
+        return _panel(request, game, form, status=422)
+    except services.HandConflict as conflict:
+        return _panel(request, game, _form(game), status=409, notice=conflict.message, stored=conflict.hand)
+    game.refresh_from_db()
+    if not request.htmx:
+        return redirect("table:page", token)
+    return _panel(request, game, _form(game), notice=f"Hand {hand.number} saved.")
+
+
+@require_POST
+def table_dispute(request: HttpRequest, token: str, number: int) -> HttpResponse:
+    game = _game_for_token_or_404(token)
+    hand = get_object_or_404(Hand, game=game, number=number)
+    note = request.POST.get("note", "").strip()[:300]
+    services.flag_dispute(hand=hand, note=note or "Disputed at the table")
+    if not request.htmx:
+        return redirect("table:page", token)
+    return _panel(request, game, _form(game), notice=f"Hand {number} is flagged; the director will come over.")
