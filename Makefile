@@ -28,6 +28,7 @@ test: install
 bench: install
 	$(PY) bench/scoring_speed.py
 	$(PY) bench/tournament_scale.py
+	$(PY) bench/table_load.py
 
 lint: install
 	$(VENV)/bin/ruff check .

@@ -278,9 +278,9 @@ def hand_initial(hand: Any) -> dict[str, Any]:
     return {**hand.snapshot(), "number": hand.number, "version": hand.version}
 
 
-def standing_before(game: Game, number: int) -> tuple[tuple[int, int], tuple[int, int]]:
-    """Each side's (score, bags) before hand ``number`` of ``game``."""
+def standing_before(game: Game, number: int, hands: list[Any] | None = None) -> tuple[tuple[int, int], tuple[int, int]]:
+    """Each side's (score, bags) before hand ``number`` of ``game`` (``hands``: its hands, if loaded)."""
     rules = game.round.tournament.rules
-    earlier = [h for h in game.hands.order_by("number") if h.number < number]
+    earlier = [h for h in (game.hands.order_by("number") if hands is None else hands) if h.number < number]
     played = game.replay(rules, earlier)
     return (played.scores[0], played.bags[0]), (played.scores[1], played.bags[1])

@@ -306,9 +306,9 @@ class Game(models.Model):
                 game = game.play(hand.players(), reneges=hand.reneges(), table_talk=hand.table_talk())
         return game
 
-    def rescore(self, rules: RuleSet) -> ScoringGame:
-        """Recompute the cached totals and status from the hands and save them."""
-        game = self.replay(rules)
+    def rescore(self, rules: RuleSet, hands: list[Hand] | None = None) -> ScoringGame:
+        """Recompute the cached totals and status from the hands (all of them, in order) and save."""
+        game = self.replay(rules, hands)
         self.ns_score, self.ew_score = game.scores
         self.ns_bags, self.ew_bags = game.bags
         self.hands_played = game.hands_played

@@ -281,11 +281,14 @@ class SheetRow:
     result: object  # scoring.HandResult, or None for a misdeal
 
 
-def game_sheet(game: Game) -> dict:
-    """A table's score sheet: the seats, every hand with its dealer, points and running score."""
+def game_sheet(game: Game, hands: list[Hand] | None = None) -> dict:
+    """A table's score sheet: the seats, every hand with its dealer, points and running score.
+
+    ``hands`` are the game's hands in order, when the caller has loaded them already.
+    """
     rules = game.round.tournament.rules
     seats = dict(game.round.seatings.filter(table=game.table).values_list("seat", "player__name"))
-    hands = list(game.hands.order_by("number"))
+    hands = list(game.hands.order_by("number")) if hands is None else hands
     scored = iter(game.replay(rules, hands).hands)
     dealer_index = Seat.values.index(game.first_dealer)
     rows = []

@@ -305,10 +305,12 @@ def enter_hand(
     if hand.misdeal:
         _clear_scores(hand)
     rules = game.round.tournament.rules
-    game.replay(rules, sorted([h for h in hands if h.number != number] + [hand], key=lambda h: h.number))
+    ordered = sorted([h for h in hands if h.number != number] + [hand], key=lambda h: h.number)
+    game.replay(rules, ordered)
     hand.save()
     HandRevision.objects.create(hand=hand, source=source, changed_by=by, before=before, after=hand.snapshot())
-    game.rescore(rules)
+    game.rescore(rules, ordered)
+    hand.game = game  # the locked, rescored game: callers read the new totals from here
     return hand
 
 

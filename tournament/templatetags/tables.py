@@ -3,6 +3,8 @@
 from typing import Any
 
 from django import template
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import mark_safe
 
 register = template.Library()
 
@@ -25,3 +27,24 @@ def dealer_for(sheet: dict[str, Any], number: Any) -> str:
         if str(row.hand.number) == str(number):
             return row.dealer
     return sheet["next_dealer"]
+
+
+@register.simple_tag
+def quick_field(field: Any) -> str:
+    """A select or number input for ``field``, built in Python.
+
+    The hand form renders eight of these on every post; Django's template-based widgets cost
+    most of the page's time under load (see bench/table_load.py).
+    """
+    value = "" if field.value() is None else str(field.value())
+    common = format_html(
+        'name="{}" id="{}"{}', field.html_name, field.auto_id, mark_safe(' aria-invalid="true"') if field.errors else ""
+    )
+    choices = getattr(field.field, "choices", None)
+    if choices is None:
+        return format_html('<input type="number" {} value="{}" min="0" max="13" inputmode="numeric">', common, value)
+    options = format_html_join(
+        "", '<option value="{}"{}>{}</option>', ((v, mark_safe(" selected") if str(v) == value else "", label)
+                                                 for v, label in choices)
+    )  # fmt: skip
+    return format_html("<select {}>{}</select>", common, options)

@@ -25,8 +25,12 @@ def _game_for_token_or_404(token: str) -> Game:
     return game
 
 
-def _form(game: Game, data: dict | None = None, correct: Hand | None = None) -> HandForm:
-    number = correct.number if correct else game.hands.count() + 1
+def _hands(game: Game) -> list[Hand]:
+    return list(game.hands.order_by("number"))
+
+
+def _form(game: Game, hands: list[Hand], data: dict | None = None, correct: Hand | None = None) -> HandForm:
+    number = correct.number if correct else (hands[-1].number + 1 if hands else 1)
     if data is not None and str(data.get("number", "")).isdigit():
         number = int(data["number"])
     tournament = game.round.tournament
@@ -34,13 +38,22 @@ def _form(game: Game, data: dict | None = None, correct: Hand | None = None) -> 
         data,
         initial=hand_initial(correct) if correct else {"number": number},
         rules=tournament.rules,
-        standing=standing_before(game, number),
+        standing=standing_before(game, number, hands),
         confirm=tournament.require_confirmation,
     )
 
 
-def _panel(request: HttpRequest, game: Game, form: HandForm, *, status: int = 200, notice: str = "", stored=None):
-    context = {"game": game, "sheet": game_sheet(game), "form": form, "notice": notice, "stored": stored}
+def _panel(
+    request: HttpRequest,
+    game: Game,
+    hands: list[Hand],
+    form: HandForm,
+    *,
+    status: int = 200,
+    notice: str = "",
+    stored=None,
+) -> HttpResponse:
+    context = {"game": game, "sheet": game_sheet(game, hands), "form": form, "notice": notice, "stored": stored}
     context["seat_order"] = SEAT_ORDER
     template = SWAPPED_PANEL if request.htmx else "table/page.html"
     return render(request, template, context, status=status)
@@ -51,16 +64,17 @@ def table_page(request: HttpRequest, token: str) -> HttpResponse:
     game = _game_for_token_or_404(token)
     if game.round.status == Round.Status.PLANNED:
         return render(request, "table/waiting.html", {"game": game})
-    last = game.hands.order_by("-number").first()
+    hands = _hands(game)
+    last = hands[-1] if hands else None
     correcting = last if last and request.GET.get("correct") == str(last.number) else None
-    return _panel(request, game, _form(game, correct=correcting))
+    return _panel(request, game, hands, _form(game, hands, correct=correcting))
 
 
 @require_GET
 def table_preview(request: HttpRequest, token: str) -> HttpResponse:
     """What the hand being typed would score, in words, and the totals after it."""
     game = _game_for_token_or_404(token)
-    form = _form(game, request.GET)
+    form = _form(game, _hands(game), request.GET)
     result = None
     if form.is_valid() and not form.cleaned_data.get("misdeal"):
         result = score_hand(form.rules, form.sides())
@@ -70,9 +84,10 @@ def table_preview(request: HttpRequest, token: str) -> HttpResponse:
 @require_POST
 def table_hand(request: HttpRequest, token: str) -> HttpResponse:
     game = _game_for_token_or_404(token)
-    form = _form(game, request.POST)
+    hands = _hands(game)
+    form = _form(game, hands, request.POST)
     if not form.is_valid():
-        return _panel(request, game, form, status=422)
+        return _panel(request, game, hands, form, status=422)
     try:
         hand = services.enter_hand(
             game=game, number=form.cleaned_data["number"], values=form.values(), source=HandRevision.Source.TABLE,
@@ -80,13 +95,17 @@ def table_hand(request: HttpRequest, token: str) -> HttpResponse:
         )  # fmt: skip
     except InvalidHand as error:
         form.add_error(None, f"{error.message[0].upper()}{error.message[1:]}.")
-        return _panel(request, game, form, status=422)
+        return _panel(request, game, hands, form, status=422)
     except services.HandConflict as conflict:
-        return _panel(request, game, _form(game), status=409, notice=conflict.message, stored=conflict.hand)
-    game.refresh_from_db()
+        hands = _hands(game)
+        return _panel(
+            request, game, hands, _form(game, hands), status=409, notice=conflict.message, stored=conflict.hand
+        )
     if not request.htmx:
         return redirect("table:page", token)
-    return _panel(request, game, _form(game), notice=f"Hand {hand.number} saved.")
+    game = hand.game
+    hands = _hands(game)
+    return _panel(request, game, hands, _form(game, hands), notice=f"Hand {hand.number} saved.")
 
 
 @require_POST
@@ -97,4 +116,7 @@ def table_dispute(request: HttpRequest, token: str, number: int) -> HttpResponse
     services.flag_dispute(hand=hand, note=note or "Disputed at the table")
     if not request.htmx:
         return redirect("table:page", token)
-    return _panel(request, game, _form(game), notice=f"Hand {number} is flagged; the director will come over.")
+    hands = _hands(game)
+    return _panel(
+        request, game, hands, _form(game, hands), notice=f"Hand {number} is flagged; the director will come over."
+    )

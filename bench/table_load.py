@@ -1,0 +1,203 @@
+"""Load test of score entry: gunicorn (2 workers) on loopback, 100 tables posting hands at once.
+
+For each database (SQLite file, and PostgreSQL when a server answers at 127.0.0.1:5432), a
+tournament of 100 running tables is built; then 100 client threads, one per table, each load
+their table's page (for the CSRF cookie) and post HANDS hands in a row, as phones would (htmx
+requests, the panel fragment back). The same threads then post as often to a bare view that does
+one database write, through the same middleware. Reported: requests/s, p50 and p95 latency,
+errors, and the ratio of the entry's throughput to the bare view's.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import random
+import re
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.parse
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+TABLES = 100
+HANDS = 10
+PG_ADMIN = "postgresql://postgres@127.0.0.1:5432/test"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def prepare(env: dict[str, str]) -> list[str]:
+    """Migrate, build the event and the baseline's table; return the table tokens."""
+    key = "INTEGER PRIMARY KEY AUTOINCREMENT" if "sqlite" in env["DATABASE_URL"] else "SERIAL PRIMARY KEY"
+    code = f"""
+import json, django
+django.setup()
+from django.core.management import call_command
+from django.db import connection
+call_command("migrate", verbosity=0)
+call_command("collectstatic", verbosity=0, interactive=False)
+with connection.cursor() as c:
+    c.execute("CREATE TABLE IF NOT EXISTS bench_write (id {key}, note TEXT)")
+from tournament import services
+from tournament.simulation import create_event
+t = create_event(couples={2 * TABLES}, rounds=2, seed=1, partners="fixed")
+t.rule_overrides = {{"target_score": 10000}}
+t.save()
+r = t.rounds.get(number=1)
+services.start_round(round_=r)
+print(json.dumps(list(r.games.values_list("token", flat=True))))
+"""
+    done = subprocess.run([sys.executable, "-c", code], env=env, cwd=ROOT, capture_output=True, text=True, check=True)
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+class Phone:
+    """One table's scorekeeper: a keep-alive connection with the CSRF cookie."""
+
+    def __init__(self, port: int) -> None:
+        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        self.csrf = ""
+
+    def get(self, path: str) -> int:
+        self.conn.request("GET", path)
+        response = self.conn.getresponse()
+        response.read()
+        cookie = response.getheader("Set-Cookie") or ""
+        match = re.search(r"csrftoken=([^;]+)", cookie)
+        self.csrf = match.group(1) if match else self.csrf
+        return response.status
+
+    def post(self, path: str, data: dict) -> tuple[int, float]:
+        body = urllib.parse.urlencode(data)
+        headers = {
+            "Content-Type": "application/x-www-form-urlencoded",
+            "X-CSRFToken": self.csrf,
+            "Cookie": f"csrftoken={self.csrf}",
+            "HX-Request": "true",
+        }
+        start = time.perf_counter()
+        self.conn.request("POST", path, body, headers)
+        response = self.conn.getresponse()
+        response.read()
+        return response.status, time.perf_counter() - start
+
+
+def random_values(rng: random.Random) -> dict[str, object]:
+    cuts = sorted(rng.randint(0, 13) for _ in range(3))
+    tricks = [b - a for a, b in zip([0, *cuts], [*cuts, 13], strict=True)]
+    values: dict[str, object] = {}
+    for seat, took in zip(("north", "east", "south", "west"), tricks, strict=True):
+        values[f"{seat}_bid"] = str(max(1, took))
+        values[f"{seat}_tricks"] = took
+    return values
+
+
+def run_load(port: int, tokens: list[str], *, bare: bool) -> tuple[list[float], int, float]:
+    latencies: list[float] = []
+    errors = [0]
+    lock = threading.Lock()
+    barrier = threading.Barrier(len(tokens) + 1)
+
+    def table(index: int, token: str) -> None:
+        phone, rng = Phone(port), random.Random(index)
+        phone.get(f"/table/{token}/")
+        barrier.wait()
+        for number in range(1, HANDS + 1):
+            if bare:
+                status, seconds = phone.post("/bench/write/", {})
+            else:
+                status, seconds = phone.post(f"/table/{token}/hands/", {"number": number, **random_values(rng)})
+            with lock:
+                latencies.append(seconds)
+                errors[0] += status != 200
+
+    threads = [threading.Thread(target=table, args=(i, t)) for i, t in enumerate(tokens)]
+    for thread in threads:
+        thread.start()
+    barrier.wait()
+    start = time.perf_counter()
+    for thread in threads:
+        thread.join()
+    return latencies, errors[0], time.perf_counter() - start
+
+
+def measure(label: str, database_url: str) -> None:
+    env = {**os.environ, "DATABASE_URL": database_url, "DJANGO_SETTINGS_MODULE": "bench.settings",
+           "DJANGO_DEBUG": "false", "DJANGO_SECRET_KEY": "bench-" + "k" * 50, "DJANGO_ALLOWED_HOSTS": "127.0.0.1",
+           "DJANGO_HTTPS": "false", "DATABASE_CONN_MAX_AGE": "60"}  # fmt: skip
+    tokens = prepare(env)
+    port = free_port()
+    server = subprocess.Popen(
+        [str(Path(sys.executable).with_name("gunicorn")), "tournament.wsgi", "-w", "2", "-b", f"127.0.0.1:{port}",
+         "--log-level", "warning"], env=env, cwd=ROOT,
+    )  # fmt: skip
+    try:
+        for _ in range(100):
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                break
+            except OSError:
+                time.sleep(0.1)
+        rows = {}
+        for name, bare in (("hand entry", False), ("bare write", True)):
+            latencies, errors, wall = run_load(port, tokens, bare=bare)
+            q = statistics.quantiles(latencies, n=20)
+            rows[name] = (len(latencies) / wall, q[9], q[18], errors, len(latencies))
+        print(f"  {label}: {TABLES} tables x {HANDS} posts, gunicorn 2 workers")
+        for name, (rate, p50, p95, errors, count) in rows.items():
+            print(f"    {name:<11} {rate:>7.1f} req/s  p50 {p50 * 1000:>6.1f} ms  p95 {p95 * 1000:>6.1f} ms"
+                  f"  errors {errors}/{count}")  # fmt: skip
+        print(
+            f"    hand entry runs at {rows['hand entry'][0] / rows['bare write'][0]:.2f} x the bare write's throughput"
+        )
+    finally:
+        server.terminate()
+        server.wait()
+
+
+def postgres_available() -> bool:
+    try:
+        import psycopg
+
+        psycopg.connect(PG_ADMIN, connect_timeout=2).close()
+        return True
+    except Exception:
+        return False
+
+
+def main() -> None:
+    print(f"table entry load test (Python {sys.version.split()[0]})")
+    scratch = Path(tempfile.mkdtemp(prefix="spades-load-"))
+    try:
+        measure("SQLite", f"sqlite:///{scratch / 'load.sqlite3'}")
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    if not postgres_available():
+        print("  PostgreSQL: no server at 127.0.0.1:5432; skipped")
+        return
+    import psycopg
+
+    with psycopg.connect(PG_ADMIN, autocommit=True) as admin:
+        admin.execute("DROP DATABASE IF EXISTS spades_bench")
+        admin.execute("CREATE DATABASE spades_bench")
+    try:
+        measure("PostgreSQL", "postgres://postgres@127.0.0.1:5432/spades_bench")
+    finally:
+        with psycopg.connect(PG_ADMIN, autocommit=True) as admin:
+            admin.execute("DROP DATABASE IF EXISTS spades_bench WITH (FORCE)")
+
+
+if __name__ == "__main__":
+    main()
