@@ -247,7 +247,7 @@ def _score_contract(rules: RuleSet, players: Sequence[PlayerHand], penalty: int,
         _score_nil(rules, nil, tally)
     if nil_tricks and rules.failed_nil_tricks == "count_for_partner":
         counted += nil_left
-        tally.lines.append(f"The nil bidder's {_count(nil_left, 'trick')} count toward the partner's bid")
+        tally.lines.append(f"The nil bidder's {_count(nil_left, 'trick')} {_verb(nil_left)} toward the partner's bid")
     made = counted >= contract
     _score_made_or_set(rules, contract, counted, made, tally)
     if nil_tricks and rules.failed_nil_tricks == "bags":
@@ -257,7 +257,7 @@ def _score_contract(rules: RuleSet, players: Sequence[PlayerHand], penalty: int,
         )
         tally.bags += nil_left
     elif nil_tricks and rules.failed_nil_tricks == "ignored":
-        tally.lines.append(f"The failed nil's {_count(nil_tricks, 'trick')} count for nothing")
+        tally.lines.append(f"The failed nil's {_count(nil_tricks, 'trick')} {_verb(nil_tricks)} for nothing")
     return made
 
 
@@ -268,8 +268,8 @@ def _score_made_or_set(rules: RuleSet, contract: int, counted: int, made: bool, 
         over = counted - contract
         value = rules.big_bid_points if big else 10 * contract
         assert value is not None
-        label = f"{contract} or more for {value}" if big else f"{contract} × 10"
-        tally.add(value, f"{head}: made, {label} = +{value}" if contract else f"{head}: nothing bid")
+        label = f"a bid of {rules.big_bid} or more scores {value}" if big else f"{contract} × 10 = +{value}"
+        tally.add(value, f"{head}: made, {label}" if contract else f"{head}: nothing bid")
         if over:
             tally.add(
                 over * rules.overtrick_points, f"{_count(over, 'overtrick')} (bags): +{over * rules.overtrick_points}"
@@ -334,6 +334,10 @@ def _apply_bag_rule(rules: RuleSet, bags_before: int, tally: _Tally) -> tuple[in
     how = f"{times} × {rules.bag_limit}" if times > 1 else f"the limit of {rules.bag_limit}"
     tally.add(-cost, f"Bags: {bags_before} + {tally.bags} = {bags} reached {how}: -{cost}, {left} left")
     return -cost, left
+
+
+def _verb(n: int) -> str:
+    return "counts" if n == 1 else "count"
 
 
 def _count(n: int, noun: str) -> str:

@@ -314,6 +314,7 @@ def test_share_prizes_split_the_fees_collected_to_the_cent(finished_round, tourn
         services.record_payment(team=team, amount=Decimal("20.00"), kind="payment", method="cash")
     Prize.objects.create(tournament=tournament, place=1, share_percent=Decimal("50"))
     Prize.objects.create(tournament=tournament, place=2, share_percent=Decimal("30"))
+    Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.FINISHED)
     payouts = services.award_prizes(tournament=tournament)
     # $140 collected: 50% is $70 and 30% is $42, shared among the players level on points.
     assert sum(p.amount for p in payouts) == Decimal("112.00")
@@ -322,6 +323,7 @@ def test_share_prizes_split_the_fees_collected_to_the_cent(finished_round, tourn
 
 def test_prizes_cannot_be_reassigned_once_paid(finished_round, tournament):
     Prize.objects.create(tournament=tournament, place=1, amount=Decimal("10"))
+    Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.FINISHED)
     payout = services.award_prizes(tournament=tournament)[0]
     services.mark_payout_paid(payout=payout, received_by="Ada")
     with pytest.raises(ValidationError) as refused:
@@ -329,3 +331,44 @@ def test_prizes_cannot_be_reassigned_once_paid(finished_round, tournament):
     assert refused.value.code == "paid"
     with pytest.raises(ValidationError):
         services.mark_payout_paid(payout=payout, received_by="Ada")
+
+
+def test_prizes_wait_for_the_last_round(finished_round, tournament):
+    Prize.objects.create(tournament=tournament, place=1, amount=Decimal("10"))
+    with pytest.raises(ValidationError) as refused:
+        services.award_prizes(tournament=tournament)
+    assert refused.value.code == "not_finished"
+
+
+def test_a_round_cannot_close_over_an_open_dispute(finished_round):
+    hand = finished_round.games.get(table__number=2).hands.first()
+    services.flag_dispute(hand=hand, note="EW count 7")
+    with pytest.raises(RoundNotReady, match="disputed at table 2"):
+        services.close_round(round_=finished_round)
+    services.resolve_dispute(hand=hand, resolution="recounted")
+    assert services.close_round(round_=finished_round).number == 2
+
+
+def test_a_rule_change_rescores_every_game(finished_round, tournament):
+    tournament.rule_overrides = {"overtrick_points": 0}
+    tournament.save()
+    assert services.rescore_tournament(tournament=tournament) == []  # open round: nothing flipped after a close
+    game = finished_round.games.get(table__number=1)
+    game.refresh_from_db()
+    assert (game.ns_score, game.ew_score) == (240, 240) and game.status == "tied"
+
+
+def test_a_correction_that_flips_a_closed_round_reseats_the_next_if_not_started(finished_round, director):
+    following = services.close_round(round_=finished_round)
+    game = finished_round.games.get(table__number=2)
+    for number in range(1, 5):
+        hand = game.hands.get(number=number)
+        values = {**hand.snapshot(), "north_tricks": 2, "east_tricks": 5}
+        services.enter_hand(game=game, number=number, values=values, source="director", by=director,
+                            expected_version=hand.version)  # fmt: skip
+    game.refresh_from_db()
+    assert game.winner == "EW"
+    said = services.after_result_change(game=game, by=director)
+    assert "re-seated" in said
+    table_1 = set(following.seatings.filter(table__number=1).values_list("player__name", flat=True))
+    assert {"Gina", "Hugo"} <= table_1  # table 2's new winners moved up

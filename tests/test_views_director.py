@@ -90,7 +90,7 @@ def test_a_team_of_another_tournament_is_404(director_client, objects, db):
 
 NEW = {"name": "Spring Open", "date": "2026-04-01", "venue": "Hall", "preset": "friendly",
        "format": "progressive_fixed", "rounds_planned": 3, "entry_fee": "20.00", "seating_order": "random",
-       "seating_seed": 4, "prize_ties": "share", "rule_overrides": ""}  # fmt: skip
+       "seating_seed": 4, "prize_ties": "share", "paper_size": "letter", "rule_overrides": ""}  # fmt: skip
 
 
 def test_director_creates_a_tournament(director_client):
@@ -326,9 +326,11 @@ def test_bad_prizes_are_refused_with_a_reason(director_client, tournament, data,
 
 
 def test_prizes_awarded_and_paid_against_a_name(director_client, finished_round, tournament):
-    director_client.post(
-        reverse("director:prize_add", args=[tournament.pk]), {"kind": "place", "place": 1, "amount": "40"}
-    )
+    prize = {"kind": "place", "place": 1, "amount": "40"}
+    director_client.post(reverse("director:prize_add", args=[tournament.pk]), prize)
+    early = director_client.post(reverse("director:prizes_award", args=[tournament.pk]), follow=True)
+    assert "once the last round has closed" in early.content.decode() and not Payout.objects.exists()
+    Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.FINISHED)
     director_client.post(reverse("director:prizes_award", args=[tournament.pk]))
     payouts = list(Payout.objects.all())
     assert sum(p.amount for p in payouts) == Decimal("40.00")
@@ -342,7 +344,7 @@ def test_prizes_awarded_and_paid_against_a_name(director_client, finished_round,
 def test_exports_download_as_files(director_client, finished_round, tournament):
     response = director_client.get(reverse("director:export_standings", args=[tournament.pk]))
     assert response["Content-Type"] == "text/csv"
-    assert response.content.decode().splitlines()[0].startswith("rank,name,division,total,rounds won,round 1")
+    assert response.content.decode().splitlines()[0].startswith("rank,name,division,withdrawn,total,rounds won,round 1")
     hands = director_client.get(reverse("director:export_hands", args=[tournament.pk])).content.decode().splitlines()
     assert len(hands) == 1 + 16
 
@@ -380,3 +382,26 @@ def test_a_hand_in_the_admin_links_to_its_correction_page(admin_client, finished
     hand = Hand.objects.first()
     html = admin_client.get(f"/admin/tournament/hand/{hand.pk}/change/").content.decode()
     assert f"?hand={hand.number}" in html
+
+
+def test_a_duplicate_place_prize_is_refused_in_words(director_client, tournament):
+    url = reverse("director:prize_add", args=[tournament.pk])
+    director_client.post(url, {"kind": "place", "place": 1, "amount": "10"})
+    response = director_client.post(url, {"kind": "place", "place": 1, "amount": "20"})
+    assert response.status_code == 422
+    assert "already a prize for place 1" in response.content.decode()
+    assert "Constraint" not in response.content.decode()
+
+
+def test_an_empty_prize_form_says_what_is_missing_without_jargon(director_client, tournament):
+    response = director_client.post(reverse("director:prize_add", args=[tournament.pk]), {"kind": "place"})
+    html = response.content.decode()
+    assert "Give a fixed amount or a share of the fees." in html and "Constraint" not in html
+
+
+def test_the_format_cannot_change_once_seated(director_client, running_round, tournament):
+    data = NEW | {"name": tournament.name, "preset": tournament.preset, "format": "progressive_fixed"}
+    response = director_client.post(reverse("director:tournament_edit", args=[tournament.pk]), data)
+    assert response.status_code == 422 and "format_locked" in [
+        e.code for e in response.context["form"].errors.as_data()["format"]
+    ]

@@ -25,14 +25,15 @@ class TournamentForm(forms.ModelForm):
     rule_overrides = forms.CharField(
         required=False,
         widget=forms.Textarea(attrs={"rows": 3}),
-        help_text='Optional changes to the preset as JSON, e.g. {"bag_limit": 6, "nil_points": 50}.',
+        help_text='Optional changes to the preset as JSON, e.g. {"bag_limit": 6, "nil_points": 50}. '
+        "Changing the rules during play scores every hand again.",
     )
 
     class Meta:
         model = Tournament
         fields = [
             "name", "date", "venue", "preset", "format", "rounds_planned", "entry_fee",
-            "seating_order", "seating_seed", "prize_ties", "require_confirmation", "rule_overrides",
+            "seating_order", "seating_seed", "prize_ties", "require_confirmation", "paper_size", "rule_overrides",
         ]  # fmt: skip
         widgets = {"date": forms.DateInput(attrs={"type": "date"})}
 
@@ -55,6 +56,10 @@ class TournamentForm(forms.ModelForm):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
+        seated = self.instance.pk and self.instance.rounds.exists()
+        if seated and data.get("format") and data["format"] != self.instance.format:
+            message = "The format cannot change once round 1 is seated: the movement depends on it."
+            self.add_error("format", ValidationError(message, code="format_locked"))
         if "preset" in data and "rule_overrides" in data:
             try:
                 rules_from_json({"preset": data["preset"], **data["rule_overrides"]})
@@ -66,7 +71,7 @@ class TournamentForm(forms.ModelForm):
 class RegistrationForm(forms.Form):
     """Two names (and optional divisions) register a team."""
 
-    first = forms.CharField(label="Player 1", max_length=80)
+    first = forms.CharField(label="Player 1", max_length=80, widget=forms.TextInput(attrs={"autofocus": True}))
     second = forms.CharField(label="Player 2", max_length=80)
     first_division = forms.CharField(label="Division", max_length=40, required=False)
     second_division = forms.CharField(label="Division", max_length=40, required=False)
@@ -97,6 +102,13 @@ class PaymentForm(forms.ModelForm):
         fields = ["kind", "amount", "method", "note"]
         widgets = {"amount": forms.NumberInput(attrs={"step": "0.01", "min": "0.01", "inputmode": "decimal"})}
 
+    def clean_amount(self) -> Decimal:
+        """Dollars and cents: "1e3" is $1,000.00, and fractions of a cent are refused."""
+        amount = self.cleaned_data["amount"].quantize(Decimal("0.01"))
+        if amount != self.cleaned_data["amount"]:
+            raise ValidationError("Give the amount in dollars and cents.", code="cents")
+        return amount
+
 
 class PrizeForm(forms.ModelForm):
     class Meta:
@@ -104,21 +116,38 @@ class PrizeForm(forms.ModelForm):
         fields = ["kind", "place", "division", "amount", "share_percent"]
 
     def clean(self) -> dict[str, Any]:
+        """Each error goes on its field, so the database's own checks stay quiet behind it."""
         data = super().clean()
-        if (data.get("amount") is None) == (data.get("share_percent") is None):
-            raise ValidationError(
-                "Give either a fixed amount or a share of the fees, not both.", code="amount_or_share"
+        amount, share = data.get("amount"), data.get("share_percent")
+        if amount is None and share is None and "amount" not in self.errors:
+            self.add_error(
+                "amount", ValidationError("Give a fixed amount or a share of the fees.", code="amount_or_share")
             )
-        if data.get("amount") is not None and data["amount"] < 0:
+        elif amount is not None and share is not None:
+            message = "Give a fixed amount or a share of the fees, not both."
+            self.add_error("amount", ValidationError(message, code="amount_or_share"))
+        if amount is not None and amount < 0 and "amount" not in self.errors:
             self.add_error("amount", ValidationError("A prize cannot be negative.", code="negative"))
-        share = data.get("share_percent")
         if share is not None and not Decimal("0") < share <= Decimal("100"):
             self.add_error("share_percent", ValidationError("A share is more than 0 and at most 100%.", code="share"))
-        if data.get("kind") == Prize.Kind.PLACE and not data.get("place"):
+        kind = data.get("kind")
+        if kind == Prize.Kind.PLACE and not data.get("place"):
             self.add_error("place", ValidationError("A place prize needs the place it pays, from 1.", code="place"))
-        if data.get("kind") == Prize.Kind.DIVISION and not data.get("division", "").strip():
+        if kind == Prize.Kind.DIVISION and not data.get("division", "").strip():
             self.add_error("division", ValidationError('Name the division, e.g. "female".', code="division"))
+        self._check_duplicate(data)
         return data
+
+    def _check_duplicate(self, data: dict[str, Any]) -> None:
+        kind = data.get("kind")
+        others = Prize.objects.filter(tournament=self.instance.tournament, kind=kind).exclude(pk=self.instance.pk)
+        if kind == Prize.Kind.PLACE and data.get("place") and others.filter(place=data["place"]).exists():
+            message = f"There is already a prize for place {data['place']}; remove it first."
+            self.add_error("place", ValidationError(message, code="duplicate"))
+        division = data.get("division", "").strip()
+        if kind == Prize.Kind.DIVISION and division and others.filter(division__iexact=division).exists():
+            message = f'There is already a prize for division "{division}".'
+            self.add_error("division", ValidationError(message, code="duplicate"))
 
 
 class SwapPlayersForm(forms.Form):

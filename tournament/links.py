@@ -6,14 +6,25 @@ import io
 
 import segno
 from django.conf import settings
+from django.http import HttpRequest
 from django.urls import reverse
 
 from tournament.models import Game
 
 
-def table_url(game: Game) -> str:
+def base_url(request: HttpRequest | None = None) -> str:
+    """Where phones reach the app: ``SPADES_BASE_URL`` when set, else the address the director's
+    browser used (right for whatever host and port the app is served on)."""
+    if settings.SPADES_BASE_URL:
+        return settings.SPADES_BASE_URL
+    if request is not None:
+        return request.build_absolute_uri("/").rstrip("/")
+    return "http://127.0.0.1:8000"
+
+
+def table_url(game: Game, base: str | None = None) -> str:
     """The absolute address a scorekeeper's phone opens for ``game``."""
-    return settings.SPADES_BASE_URL + reverse("table:page", args=[game.token])
+    return (base or base_url()) + reverse("table:page", args=[game.token])
 
 
 def qr_svg(url: str, *, scale: int = 4) -> str:

@@ -43,6 +43,10 @@ class Tournament(models.Model):
         RANDOM = "random", "Random draw"
         REGISTRATION = "registration", "Registration order"
 
+    class PaperSize(models.TextChoices):
+        LETTER = "letter", "US Letter"
+        A4 = "A4", "A4"
+
     class PrizeTies(models.TextChoices):
         SHARE = "share", "Tied on points: share the prizes of the places they hold"
         TIEBREAK = "tiebreak", "Use the tiebreakers; share only when still level"
@@ -60,6 +64,7 @@ class Tournament(models.Model):
     seating_order = models.CharField(max_length=20, choices=SeatingOrder, default=SeatingOrder.RANDOM)
     seating_seed = models.PositiveIntegerField(default=0, help_text="The random draw of round 1 is reproducible.")
     prize_ties = models.CharField(max_length=20, choices=PrizeTies, default=PrizeTies.SHARE)
+    paper_size = models.CharField(max_length=10, choices=PaperSize, default=PaperSize.LETTER)
     require_confirmation = models.BooleanField(
         default=False, help_text="A player of the other side confirms each hand at the table before it counts."
     )
@@ -186,7 +191,12 @@ class Round(models.Model):
         games = list(self.games.select_related("table").order_by("table__number"))
         tied = [g.table.number for g in games if g.status == Game.Status.TIED]
         playing = [g.table.number for g in games if g.status == Game.Status.PLAYING]
+        disputed = sorted(
+            set(Hand.objects.filter(game__round=self, disputed=True).values_list("game__table__number", flat=True))
+        )
         problems = []
+        if disputed:
+            problems.append(f"a hand is disputed at table {_numbers(disputed)} (resolve it first)")
         if playing:
             problems.append(f"still playing at table {_numbers(playing)}")
         if tied:
@@ -561,3 +571,35 @@ class Payout(models.Model):
     @property
     def recipient(self) -> str:
         return self.player.name if self.player_id else self.team.names
+
+
+class PrintJob(models.Model):
+    """A rendered (or rendering) PDF, keyed by a hash of its HTML: unchanged data is served
+    again without rendering, and a long batch reports its progress."""
+
+    class Status(models.TextChoices):
+        RUNNING = "running", "Rendering"
+        DONE = "done", "Ready"
+        FAILED = "failed", "Failed"
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="print_jobs")
+    document = models.CharField(max_length=40)
+    title = models.CharField(max_length=200)
+    key = models.CharField(max_length=64, unique=True)
+    status = models.CharField(max_length=10, choices=Status, default=Status.RUNNING)
+    chunks_done = models.PositiveIntegerField(default=0)
+    chunks_total = models.PositiveIntegerField(default=1)
+    pdf = models.BinaryField(null=True, blank=True)
+    error = models.TextField(blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.title} ({self.get_status_display()})"
+
+    @property
+    def percent(self) -> int:
+        return round(100 * self.chunks_done / max(1, self.chunks_total))

@@ -95,6 +95,8 @@ def _rows(players: dict, scores: dict[int, list[RoundScore]], split: bool) -> li
             team: (" & ".join(names[team]), next(iter(divisions[team])) if len(divisions[team]) == 1 else "", gone)
             for team, (gone, _) in meta.items()
         }
+    # A withdrawn entrant who never played a round is not in the standings at all.
+    meta = {e: m for e, m in meta.items() if not (m[2] and not scores.get(e))}
     ranked = rank({entrant: scores.get(entrant, []) for entrant in meta})
     return [StandingRow(s, *meta[s.entrant]) for s in ranked]
 
@@ -106,14 +108,11 @@ class Ledger:
     refunds: Decimal
     prizes_awarded: Decimal
     paid_out: Decimal
+    outstanding_fees: Decimal
 
     @property
     def collected(self) -> Decimal:
         return self.payments - self.refunds
-
-    @property
-    def outstanding_fees(self) -> Decimal:
-        return max(ZERO, self.fees_expected - self.collected)
 
     @property
     def prizes_unpaid(self) -> Decimal:
@@ -134,7 +133,9 @@ def ledger(tournament: Tournament) -> Ledger:
         awarded=Sum("amount"), paid=Sum("amount", filter=Q(paid_at__isnull=False))
     )
     active = tournament.teams.filter(status=Team.Status.ACTIVE).count()
+    owed = sum((team.owed for team in teams_with_balance(tournament)), ZERO)
     return Ledger(
+        outstanding_fees=owed,
         fees_expected=tournament.entry_fee * active,
         payments=money["payments"] or ZERO,
         refunds=money["refunds"] or ZERO,
@@ -192,11 +193,18 @@ def standings_csv(tournament: Tournament) -> str:
     rounds = sorted({s.round for row in rows for s in row.standing.rounds})
     out = io.StringIO()
     writer = csv.writer(out)
-    writer.writerow(["rank", "name", "division", "total", "rounds won", *[f"round {n}" for n in rounds]])
+    writer.writerow(["rank", "name", "division", "withdrawn", "total", "rounds won", *[f"round {n}" for n in rounds]])
     for row in rows:
         per_round = {s.round: s.points for s in row.standing.rounds}
         writer.writerow(
-            [row.standing.rank, row.name, row.division, row.standing.total, row.standing.rounds_won]
+            [
+                row.standing.rank,
+                row.name,
+                row.division,
+                "yes" if row.withdrawn else "",
+                row.standing.total,
+                row.standing.rounds_won,
+            ]
             + [per_round.get(n, "") for n in rounds]
         )
     return out.getvalue()

@@ -340,6 +340,37 @@ def _clear_scores(hand: Hand) -> None:
 
 
 @transaction.atomic
+def rescore_tournament(*, tournament: Tournament) -> list[str]:
+    """Rescore every game after a rule change; returns the closed-round tables whose winner flipped
+    (the movement after them was made with the old result)."""
+    rules = tournament.rules
+    flipped = []
+    games = Game.objects.select_for_update(of=("self",)).select_related("round", "table")
+    for game in games.filter(round__tournament=tournament).order_by("round__number", "table__number"):
+        before = game.winner
+        game.rescore(rules)
+        if game.round.status == Round.Status.CLOSED and game.winner != before:
+            flipped.append(f"round {game.round.number} table {game.table.number}")
+    return flipped
+
+
+@transaction.atomic
+def after_result_change(*, game: Game, by: User = None) -> str:
+    """A closed round's result changed at ``game``: re-seat the next round if it has not started.
+
+    Returns what was done, in words, for the director.
+    """
+    following = Round.objects.filter(tournament_id=game.round.tournament_id, number=game.round.number + 1).first()
+    table = f"Table {game.table.number}'s result in round {game.round.number} changed"
+    if following is None:
+        return f"{table}; the standings follow it."
+    if following.status == Round.Status.PLANNED:
+        _replan(following, by=by, reason=table)
+        return f"{table}: round {following.number}, not yet started, was re-seated to follow it."
+    return f"{table}, but round {following.number} has started: its seating stays as it was."
+
+
+@transaction.atomic
 def flag_dispute(*, hand: Hand, note: str) -> None:
     """The table disputes a hand; it shows on the director's board until resolved."""
     hand = Hand.objects.select_for_update().get(pk=hand.pk)
@@ -378,6 +409,8 @@ def award_prizes(*, tournament: Tournament) -> list[Payout]:
     Refused once any payout has been paid, so money handed over is never re-assigned.
     """
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    if tournament.status != Tournament.Status.FINISHED:
+        raise ValidationError("Prizes are worked out once the last round has closed.", code="not_finished")
     payouts = Payout.objects.filter(prize__tournament=tournament)
     if payouts.filter(paid_at__isnull=False).exists():
         raise ValidationError("Prizes have already been paid out; they can no longer be re-assigned.", code="paid")

@@ -57,7 +57,8 @@ if not DEBUG and not ALLOWED_HOSTS:
 CSRF_TRUSTED_ORIGINS = _env_list("DJANGO_CSRF_TRUSTED_ORIGINS", [])
 
 # The address printed in table links and QR codes: what a phone on the venue's network types.
-SPADES_BASE_URL = os.environ.get("SPADES_BASE_URL", "http://127.0.0.1:8000").rstrip("/")
+# Unset, links use the address the director's browser is using.
+SPADES_BASE_URL = os.environ.get("SPADES_BASE_URL", "").rstrip("/")
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -97,6 +98,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
+            "builtins": ["tournament.templatetags.money"],
         },
     },
 ]

@@ -41,7 +41,7 @@ from tournament.models import (
 FORMAT = "spades-director/1"
 TOURNAMENT_FIELDS = [
     "name", "venue", "preset", "rule_overrides", "format", "rounds_planned", "seating_order", "seating_seed",
-    "prize_ties", "require_confirmation", "status",
+    "prize_ties", "require_confirmation", "paper_size", "status",
 ]  # fmt: skip
 HAND_EXTRA_FIELDS = ["disputed", "dispute_note", "dispute_resolution", "confirmed_by", "version"]
 

@@ -9,8 +9,8 @@ from django.views.decorators.http import require_POST
 from scoring import InvalidHand
 from tournament import services
 from tournament.forms import HandForm, TieDecisionForm, hand_initial, standing_before
-from tournament.links import table_url
-from tournament.models import Game, Hand, HandRevision
+from tournament.links import base_url, table_url
+from tournament.models import Game, Hand, HandRevision, Round
 from tournament.reports import game_sheet
 from tournament.views.common import director_required, game_or_404, tournament_or_404
 
@@ -22,7 +22,7 @@ def _hand_form(game: Game, number: int, data: dict | None = None) -> HandForm:
     return HandForm(data, initial=initial, rules=rules, standing=standing_before(game, number))
 
 
-def _context(game: Game, form: HandForm, **extra: object) -> dict:
+def _context(request: HttpRequest, game: Game, form: HandForm, **extra: object) -> dict:
     return {
         "tournament": game.round.tournament,
         "game": game,
@@ -30,7 +30,7 @@ def _context(game: Game, form: HandForm, **extra: object) -> dict:
         "form": form,
         "tie_form": TieDecisionForm(),
         "revisions": HandRevision.objects.filter(hand__game=game).select_related("hand", "changed_by"),
-        "table_url": table_url(game),
+        "table_url": table_url(game, base_url(request)),
         **extra,
     }
 
@@ -41,7 +41,7 @@ def game_detail(request: HttpRequest, tournament_id: int, game_id: int) -> HttpR
     game = game_or_404(tournament, game_id)
     next_number = (game.hands.order_by("-number").values_list("number", flat=True).first() or 0) + 1
     number = int(request.GET["hand"]) if request.GET.get("hand", "").isdigit() else next_number
-    return render(request, "director/game.html", _context(game, _hand_form(game, number)))
+    return render(request, "director/game.html", _context(request, game, _hand_form(game, number)))
 
 
 @director_required
@@ -51,9 +51,10 @@ def game_hand(request: HttpRequest, tournament_id: int, game_id: int) -> HttpRes
     game = game_or_404(tournament, game_id)
     number = int(request.POST["number"]) if request.POST.get("number", "").isdigit() else 0
     form = _hand_form(game, max(number, 1), request.POST)
+    winner_before = game.winner
     if form.is_valid():
         try:
-            services.enter_hand(
+            hand = services.enter_hand(
                 game=game,
                 number=form.cleaned_data["number"],
                 values=form.values(),
@@ -67,8 +68,10 @@ def game_hand(request: HttpRequest, tournament_id: int, game_id: int) -> HttpRes
             form.add_error(None, ValidationError(conflict.message, code="conflict"))
         else:
             messages.success(request, f"Saved hand {form.cleaned_data['number']}.")
+            if game.round.status == Round.Status.CLOSED and hand.game.winner != winner_before:
+                messages.warning(request, services.after_result_change(game=hand.game, by=request.user))
             return redirect("director:game", tournament.pk, game.pk)
-    return render(request, "director/game.html", _context(game, form), status=422)
+    return render(request, "director/game.html", _context(request, game, form), status=422)
 
 
 @director_required

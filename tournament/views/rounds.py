@@ -9,7 +9,7 @@ from django.views.decorators.http import require_POST
 
 from tournament import services
 from tournament.forms import SwapPlayersForm, SwapTeamsForm
-from tournament.links import qr_svg, table_url
+from tournament.links import base_url, qr_svg, table_url
 from tournament.models import Player, Round, Team
 from tournament.reports import board, movement_rows, sitting_out_names
 from tournament.views.common import director_required, round_or_404, tournament_or_404
@@ -65,7 +65,8 @@ def round_links(request: HttpRequest, tournament_id: int, number: int) -> HttpRe
     tournament = tournament_or_404(tournament_id)
     round_ = round_or_404(tournament, number)
     games = round_.games.select_related("table").order_by("table__number")
-    links = [(game, table_url(game), mark_safe(qr_svg(table_url(game)))) for game in games]
+    base = base_url(request)
+    links = [(game, url, mark_safe(qr_svg(url))) for game in games for url in [table_url(game, base)]]
     return render(request, "director/links.html", {"tournament": tournament, "round": round_, "links": links})
 
 

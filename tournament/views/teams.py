@@ -11,6 +11,7 @@ from tournament import services
 from tournament.forms import PaymentForm, PlayerForm, RegistrationForm
 from tournament.models import Player, Team, Tournament
 from tournament.reports import ledger, team_paid, teams_with_balance
+from tournament.templatetags.money import money
 from tournament.views.common import director_required, render_page, tournament_or_404
 
 PlayerFormSet = modelformset_factory(Player, form=PlayerForm, extra=0, min_num=2, max_num=2, validate_max=True)
@@ -105,7 +106,11 @@ def payments(request: HttpRequest, tournament_id: int, team_id: int) -> HttpResp
         except ValidationError as error:
             form.add_error(None, error)
         else:
-            messages.success(request, f"Recorded {form.cleaned_data['kind']} of ${form.cleaned_data['amount']}.")
+            messages.success(request, f"Recorded {form.cleaned_data['kind']} of {money(form.cleaned_data['amount'])}.")
+            paid = team_paid(team)
+            if paid > tournament.entry_fee:
+                over = money(paid - tournament.entry_fee)
+                messages.warning(request, f"Team {team.number} has now paid {money(paid)}: {over} more than the fee.")
             return redirect("director:payments", tournament.pk, team.pk)
     context = {
         "tournament": tournament,

@@ -1,6 +1,6 @@
 from django.urls import include, path
 
-from tournament.views import director, exports, games, prizes, public, rounds, teams
+from tournament.views import director, exports, games, printing, prizes, public, rounds, teams
 
 T = "t/<int:tournament_id>/"
 
@@ -35,6 +35,10 @@ director_patterns = [
     path(T + "prizes/award/", prizes.prizes_award, name="prizes_award"),
     path(T + "prizes/<int:prize_id>/delete/", prizes.prize_delete, name="prize_delete"),
     path(T + "payouts/<int:payout_id>/paid/", prizes.payout_paid, name="payout_paid"),
+    path(T + "print/", printing.documents, name="print"),
+    path(T + "print/jobs/<int:job_id>/", printing.job_status, name="print_job"),
+    path(T + "print/jobs/<int:job_id>/pdf/", printing.job_pdf, name="print_job_pdf"),
+    path(T + "print/<slug:name>/", printing.document, name="print_document"),
     path(T + "export/standings.csv", exports.export_standings, name="export_standings"),
     path(T + "export/hands.csv", exports.export_hands, name="export_hands"),
     path(T + "export/tournament.json", exports.export_json, name="export_json"),

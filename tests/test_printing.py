@@ -1,0 +1,217 @@
+"""Printed documents: each renders, its text (real, extractable) says what it must, and the
+rule handout follows the rule set."""
+
+import io
+import time
+
+import pytest
+from django.urls import reverse
+from pypdf import PdfReader
+
+from scoring.describe import handout
+from scoring.rules import PRESETS, rules_from_json
+from tests.conftest import finish_game, make_tournament
+from tournament import printing, services
+from tournament.models import Payout, PrintJob, Prize, Tournament
+from tournament.pdf import render_pdf
+
+pytestmark = pytest.mark.django_db
+
+
+def pages_text(data: bytes) -> list[str]:
+    return [" ".join(page.extract_text().split()) for page in PdfReader(io.BytesIO(data)).pages]
+
+
+def produce(tournament, document) -> bytes:
+    job = printing.produce(tournament, document, background=False)
+    assert job.status == PrintJob.Status.DONE, job.error
+    return bytes(job.pdf)
+
+
+def handout_text(rules) -> str:
+    return " ".join(
+        " ".join([s.title, *s.paragraphs, *(" ".join(r) for r in s.table), *(e.situation for e in s.examples)])
+        for s in handout(rules)
+    )
+
+
+# --- the rule handout -----------------------------------------------------------------------------
+
+
+def test_league_handout_states_nil_60_and_the_six_bag_limit():
+    text = handout_text(PRESETS["league-300"].rules)
+    assert "A nil that takes no trick wins 60" in text
+    assert "Each time a side's bags reach 6 it loses 60 points" in text
+    assert "big joker, little joker, two of spades" in text
+    assert "Each side must bid at least 4 tricks together" in text
+
+
+def test_friendly_handout_says_a_set_side_scores_nothing_and_the_lowest_club_leads():
+    text = handout_text(PRESETS["friendly"].rules)
+    assert "falls short is set and scores nothing for the hand" in text
+    assert "everyone plays their lowest club" in text
+    assert "A side bidding 10 or more scores 200" in text
+
+
+@pytest.mark.parametrize(
+    ("change", "before", "after"),
+    [
+        ({"nil_points": 50}, "wins 100 for the side", "wins 50 for the side"),
+        ({"bag_limit": 7, "bag_penalty": 70}, "bags reach 10 it loses 100", "bags reach 7 it loses 70"),
+        ({"target_score": 400}, "first side to reach 500", "first side to reach 400"),
+        ({"blind_nil_points": None}, "A blind nil", None),
+    ],
+)
+def test_changing_a_rule_changes_the_handout(change, before, after):
+    base = PRESETS["progressive-500"].rules
+    assert before in handout_text(base)
+    changed = handout_text(rules_from_json({"preset": "progressive-500", **change}))
+    assert before not in changed
+    assert after is None or after in changed
+
+
+@pytest.mark.parametrize(
+    ("preset", "situation", "points"),
+    [
+        ("progressive-500", "Your side bids 5 and takes 7", 52),
+        ("progressive-500", "Your side has 9 bags, bids 4 and takes 6", 42 - 100),
+        ("league-300", "North bids nil and takes none; South bids 4 and takes 4", 60 + 40),
+        ("league-300", "North bids nil but takes 1; South bids 4 and takes 4", -60 + 40),
+        ("league-300", "Your side bids 5, takes 7, and reneges once", -50),
+        ("friendly", "Your side bids 6 and takes 4", 0),
+        ("friendly", "Your side bids 10 and takes 10", 200),
+        ("progressive", "Your side bids 6 and takes 4", -60),
+    ],
+)
+def test_worked_examples_show_what_the_rules_score(preset, situation, points):
+    examples = {e.situation: e for section in handout(PRESETS[preset].rules) for e in section.examples}
+    assert examples[situation].points == points
+
+
+def test_the_printed_handout_is_real_text_on_at_most_two_pages(db):
+    tournament = make_tournament(couples=4, preset="league-300", split=False)
+    text = pages_text(produce(tournament, printing.rule_handout(tournament)))
+    assert len(text) <= 2
+    assert "A nil that takes no trick wins 60" in " ".join(text)
+    assert "Partners stay together all evening" in " ".join(text)
+
+
+# --- round documents --------------------------------------------------------------------------------
+
+
+def test_score_sheets_a_page_per_table_with_names_rules_and_round(running_round, tournament):
+    finish_game(running_round.games.get(table__number=1), hands=2)
+    pages = pages_text(produce(tournament, printing.score_sheets(running_round)))
+    assert len(pages) == 4
+    assert "Table 1 round 1" in pages[0] and "Ada" in pages[0] and "Cleo" in pages[0]
+    assert "4 hands a round" in pages[0] and "Scan to enter scores" in pages[0]
+    assert "Table 4" in pages[3] and "Mia" in pages[3]
+    assert "61 0 61" in pages[0] or "61" in pages[0]  # the hands entered so far are filled in
+
+
+def test_score_sheet_html_carries_each_tables_qr_code(running_round, settings):
+    settings.SPADES_BASE_URL = "http://10.0.0.5:8000"
+    document = printing.score_sheets(running_round)
+    sheets = document.contexts[0]["sheets"]
+    game = running_round.games.get(table__number=2)
+    assert sheets[1]["url"] == f"http://10.0.0.5:8000/table/{game.token}/"
+    assert sheets[1]["qr"].startswith("<svg")
+
+
+def test_blank_sheet_has_no_names_and_no_link(tournament):
+    pages = pages_text(produce(tournament, printing.blank_sheet(tournament)))
+    assert len(pages) == 1 and "Table ____" in pages[0] and "Scan" not in pages[0]
+
+
+def test_movement_slips_tell_each_player_their_table_and_seat(finished_round, tournament):
+    following = services.close_round(round_=finished_round)
+    text = " ".join(pages_text(produce(tournament, printing.movement_slips(following))))
+    assert "Ada Round 2" not in text  # the name and the place are apart on the strip
+    assert "Round 2: table 1, North" in text and "Round 2: table 4, South" in text
+
+
+def test_table_tents_show_the_number_large(running_round, tournament):
+    pages = pages_text(produce(tournament, printing.table_tents(running_round)))
+    assert len(pages) == 4 and "Table 3" in pages[2]
+
+
+# --- tournament documents --------------------------------------------------------------------------
+
+
+def test_standings_sheet_explains_the_tiebreak(finished_round, tournament):
+    text = " ".join(pages_text(produce(tournament, printing.standings(tournament))))
+    assert "Ada" in text and "244" in text and "Ranked by total points; then by rounds won" in text
+
+
+def test_payout_sheet_lists_winners_amounts_and_a_signature_line(finished_round, tournament):
+    services.close_round(round_=finished_round)
+    Prize.objects.create(tournament=tournament, place=1, amount="40")
+    tournament.status = Tournament.Status.FINISHED
+    tournament.save()
+    services.award_prizes(tournament=tournament)
+    text = " ".join(pages_text(produce(tournament, printing.payout_sheet(tournament))))
+    assert "1st place" in text and "$5.00" in text and "$40.00" in text and "Signature" in text
+    assert Payout.objects.count() == 8  # all eight North–South players are level on 244 and share it
+
+
+def test_fee_ledger_lists_what_each_team_paid_and_owes(tournament):
+    services.record_payment(team=tournament.teams.get(number=1), amount="20.00", kind="payment", method="cash")
+    text = " ".join(pages_text(produce(tournament, printing.fee_ledger(tournament))))
+    assert "Ada & Ben" in text and "$20.00" in text and "$140.00" in text
+
+
+@pytest.mark.parametrize(("paper", "size"), [("letter", (612, 792)), ("A4", (595, 842))])
+def test_paper_size_follows_the_tournament(tournament, paper, size):
+    tournament.paper_size = paper
+    data = render_pdf("print/standings.html", printing.standings(tournament).contexts[0] | {"paper": paper})
+    box = PdfReader(io.BytesIO(data)).pages[0].mediabox
+    assert (round(float(box.width)), round(float(box.height))) == size
+
+
+# --- caching, progress, views -------------------------------------------------------------------------
+
+
+def test_an_unchanged_document_is_served_again_without_rendering(running_round, tournament):
+    first = printing.produce(tournament, printing.score_sheets(running_round), background=False)
+    again = printing.produce(tournament, printing.score_sheets(running_round), background=False)
+    assert again.pk == first.pk and PrintJob.objects.count() == 1
+    finish_game(running_round.games.first(), hands=1)
+    changed = printing.produce(tournament, printing.score_sheets(running_round), background=False)
+    assert changed.pk != first.pk
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_large_batch_renders_in_the_background_and_reports_progress(client, django_user_model):
+    director = django_user_model.objects.create_user("boss", password="x" * 12, is_staff=True)
+    client.force_login(director)
+    tournament = make_tournament(couples=30)
+    round_ = services.seat_first_round(tournament=tournament)
+    url = reverse("director:print_document", args=[tournament.pk, "score-sheets"]) + "?round=1"
+    response = client.get(url)
+    assert response.status_code == 202 and b"parts done" in response.content
+    job = PrintJob.objects.get()
+    status = reverse("director:print_job", args=[tournament.pk, job.pk])
+    for _ in range(300):
+        job.refresh_from_db()
+        if job.status != PrintJob.Status.RUNNING:
+            break
+        time.sleep(0.1)
+    assert job.status == PrintJob.Status.DONE and job.chunks_done == job.chunks_total == 4
+    finished = client.get(status, HTTP_HX_REQUEST="true")
+    assert finished["HX-Redirect"].endswith(f"/print/jobs/{job.pk}/pdf/")
+    assert len(pages_text(client.get(finished["HX-Redirect"]).content)) == len(round_.games.all())
+
+
+def test_print_views_are_for_directors_only(client, tournament):
+    for url in (reverse("director:print", args=[tournament.pk]),
+                reverse("director:print_document", args=[tournament.pk, "rules"])):  # fmt: skip
+        assert client.get(url).status_code == 302
+
+
+def test_print_page_and_a_small_document_open_at_once(director_client, running_round, tournament):
+    assert b"Score sheets" in director_client.get(reverse("director:print", args=[tournament.pk])).content
+    response = director_client.get(reverse("director:print_document", args=[tournament.pk, "rules"]))
+    assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
+    missing = director_client.get(reverse("director:print_document", args=[tournament.pk, "score-sheets"]) + "?round=9")
+    assert missing.status_code == 404
+    assert director_client.get(reverse("director:print_document", args=[tournament.pk, "nonsense"])).status_code == 404

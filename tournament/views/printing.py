@@ -1,0 +1,62 @@
+"""Printing: the list of documents, and each document as a PDF (at once, or with progress)."""
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+
+from tournament import printing
+from tournament.links import base_url
+from tournament.models import PrintJob, Round
+from tournament.views.common import director_required, round_or_404, tournament_or_404
+
+
+def _pdf_response(job: PrintJob) -> HttpResponse:
+    response = HttpResponse(bytes(job.pdf), content_type="application/pdf")
+    response["Content-Disposition"] = f'inline; filename="{job.document}.pdf"'
+    return response
+
+
+@director_required
+def documents(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    tournament = tournament_or_404(tournament_id)
+    rounds = tournament.rounds.exclude(status=Round.Status.CLOSED).order_by("number")
+    context = {"tournament": tournament, "rounds": rounds, "jobs": tournament.print_jobs.defer("pdf")[:10]}
+    return render(request, "director/print.html", context)
+
+
+@director_required
+def document(request: HttpRequest, tournament_id: int, name: str) -> HttpResponse:
+    tournament = tournament_or_404(tournament_id)
+    if name in printing.ROUND_DOCUMENTS:
+        number = request.GET.get("round", "")
+        round_ = round_or_404(tournament, int(number) if number.isdigit() else 0)
+        doc = printing.ROUND_DOCUMENTS[name](round_, base_url(request))
+    elif name in printing.TOURNAMENT_DOCUMENTS:
+        doc = printing.TOURNAMENT_DOCUMENTS[name](tournament)
+    else:
+        raise Http404("No such document.")
+    job = printing.produce(tournament, doc)
+    if job.status == PrintJob.Status.DONE:
+        return _pdf_response(job)
+    return render(request, "director/print_job.html", {"tournament": tournament, "job": job}, status=202)
+
+
+@director_required
+def job_status(request: HttpRequest, tournament_id: int, job_id: int) -> HttpResponse:
+    tournament = tournament_or_404(tournament_id)
+    job = get_object_or_404(PrintJob.objects.defer("pdf"), pk=job_id, tournament=tournament)
+    if job.status == PrintJob.Status.DONE:
+        target = reverse("director:print_job_pdf", args=[tournament.pk, job.pk])
+        if request.htmx:
+            response = HttpResponse(status=200)
+            response["HX-Redirect"] = target
+            return response
+        return redirect(target)
+    return render(request, "director/_print_progress.html", {"tournament": tournament, "job": job})
+
+
+@director_required
+def job_pdf(request: HttpRequest, tournament_id: int, job_id: int) -> HttpResponse:
+    tournament = tournament_or_404(tournament_id)
+    job = get_object_or_404(PrintJob, pk=job_id, tournament=tournament, status=PrintJob.Status.DONE)
+    return _pdf_response(job)
