@@ -77,6 +77,7 @@ def test_director_runs_round_one_from_registration_to_the_next_movement(desktop_
         page.click("text=Back to round 1")
     assert Round.objects.get(tournament=tournament).games.filter(status="finished").count() == 4
 
+    page.once("dialog", lambda dialog: dialog.accept())  # "Close round 1 and seat the next one?"
     page.get_by_role("button", name="Close round 1").click()
     page.wait_for_selector("text=Here is round 2's movement.")
     assert "from table 2" in page.inner_text(".movement")

@@ -83,6 +83,7 @@ def test_scorekeeper_scores_a_round_with_nil_blind_nil_misdeal_reneg_and_a_corre
     # A misdeal: no score, the same dealer deals again.
     page.click("summary:has-text('Misdeal')")
     page.select_option("#misdeal-reason", "no_spades")
+    page.once("dialog", lambda dialog: dialog.accept())  # "Record a misdeal for hand 4?"
     page.get_by_role("button", name="Record misdeal").click()
     page.wait_for_selector("text=Hand 4 saved.")
     assert "dealer: West" in page.inner_text(".entry h2")  # West dealt the misdealt hand 4 and deals again

@@ -64,8 +64,10 @@ def test_an_unknown_or_revoked_link_reaches_nothing(client, game):
 def test_a_closed_rounds_link_reaches_nothing(client, finished_round):
     game = finished_round.games.first()
     services.close_round(round_=finished_round)
-    assert client.get(page(game.token)).status_code == 404
-    assert client.post(reverse("table:hand", args=[game.token]), {"number": 5}).status_code == 404
+    closed = client.get(page(game.token))
+    assert closed.status_code == 410 and b"Round 1 has closed" in closed.content
+    assert client.post(reverse("table:hand", args=[game.token]), {"number": 5}).status_code == 410
+    assert game.hands.count() == 4
 
 
 def test_a_round_not_started_shows_a_waiting_page_and_takes_no_hand(client, tournament):

@@ -60,7 +60,7 @@ class TournamentForm(forms.ModelForm):
         if seated and data.get("format") and data["format"] != self.instance.format:
             message = "The format cannot change once round 1 is seated: the movement depends on it."
             self.add_error("format", ValidationError(message, code="format_locked"))
-        if "preset" in data and "rule_overrides" in data:
+        if data.get("preset") and "rule_overrides" in data:
             try:
                 rules_from_json({"preset": data["preset"], **data["rule_overrides"]})
             except InvalidRules as error:

@@ -48,11 +48,11 @@ class Tournament(models.Model):
         A4 = "A4", "A4"
 
     class PrizeTies(models.TextChoices):
-        SHARE = "share", "Tied on points: share the prizes of the places they hold"
-        TIEBREAK = "tiebreak", "Use the tiebreakers; share only when still level"
+        SHARE = "share", "Level on points: they share the prizes of the places they hold"
+        TIEBREAK = "tiebreak", "The tiebreakers decide; only those level on all of them share"
 
     name = models.CharField(max_length=120)
-    date = models.DateField()
+    date = models.DateField(default=timezone.localdate)
     venue = models.CharField(max_length=200, blank=True)
     preset = models.CharField(max_length=40, choices=PRESET_CHOICES)
     rule_overrides = models.JSONField(default=dict, blank=True)

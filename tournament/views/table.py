@@ -4,6 +4,8 @@ A token reaches its own table's game in a running round and nothing else: anothe
 game has another token, a round not started shows a waiting page, a closed round is gone.
 """
 
+from functools import wraps
+
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
@@ -21,8 +23,29 @@ SEAT_ORDER = [("north", "North", "ns"), ("east", "East", "ew"), ("south", "South
 def _game_for_token_or_404(token: str) -> Game:
     game = get_object_or_404(Game.objects.select_related("round__tournament", "table"), token=token)
     if game.round.status == Round.Status.CLOSED:
-        raise Http404("This table link is for a round that has closed.")
+        raise RoundClosed(game)
     return game
+
+
+class RoundClosed(Http404):
+    """An old link: its round has closed. Shown as a page that says so (status 410 Gone)."""
+
+    def __init__(self, game: Game) -> None:
+        super().__init__("This table link is for a round that has closed.")
+        self.game = game
+
+
+def closed_link_page(view):
+    """Answer a closed round's link with a page that says where to go, instead of a bare 404."""
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, token: str, *args: object, **kwargs: object) -> HttpResponse:
+        try:
+            return view(request, token, *args, **kwargs)
+        except RoundClosed as closed:
+            return render(request, "table/closed.html", {"game": closed.game}, status=410)
+
+    return wrapper
 
 
 def _hands(game: Game) -> list[Hand]:
@@ -60,6 +83,7 @@ def _panel(
 
 
 @require_GET
+@closed_link_page
 def table_page(request: HttpRequest, token: str) -> HttpResponse:
     game = _game_for_token_or_404(token)
     if game.round.status == Round.Status.PLANNED:
@@ -71,6 +95,7 @@ def table_page(request: HttpRequest, token: str) -> HttpResponse:
 
 
 @require_GET
+@closed_link_page
 def table_preview(request: HttpRequest, token: str) -> HttpResponse:
     """What the hand being typed would score, in words, and the totals after it."""
     game = _game_for_token_or_404(token)
@@ -82,6 +107,7 @@ def table_preview(request: HttpRequest, token: str) -> HttpResponse:
 
 
 @require_POST
+@closed_link_page
 def table_hand(request: HttpRequest, token: str) -> HttpResponse:
     game = _game_for_token_or_404(token)
     hands = _hands(game)
@@ -109,6 +135,7 @@ def table_hand(request: HttpRequest, token: str) -> HttpResponse:
 
 
 @require_POST
+@closed_link_page
 def table_dispute(request: HttpRequest, token: str, number: int) -> HttpResponse:
     game = _game_for_token_or_404(token)
     hand = get_object_or_404(Hand, game=game, number=number)
