@@ -13,6 +13,7 @@ def _log_in(page, director) -> None:
     page.fill("#id_username", director.username)
     page.fill("#id_password", "correct-horse-battery")
     page.click("button[type=submit]")
+    page.wait_for_url(lambda url: "/login/" not in url)
 
 
 def _enter_hand(page, north_south_tricks: int) -> None:

@@ -297,6 +297,12 @@ class HandForm(forms.Form):
             field, message = None, f"{error.message[0].upper()}{error.message[1:]}."
         self.add_error(field, ValidationError(message, code=error.code))
 
+    PENALTY_FIELDS = ("ns_reneges", "ew_reneges", "ns_table_talk", "ew_table_talk")
+
+    def penalties_entered(self) -> bool:
+        """Whether any reneg or table-talk count is set (or wrong): the form shows that section open."""
+        return any(self[name].errors or str(self[name].value() or "0") != "0" for name in self.PENALTY_FIELDS)
+
     def values(self) -> dict[str, Any]:
         """The cleaned hand as the fields :func:`tournament.services.enter_hand` stores."""
         return {field: self.cleaned_data.get(field) for field in HAND_FIELDS}

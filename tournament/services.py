@@ -206,35 +206,31 @@ def _replan(round_: Round, *, by: User, reason: str) -> None:
     SeatingChange.objects.create(round=round_, changed_by=by, description=f"{reason}: the round was re-seated.")
 
 
-@transaction.atomic
 def swap_players(*, round_: Round, first: Player, second: Player, by: User = None) -> None:
     """Exchange two players' places in a round that has not started; the change is recorded."""
-    round_ = Round.objects.select_for_update().get(pk=round_.pk)
-    if round_.status != Round.Status.PLANNED:
-        raise ValidationError("Players can be swapped only before the round starts.", code="round_started")
-    movement = load_movement(round_)
-    placed = set(movement.seated()) | set(movement.sitting_out)
-    if first.pk == second.pk or not {first.pk, second.pk} <= placed:
-        raise ValidationError("Choose two different players of this round.", code="not_in_round")
-    _rewrite_movement(round_, rotation.swap(movement, first.pk, second.pk))
-    SeatingChange.objects.create(round=round_, changed_by=by, description=f"Swapped {first.name} and {second.name}.")
+    _swap(round_, [(first, second)], by=by, what=f"{first.name} and {second.name}", kind="players")
+
+
+def swap_teams(*, round_: Round, first: Team, second: Team, by: User = None) -> None:
+    """Exchange two teams' places (first player with first player, second with second)."""
+    pairs = list(zip(first.players.all(), second.players.all(), strict=True)) if first.pk != second.pk else []
+    _swap(round_, pairs, by=by, what=f"teams {first} and {second}", kind="teams")
 
 
 @transaction.atomic
-def swap_teams(*, round_: Round, first: Team, second: Team, by: User = None) -> None:
-    """Exchange two teams' places (first player with first player, second with second)."""
+def _swap(round_: Round, pairs: list[tuple[Player, Player]], *, by: User, what: str, kind: str) -> None:
     round_ = Round.objects.select_for_update().get(pk=round_.pk)
     if round_.status != Round.Status.PLANNED:
-        raise ValidationError("Teams can be swapped only before the round starts.", code="round_started")
+        raise ValidationError(f"{kind.capitalize()} can be swapped only before the round starts.", code="round_started")
     movement = load_movement(round_)
     placed = set(movement.seated()) | set(movement.sitting_out)
-    a, b = list(first.players.all()), list(second.players.all())
-    if first.pk == second.pk or not {p.pk for p in a + b} <= placed:
-        raise ValidationError("Choose two different teams playing this round.", code="not_in_round")
-    for x, y in zip(a, b, strict=True):
-        movement = rotation.swap(movement, x.pk, y.pk)
+    chosen = {p.pk for pair in pairs for p in pair}
+    if not pairs or any(a.pk == b.pk for a, b in pairs) or not chosen <= placed:
+        raise ValidationError(f"Choose two different {kind} of this round.", code="not_in_round")
+    for a, b in pairs:
+        movement = rotation.swap(movement, a.pk, b.pk)
     _rewrite_movement(round_, movement)
-    SeatingChange.objects.create(round=round_, changed_by=by, description=f"Swapped teams {first} and {second}.")
+    SeatingChange.objects.create(round=round_, changed_by=by, description=f"Swapped {what}.")
 
 
 def _rewrite_movement(round_: Round, movement: rotation.Movement[int]) -> None:
