@@ -85,7 +85,7 @@ class RuleSet:
 
     def _check_misdeal_reasons(self) -> None:
         reasons = self.misdeal_reasons
-        if not isinstance(reasons, tuple) or any(r not in MISDEAL_REASONS for r in reasons):
+        if not isinstance(reasons, tuple) or any(not isinstance(r, str) or r not in MISDEAL_REASONS for r in reasons):
             raise InvalidRules("misdeal_reasons", f"each must be one of {', '.join(MISDEAL_REASONS)}")
 
     def _check_consistency(self) -> None:
@@ -128,11 +128,6 @@ class RuleSet:
         data = dataclasses.asdict(self)
         data["misdeal_reasons"] = list(self.misdeal_reasons)
         return data
-
-    def overrides_from(self, base: RuleSet) -> dict[str, Any]:
-        """The fields whose value differs from ``base``, as JSON."""
-        mine, theirs = self.to_json(), base.to_json()
-        return {key: value for key, value in mine.items() if theirs[key] != value}
 
 
 # field: (kind, lowest, highest); "int?" may also be null.
@@ -204,10 +199,10 @@ def _preset(name: str, title: str) -> Callable[[Callable[[], RuleSet]], Callable
 @_preset("tennessee", "Tennessee house rules (game to 500)")
 def _tennessee() -> RuleSet:
     """A state association's house rules: game to 500, a set side loses 10 a trick bid,
-    overtricks 1 each, nil 100 and "double nil" (bid before looking) 200, each nil scored
-    apart from the partner's bid. The text names no bag penalty, so bags cost nothing.
-    Silent in the text, our choice as most clubs play: a failed nil's tricks count as
-    overtricks for the side, double nil only when 100 behind, a reneg costs 3 tricks."""
+    overtricks 1 each, nil 100 and "double nil" (bid before looking) 200 whatever the score,
+    each nil scored apart from the partner's bid. The text names no bag penalty, so bags cost
+    nothing. Silent in the text, our choice as most clubs play: a failed nil's tricks count as
+    overtricks for the side, a reneg costs 3 tricks."""
     return RuleSet(
         target_score=500,
         set_penalty="minus_bid",
@@ -215,7 +210,7 @@ def _tennessee() -> RuleSet:
         bag_penalty=None,
         nil_points=100,
         blind_nil_points=200,
-        blind_nil_min_deficit=100,
+        blind_nil_min_deficit=None,
         both_nil="separate",
         failed_nil_tricks="bags",
         min_player_bid=1,
@@ -226,10 +221,10 @@ def _tennessee() -> RuleSet:
 def _classic() -> RuleSet:
     """The classic partnership rules: game to 500, nil 100, double nil 200, a nil bidder
     and partner exchange three cards; when both partners bid nil there is no exchange and
-    the side scores both values only if both make it, nothing otherwise. The text names no
-    bag penalty, so bags cost nothing. Silent in the text, our choice as most clubs play:
-    a failed nil's tricks count as overtricks, double nil only when 100 behind, a reneg
-    costs 3 tricks."""
+    the side scores both values only if both make it, nothing otherwise (two double nils:
+    both values, 400, as the field defines it). Double nil may be bid whatever the score. The
+    text names no bag penalty, so bags cost nothing. Silent in the text, our choice as most
+    clubs play: a failed nil's tricks count as overtricks, a reneg costs 3 tricks."""
     return RuleSet(
         target_score=500,
         set_penalty="minus_bid",
@@ -237,7 +232,7 @@ def _classic() -> RuleSet:
         bag_penalty=None,
         nil_points=100,
         blind_nil_points=200,
-        blind_nil_min_deficit=100,
+        blind_nil_min_deficit=None,
         both_nil="all_or_nothing",
         failed_nil_tricks="bags",
         nil_exchange=3,
@@ -252,9 +247,9 @@ def _friendly() -> RuleSet:
     trick is everyone's lowest club, nil 100, blind nil 300 with two cards passed through
     the dealer, a set side scores 0, a side that bids 10 or more wins or loses 200, every
     10 bags cost 100 (a side can be bagged out more than once), a reneg takes 3 tricks that
-    score for nobody, table talk takes 1 trick an incident. Silent in the text, our choice
-    as most clubs play: blind nil only when 100 behind, each of two nils scored on its own,
-    a failed nil's tricks count as bags."""
+    score for nobody, table talk takes 1 trick an incident. Blind nil may be bid whatever the
+    score. Silent in the text, our choice as most clubs play: each of two nils scored on its
+    own, a failed nil's tricks count as bags."""
     return RuleSet(
         target_score=500,
         set_penalty="zero",
@@ -263,7 +258,7 @@ def _friendly() -> RuleSet:
         bag_overflow="carry",
         nil_points=100,
         blind_nil_points=300,
-        blind_nil_min_deficit=100,
+        blind_nil_min_deficit=None,
         both_nil="separate",
         failed_nil_tricks="bags",
         big_bid=10,
@@ -333,9 +328,10 @@ def _league_300() -> RuleSet:
     trumps (big joker, little joker, 2 of spades, then the ace). Each side bids at least 4
     (a nil bidder's partner too, unless both bid nil). Nil 60, blind nil 120 when 100
     behind, two nils each scored on their own; a failed nil's tricks count for nothing. A
-    side bidding 10 or more wins or loses 120. Six bags cost 60 and the count goes back to
-    0. A reneg takes 3 tricks off the offender (they score for nobody) and gives the
-    opponents 30."""
+    side bidding 10 or more wins 120, and set loses the same (our settled reading; the text
+    names only the win). Six bags cost 60 and the count "resets to zero": bags past the sixth
+    in that hand are dropped (our reading of "reset"). A reneg takes 3 tricks off the
+    offender (they score for nobody) and gives the opponents 30."""
     return RuleSet(
         target_score=300,
         set_penalty="minus_bid",

@@ -112,12 +112,11 @@ def make_tournament(*, couples: int = 8, preset: str = "progressive", split: boo
     from tournament.models import Tournament
 
     tournament = Tournament.objects.create(
-        name="Club night",
         date=datetime.date(2026, 11, 20),
         preset=preset,
         format=Tournament.Format.PROGRESSIVE_SPLIT if split else Tournament.Format.PROGRESSIVE_FIXED,
         entry_fee=Decimal("20.00"),
-        **{"seating_order": Tournament.SeatingOrder.REGISTRATION, **fields},
+        **{"name": "Club night", "seating_order": Tournament.SeatingOrder.REGISTRATION, **fields},
     )
     for index in range(couples):
         first, second = COUPLES[index % len(COUPLES)]

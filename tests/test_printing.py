@@ -215,3 +215,9 @@ def test_print_page_and_a_small_document_open_at_once(director_client, running_r
     missing = director_client.get(reverse("director:print_document", args=[tournament.pk, "score-sheets"]) + "?round=9")
     assert missing.status_code == 404
     assert director_client.get(reverse("director:print_document", args=[tournament.pk, "nonsense"])).status_code == 404
+
+
+def test_a_name_with_quotes_prints_as_typed_in_the_footer(db):
+    tournament = make_tournament(couples=2, name='Joe\'s "Big" Night')
+    text = pages_text(produce(tournament, printing.standings(tournament)))[0]
+    assert 'Joe\'s "Big" Night · Standings' in text

@@ -34,6 +34,17 @@ def test_entrants_level_on_everything_share_a_rank():
     assert [s.rank for s in table] == [1, 1, 3]
 
 
+def test_a_missed_round_leaves_a_gap_and_counts_as_zero_in_the_tiebreak():
+    late = [RoundScore(2, 50, True)]
+    table = rank({"ann": scores((20, False), (30, True)), "late": late})
+    assert [(s.entrant, [r and r.points for r in s.rounds]) for s in table] == [
+        ("late", [None, 50]),
+        ("ann", [20, 30]),
+    ]
+    level = rank({"ann": scores((25, True), (25, True)), "bob": [RoundScore(2, 25, True), RoundScore(3, 25, True)]})
+    assert [s.entrant for s in level] == ["bob", "ann"]  # bob scored in the latest round, ann did not play it
+
+
 def test_sit_out_credit_is_the_rounds_average_rounded_half_up():
     assert sit_out_points([40, 61]) == 51
     assert sit_out_points([40, 60, -10]) == 30

@@ -1,7 +1,5 @@
 """Rule sets: the presets' fields, JSON overrides, and the field-level rules of scoring."""
 
-import dataclasses
-
 import pytest
 
 from scoring import InvalidHand, InvalidRules, RuleSet, rules_from_json
@@ -101,8 +99,6 @@ def test_rules_from_json_applies_overrides_to_a_preset():
 def test_rules_round_trip_through_json():
     for preset in PRESETS.values():
         assert rules_from_json(preset.rules.to_json()) == preset.rules
-    changed = dataclasses.replace(PRESETS["classic"].rules, nil_points=50)
-    assert changed.overrides_from(PRESETS["classic"].rules) == {"nil_points": 50}
 
 
 @pytest.mark.parametrize(
@@ -118,6 +114,7 @@ def test_rules_round_trip_through_json():
         ({"target_score": None, "hands_per_round": None}, "target_score"),
         ({"misdeal_reasons": ["sneezed"]}, "misdeal_reasons"),
         ({"lose_score": 600}, "lose_score"),
+        ({"misdeal_reasons": [[1]]}, "misdeal_reasons"),
     ],
 )
 def test_bad_rule_json_names_the_field(data, field):

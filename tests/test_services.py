@@ -349,13 +349,42 @@ def test_a_round_cannot_close_over_an_open_dispute(finished_round):
     assert services.close_round(round_=finished_round).number == 2
 
 
+def _edit(tournament, **changes):
+    from tournament.forms import TournamentForm
+
+    data = {field: getattr(tournament, field) for field in TournamentForm.Meta.fields if field != "rule_overrides"}
+    form = TournamentForm({**data, "rule_overrides": "", **changes}, instance=tournament)
+    assert form.is_valid(), form.errors
+    return form
+
+
 def test_a_rule_change_rescores_every_game(finished_round, tournament):
-    tournament.rule_overrides = {"overtrick_points": 0}
-    tournament.save()
-    assert services.rescore_tournament(tournament=tournament) == []  # open round: nothing flipped after a close
+    services.update_tournament(form=_edit(tournament, rule_overrides='{"overtrick_points": 0}'))
     game = finished_round.games.get(table__number=1)
     game.refresh_from_db()
     assert (game.ns_score, game.ew_score) == (240, 240) and game.status == "tied"
+
+
+def test_a_rule_change_that_breaks_a_stored_hand_is_refused_and_nothing_changes(finished_round, tournament):
+    with pytest.raises(ValidationError, match=r"Round 1, table 1, hand 1: .*at least 7"):
+        services.update_tournament(form=_edit(tournament, rule_overrides='{"min_team_bid": 7}'))
+    tournament.refresh_from_db()
+    assert tournament.rule_overrides == {}
+    assert finished_round.games.get(table__number=1).ns_score == 4 * 61
+
+
+def test_a_correction_in_a_closed_round_must_leave_the_game_decided(finished_round, director):
+    services.close_round(round_=finished_round)
+    game = finished_round.games.get(table__number=1)
+    hand = game.hands.get(number=4)
+    level = {**hand.snapshot(), "north_tricks": 3, "east_tricks": 4}  # 243 v 241: North–South still win
+    services.enter_hand(game=game, number=4, values=level, source="director", by=director, expected_version=1)
+    hand = game.hands.get(number=3)
+    tie = {**hand.snapshot(), "north_tricks": 3, "east_tricks": 4}  # 242 v 242: undecided
+    with pytest.raises(InvalidHand) as refused:
+        services.enter_hand(game=game, number=3, values=tie, source="director", by=director, expected_version=1)
+    assert refused.value.code == "closed_round_undecided"
+    assert game.hands.get(number=3).version == 1
 
 
 def test_a_correction_that_flips_a_closed_round_reseats_the_next_if_not_started(finished_round, director):

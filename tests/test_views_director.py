@@ -115,7 +115,8 @@ def test_bad_tournament_input_is_shown_next_to_its_field(director_client, change
 
 
 def test_director_edits_rule_overrides(director_client, tournament):
-    data = NEW | {"name": tournament.name, "preset": "progressive", "rule_overrides": '{"hands_per_round": 5}'}
+    data = NEW | {"name": tournament.name, "preset": "progressive", "format": "progressive_split",
+                  "rule_overrides": '{"hands_per_round": 5}'}  # fmt: skip
     director_client.post(reverse("director:tournament_edit", args=[tournament.pk]), data)
     tournament.refresh_from_db()
     assert tournament.rules.hands_per_round == 5
@@ -405,3 +406,44 @@ def test_the_format_cannot_change_once_seated(director_client, running_round, to
     assert response.status_code == 422 and "format_locked" in [
         e.code for e in response.context["form"].errors.as_data()["format"]
     ]
+
+
+def test_the_format_must_match_how_the_preset_plays_partners(director_client):
+    response = director_client.post(reverse("director:tournament_new"), NEW | {"format": "progressive_split"})
+    assert "partners_mismatch" in [e.code for e in response.context["form"].errors.as_data()["format"]]
+
+
+def test_prize_shares_cannot_add_up_past_the_whole_pool(director_client, tournament):
+    url = reverse("director:prize_add", args=[tournament.pk])
+    director_client.post(url, {"kind": "place", "place": 1, "share_percent": "60"})
+    response = director_client.post(url, {"kind": "place", "place": 2, "share_percent": "50"})
+    assert response.status_code == 422 and "add up to 110" in response.content.decode()
+
+
+@pytest.mark.parametrize("overrides", ['{"misdeal_reasons": [[1]]}', '{"misdeal_reasons": "no_spades"}', "[1, 2]"])
+def test_odd_rule_json_is_a_message_not_an_error(director_client, overrides):
+    response = director_client.post(reverse("director:tournament_new"), NEW | {"rule_overrides": overrides})
+    assert response.status_code == 422 and response.context["form"].errors["rule_overrides"]
+
+
+@pytest.mark.parametrize("value", ["²", "٣", "-1", "1e3", ""])
+def test_odd_numbers_in_addresses_never_break_a_page(director_client, running_round, tournament, value):
+    game = running_round.games.first()
+    assert (
+        director_client.get(reverse("director:game", args=[tournament.pk, game.pk]), {"hand": value}).status_code == 200
+    )
+    printed = director_client.get(
+        reverse("director:print_document", args=[tournament.pk, "score-sheets"]), {"round": value}
+    )
+    assert printed.status_code == 404
+    posted = director_client.post(reverse("table:hand", args=[game.token]), {"number": value, **even_hand(7)})
+    assert posted.status_code in (200, 302, 409, 422)
+
+
+def test_a_damaged_export_with_a_repeated_team_is_refused_whole(director_client, finished_round, tournament):
+    body = json.loads(director_client.get(reverse("director:export_json", args=[tournament.pk])).content)
+    body["teams"][1]["number"] = body["teams"][0]["number"]
+    upload = SimpleUploadedFile("event.json", json.dumps(body).encode(), content_type="application/json")
+    response = director_client.post(reverse("director:import"), {"file": upload})
+    assert response.status_code == 422 and b"damaged" in response.content
+    assert Tournament.objects.count() == 1

@@ -95,6 +95,9 @@ class GameAdmin(admin.ModelAdmin):
     list_filter = ["round__tournament", "status"]
     readonly_fields = ["ns_score", "ew_score", "ns_bags", "ew_bags", "hands_played", "status", "winner", "game_page"]
 
+    def has_delete_permission(self, request: object, obj: object = None) -> bool:
+        return False  # deleting a game would take its hands and their history with it
+
     @admin.display(description="Hands")
     def game_page(self, game: Game) -> str:
         target = reverse("director:game", args=[game.round.tournament_id, game.pk])
@@ -122,6 +125,9 @@ class HandAdmin(admin.ModelAdmin):
 
     def has_add_permission(self, request: object) -> bool:
         return False
+
+    def has_delete_permission(self, request: object, obj: object = None) -> bool:
+        return False  # a hand's history is evidence
 
 
 @admin.register(Prize)

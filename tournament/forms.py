@@ -11,7 +11,7 @@ from django.core.exceptions import ValidationError
 
 from scoring import InvalidHand, InvalidRules, PlayerHand, RuleSet, SideHand, rules_from_json
 from scoring.hand import BLIND_NIL, NIL, validate_hand
-from scoring.rules import MISDEAL_REASONS
+from scoring.rules import MISDEAL_REASONS, PRESETS
 from tournament.models import HAND_FIELDS, Game, Payment, Player, Prize, Side, Team, Tournament
 
 SEATS = ("north", "east", "south", "west")
@@ -60,6 +60,12 @@ class TournamentForm(forms.ModelForm):
         if seated and data.get("format") and data["format"] != self.instance.format:
             message = "The format cannot change once round 1 is seated: the movement depends on it."
             self.add_error("format", ValidationError(message, code="format_locked"))
+        preset = PRESETS.get(data.get("preset", ""))
+        fixed_format = data.get("format") == Tournament.Format.PROGRESSIVE_FIXED
+        if preset and data.get("format") and (preset.rules.partners == "fixed") != fixed_format:
+            partners = "fixed partners" if preset.rules.partners == "fixed" else "partners who split each round"
+            message = f"{preset.title} is played with {partners}: choose the matching format."
+            self.add_error("format", ValidationError(message, code="partners_mismatch"))
         if data.get("preset") and "rule_overrides" in data:
             try:
                 rules_from_json({"preset": data["preset"], **data["rule_overrides"]})
@@ -136,6 +142,12 @@ class PrizeForm(forms.ModelForm):
         if kind == Prize.Kind.DIVISION and not data.get("division", "").strip():
             self.add_error("division", ValidationError('Name the division, e.g. "female".', code="division"))
         self._check_duplicate(data)
+        if share is not None and "share_percent" not in self.errors:
+            taken = Prize.objects.filter(tournament=self.instance.tournament, share_percent__isnull=False)
+            total = sum((p.share_percent for p in taken.exclude(pk=self.instance.pk)), Decimal("0")) + share
+            if total > 100:
+                message = f"The prizes' shares would add up to {total}% of the fees; they can share out 100% at most."
+                self.add_error("share_percent", ValidationError(message, code="shares_over_100"))
         return data
 
     def _check_duplicate(self, data: dict[str, Any]) -> None:

@@ -18,7 +18,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from scoring import Game as ScoringGame
-from scoring import InvalidRules, PlayerHand, RuleSet, rules_from_json
+from scoring import InvalidHand, InvalidRules, PlayerHand, RuleSet, rules_from_json
 from scoring.rules import MISDEAL_REASONS, PRESETS
 
 PRESET_CHOICES = [(name, preset.title) for name, preset in PRESETS.items()]
@@ -312,8 +312,15 @@ class Game(models.Model):
         """The scoring engine's game after this table's scored hands (misdeals skipped)."""
         game = ScoringGame(rules)
         for hand in hands if hands is not None else self.hands.order_by("number"):
-            if not hand.misdeal:
+            if hand.misdeal:
+                continue
+            try:
                 game = game.play(hand.players(), reneges=hand.reneges(), table_talk=hand.table_talk())
+            except InvalidHand as error:
+                raise InvalidHand(
+                    f"hand {hand.number}: {error.message}",
+                    field=error.field, team=error.team, player=error.player, code=error.code,
+                ) from None  # fmt: skip
         return game
 
     def rescore(self, rules: RuleSet, hands: list[Hand] | None = None) -> ScoringGame:

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import close_old_connections, connection
+from django.db import close_old_connections, connection, transaction
 from django.utils import timezone
 
 from scoring.describe import handout, summary
@@ -39,9 +39,6 @@ class Document:
     template: str
     contexts: list[dict[str, Any]]
 
-    def filename(self) -> str:
-        return f"{self.name}.pdf"
-
 
 def _base(tournament: Tournament, title: str) -> dict[str, Any]:
     return {
@@ -49,7 +46,14 @@ def _base(tournament: Tournament, title: str) -> dict[str, Any]:
         "title": title,
         "paper": tournament.paper_size,
         "rules_line": summary(tournament.rules),
+        "footer": css_string(f"{tournament.name} · {title}"),
     }
+
+
+def css_string(text: str) -> str:
+    """``text`` as a quoted CSS string for the page footer's ``content``: every character but
+    letters, digits and spaces escaped, so quotes and backslashes in a name print as typed."""
+    return '"' + "".join(c if c.isalnum() or c == " " else f"\\{ord(c):x} " for c in text) + '"'
 
 
 # --- score sheets, tents, slips (per round) ---------------------------------------------------------
@@ -197,7 +201,7 @@ def rule_handout(tournament: Tournament) -> Document:
 
 def standings(tournament: Tournament) -> Document:
     rows = standings_rows(tournament)
-    rounds = sorted({s.round for row in rows for s in row.standing.rounds})
+    rounds = sorted({s.round for row in rows for s in row.standing.rounds if s is not None})
     title = "Standings"
     context = {**_base(tournament, title), "rows": rows, "rounds": rounds, "tiebreak": TIEBREAK_TEXT}
     return Document("standings", title, "print/standings.html", [context])
@@ -238,14 +242,19 @@ def produce(tournament: Tournament, document: Document, *, background: bool = Tr
     """The job for ``document``: an existing one for the same HTML, else a new one, rendered now
     (one chunk, or ``background`` off) or in a background thread."""
     chunks = pdf.render_html_chunks(document.template, document.contexts)
-    key = hashlib.sha256("\x00".join([document.template, *chunks]).encode()).hexdigest()
+    key = hashlib.sha256("\x00".join([str(tournament.pk), document.template, *chunks]).encode()).hexdigest()
     job = PrintJob.objects.filter(key=key).first()
     if job and job.status != PrintJob.Status.FAILED and not _stale(job):
         return job
-    PrintJob.objects.filter(key=key).delete()
-    job = PrintJob.objects.create(
-        tournament=tournament, document=document.name, title=document.title, key=key, chunks_total=len(chunks)
-    )
+    with transaction.atomic():
+        PrintJob.objects.filter(key=key).delete()
+        job, created = PrintJob.objects.get_or_create(
+            key=key,
+            defaults={"tournament": tournament, "document": document.name, "title": document.title,
+                      "chunks_total": len(chunks)},
+        )  # fmt: skip
+    if not created:
+        return job  # a second request for the same document got here first
     if len(chunks) == 1 or not background:
         _render(job.pk, chunks)
         job.refresh_from_db()

@@ -190,12 +190,12 @@ def sitting_out_names(round_: Round) -> list[str]:
 
 def standings_csv(tournament: Tournament) -> str:
     rows = standings_rows(tournament)
-    rounds = sorted({s.round for row in rows for s in row.standing.rounds})
+    rounds = sorted({s.round for row in rows for s in row.standing.rounds if s is not None})
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(["rank", "name", "division", "withdrawn", "total", "rounds won", *[f"round {n}" for n in rounds]])
     for row in rows:
-        per_round = {s.round: s.points for s in row.standing.rounds}
+        per_round = {s.round: s.points for s in row.standing.rounds if s is not None}
         writer.writerow(
             [
                 row.standing.rank,

@@ -31,6 +31,7 @@ from tournament.models import (
     Player,
     Prize,
     Round,
+    RoundNotReady,
     Seat,
     Seating,
     SeatingChange,
@@ -177,6 +178,8 @@ def _next_movement(previous: Round) -> rotation.Movement[int]:
     seats = {(t, s): p for t, s, p in previous.seatings.values_list("table__number", "seat", "player_id")}
     results = []
     for table_number, winner in previous.games.values_list("table__number", "winner"):
+        if winner not in (Side.NS, Side.EW):
+            raise RoundNotReady(f"Table {table_number} of round {previous.number} has no winner.")
         ns = (seats[table_number, Seat.NORTH], seats[table_number, Seat.SOUTH])
         ew = (seats[table_number, Seat.EAST], seats[table_number, Seat.WEST])
         results.append(rotation.TableResult(table_number, *((ns, ew) if winner == Side.NS else (ew, ns))))
@@ -195,6 +198,9 @@ def _next_movement(previous: Round) -> rotation.Movement[int]:
 
 
 def _replan(round_: Round, *, by: User, reason: str) -> None:
+    round_ = Round.objects.select_for_update().select_related("tournament").get(pk=round_.pk)
+    if round_.status != Round.Status.PLANNED:
+        return  # started meanwhile: its games (and any hands) stay as they are
     round_.seatings.all().delete()
     round_.sit_outs.all().delete()
     previous = round_.tournament.rounds.filter(number=round_.number - 1).first()
@@ -213,7 +219,10 @@ def swap_players(*, round_: Round, first: Player, second: Player, by: User = Non
 
 def swap_teams(*, round_: Round, first: Team, second: Team, by: User = None) -> None:
     """Exchange two teams' places (first player with first player, second with second)."""
-    pairs = list(zip(first.players.all(), second.players.all(), strict=True)) if first.pk != second.pk else []
+    a, b = list(first.players.all()), list(second.players.all())
+    if len(a) != 2 or len(b) != 2:
+        raise ValidationError("Only teams of two players can be swapped.", code="team_size")
+    pairs = list(zip(a, b, strict=True)) if first.pk != second.pk else []
     _swap(round_, pairs, by=by, what=f"teams {first} and {second}", kind="teams")
 
 
@@ -279,6 +288,7 @@ def enter_hand(
     at_table = source == HandRevision.Source.TABLE
     if at_table:
         _check_table_entry(game, confirmed_by)
+    closed = game.round.status == Round.Status.CLOSED
     if existing is None:
         _check_new_hand(game, hands, number)
         hand = Hand(game=game, number=number)
@@ -305,7 +315,11 @@ def enter_hand(
     game.replay(rules, ordered)
     hand.save()
     HandRevision.objects.create(hand=hand, source=source, changed_by=by, before=before, after=hand.snapshot())
-    game.rescore(rules, ordered)
+    scored = game.rescore(rules, ordered)
+    if closed and not scored.over and not game.decided_by:
+        # The next round was seated from this game's result: it must still have one.
+        raise InvalidHand("a correction in a closed round must leave the game decided", field="hand",
+                          code="closed_round_undecided")  # fmt: skip
     hand.game = game  # the locked, rescored game: callers read the new totals from here
     return hand
 
@@ -336,15 +350,30 @@ def _clear_scores(hand: Hand) -> None:
 
 
 @transaction.atomic
-def rescore_tournament(*, tournament: Tournament) -> list[str]:
-    """Rescore every game after a rule change; returns the closed-round tables whose winner flipped
-    (the movement after them was made with the old result)."""
+def update_tournament(*, form: Any) -> tuple[Tournament, list[str]]:
+    """Save a tournament's form; if its rules changed, score every hand again under them.
+
+    Returns the tournament and the closed-round tables whose winner flipped. A stored hand the
+    new rules refuse rolls everything back with :class:`ValidationError` naming it.
+    """
+    before = Tournament.objects.select_for_update().get(pk=form.instance.pk).rules
+    tournament = form.save()
+    if tournament.rules == before:
+        return tournament, []
+    return tournament, _rescore_all(tournament)
+
+
+def _rescore_all(tournament: Tournament) -> list[str]:
     rules = tournament.rules
     flipped = []
     games = Game.objects.select_for_update(of=("self",)).select_related("round", "table")
     for game in games.filter(round__tournament=tournament).order_by("round__number", "table__number"):
         before = game.winner
-        game.rescore(rules)
+        try:
+            game.rescore(rules)
+        except InvalidHand as error:
+            where = f"Round {game.round.number}, table {game.table.number}"
+            raise ValidationError(f"{where}, {error.message}: the new rules refuse it.", code="breaks_hands") from None
         if game.round.status == Round.Status.CLOSED and game.winner != before:
             flipped.append(f"round {game.round.number} table {game.table.number}")
     return flipped
@@ -408,6 +437,7 @@ def award_prizes(*, tournament: Tournament) -> list[Payout]:
     if tournament.status != Tournament.Status.FINISHED:
         raise ValidationError("Prizes are worked out once the last round has closed.", code="not_finished")
     payouts = Payout.objects.filter(prize__tournament=tournament)
+    list(payouts.select_for_update())  # a payout marked paid meanwhile waits for this, then is seen
     if payouts.filter(paid_at__isnull=False).exists():
         raise ValidationError("Prizes have already been paid out; they can no longer be re-assigned.", code="paid")
     payouts.delete()
@@ -439,6 +469,16 @@ def _prize_amounts(prizes: list[Prize], pool: Decimal) -> dict[int, Decimal]:
         for prize, amount in zip(shared, prize_rules.allocate(whole, [p.share_percent for p in shared]), strict=True):
             amounts[prize.pk] = amount
     return amounts
+
+
+@transaction.atomic
+def remove_prize(*, prize: Prize) -> None:
+    """Remove a prize and its unpaid payouts; one already paid stays on the record."""
+    prize = Prize.objects.select_for_update().get(pk=prize.pk)
+    if prize.payouts.select_for_update().filter(paid_at__isnull=False).exists():
+        raise ValidationError(f"The {prize} prize has been paid out, so it stays on the record.", code="paid")
+    prize.payouts.all().delete()
+    prize.delete()
 
 
 @transaction.atomic

@@ -38,38 +38,33 @@ class RoundScore:
 
 @dataclass(frozen=True)
 class Standing(Generic[E]):
+    """One entrant's line. ``rounds`` holds every round of the event in order, None where the
+    entrant had no score (arrived later, or withdrew); ``key`` sorts best first and equal keys
+    share a rank."""
+
     rank: int
     entrant: E
     total: int
     rounds_won: int
-    rounds: tuple[RoundScore, ...]
-
-    @property
-    def key(self) -> tuple[int, ...]:
-        """Sorts best first; equal keys share a rank."""
-        recent = tuple(-score.points for score in sorted(self.rounds, key=lambda s: -s.round))
-        return (-self.total, -self.rounds_won, *recent)
+    rounds: tuple[RoundScore | None, ...]
+    key: tuple[int, ...]
 
 
 def rank(scores: Mapping[E, Sequence[RoundScore]]) -> list[Standing[E]]:
-    """Rank every entrant; entrants with no round yet are ranked on zero."""
-    rows = [
-        Standing(
-            rank=0,
-            entrant=entrant,
-            total=sum(s.points for s in rounds),
-            rounds_won=sum(1 for s in rounds if s.won),
-            rounds=tuple(sorted(rounds, key=lambda s: s.round)),
-        )
-        for entrant, rounds in scores.items()
-    ]
+    """Rank every entrant; a round an entrant did not play counts as 0 in the tiebreak."""
+    numbers = sorted({s.round for rounds in scores.values() for s in rounds})
+    rows = []
+    for entrant, rounds in scores.items():
+        by_round = {s.round: s for s in rounds}
+        total, won = sum(s.points for s in rounds), sum(1 for s in rounds if s.won)
+        recent = tuple(-(by_round[n].points if n in by_round else 0) for n in reversed(numbers))
+        line = tuple(by_round.get(n) for n in numbers)
+        rows.append(Standing(0, entrant, total, won, line, (-total, -won, *recent)))
     rows.sort(key=lambda row: row.key)
     ranked: list[Standing[E]] = []
     for position, row in enumerate(rows, start=1):
-        same = ranked and ranked[-1].key == row.key
-        ranked.append(
-            Standing(ranked[-1].rank if same else position, row.entrant, row.total, row.rounds_won, row.rounds)
-        )
+        place = ranked[-1].rank if ranked and ranked[-1].key == row.key else position
+        ranked.append(Standing(place, row.entrant, row.total, row.rounds_won, row.rounds, row.key))
     return ranked
 
 

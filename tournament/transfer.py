@@ -16,7 +16,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils.dateparse import parse_datetime
 
 from tournament.models import (
@@ -178,8 +178,9 @@ def parse(raw: bytes | str) -> dict[str, Any]:
 def import_tournament(data: dict[str, Any]) -> Tournament:
     """Create a new tournament from an export; nothing is saved unless all of it is valid."""
     try:
-        return _import(data)
-    except (KeyError, TypeError, ValueError, IndexError, InvalidOperation) as error:
+        with transaction.atomic():
+            return _import(data)
+    except (KeyError, TypeError, ValueError, IndexError, InvalidOperation, IntegrityError, ValidationError) as error:
         raise ValidationError(f"The export is damaged or incomplete ({type(error).__name__}: {error}).") from None
 
 

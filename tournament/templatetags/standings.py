@@ -12,9 +12,9 @@ register = template.Library()
 
 @register.filter
 def round_cells(standing: Standing) -> SafeString:
-    """One ``<td>`` per round: the points, marked with * when the player sat out."""
+    """One ``<td>`` per round of the event: the points (* when sat out), blank if not played."""
     return format_html_join(
         "",
         '<td class="num round-col">{}{}</td>',
-        ((s.points, "*" if s.sat_out else "") for s in standing.rounds),
+        (("", "") if s is None else (s.points, "*" if s.sat_out else "") for s in standing.rounds),
     )

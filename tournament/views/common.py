@@ -15,6 +15,12 @@ director_required: Callable = user_passes_test(lambda user: user.is_active and u
 """Only a logged-in, active staff member directs; anyone else is sent to the login page."""
 
 
+def whole_number(text: object, default: int = 0) -> int:
+    """A plain ASCII whole number from user input, else ``default`` ("²" is a digit to Python)."""
+    value = str(text or "")
+    return int(value) if value.isascii() and value.isdecimal() else default
+
+
 def tournament_or_404(tournament_id: int) -> Tournament:
     return get_object_or_404(Tournament, pk=tournament_id)
 

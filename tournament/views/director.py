@@ -1,6 +1,7 @@
 """The director's tournament pages: the list, creating and editing, the dashboard."""
 
 from django.contrib import messages
+from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
@@ -33,19 +34,18 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def tournament_edit(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = tournament_or_404(tournament_id)
-    rules_before = tournament.rules
     form = TournamentForm(request.POST or None, instance=tournament)
     if request.method == "POST" and form.is_valid():
-        tournament = form.save()
-        if tournament.rules != rules_before:
-            flipped = services.rescore_tournament(tournament=tournament)
-            note = (
-                f" Results changed at {', '.join(flipped)}: later rounds were seated on the old results."
-                if flipped
-                else ""
-            )
-            messages.warning(request, "The rules changed: every hand was scored again." + note)
-        return redirect("director:dashboard", tournament.pk)
+        try:
+            tournament, flipped = services.update_tournament(form=form)
+        except ValidationError as error:
+            form.add_error("rule_overrides" if "rule_overrides" in form.changed_data else "preset", error)
+        else:
+            if flipped:
+                changed = ", ".join(flipped)
+                messages.warning(request, f"Every hand was scored again. Results changed at {changed}: later rounds "
+                                 "were seated on the old results.")  # fmt: skip
+            return redirect("director:dashboard", tournament.pk)
     status = 422 if request.method == "POST" else 200
     return render(request, "director/tournament_form.html", {"form": form, "tournament": tournament}, status=status)
 

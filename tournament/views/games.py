@@ -12,7 +12,7 @@ from tournament.forms import HandForm, TieDecisionForm, hand_initial, standing_b
 from tournament.links import base_url, table_url
 from tournament.models import Game, Hand, HandRevision, Round
 from tournament.reports import game_sheet
-from tournament.views.common import director_required, game_or_404, tournament_or_404
+from tournament.views.common import director_required, game_or_404, tournament_or_404, whole_number
 
 
 def _hand_form(game: Game, number: int, data: dict | None = None) -> HandForm:
@@ -40,7 +40,7 @@ def game_detail(request: HttpRequest, tournament_id: int, game_id: int) -> HttpR
     tournament = tournament_or_404(tournament_id)
     game = game_or_404(tournament, game_id)
     next_number = (game.hands.order_by("-number").values_list("number", flat=True).first() or 0) + 1
-    number = int(request.GET["hand"]) if request.GET.get("hand", "").isdigit() else next_number
+    number = whole_number(request.GET.get("hand"), next_number) or next_number
     return render(request, "director/game.html", _context(request, game, _hand_form(game, number)))
 
 
@@ -49,7 +49,7 @@ def game_detail(request: HttpRequest, tournament_id: int, game_id: int) -> HttpR
 def game_hand(request: HttpRequest, tournament_id: int, game_id: int) -> HttpResponse:
     tournament = tournament_or_404(tournament_id)
     game = game_or_404(tournament, game_id)
-    number = int(request.POST["number"]) if request.POST.get("number", "").isdigit() else 0
+    number = whole_number(request.POST.get("number"))
     form = _hand_form(game, max(number, 1), request.POST)
     winner_before = game.winner
     if form.is_valid():

@@ -7,7 +7,7 @@ from django.urls import reverse
 from tournament import printing
 from tournament.links import base_url
 from tournament.models import PrintJob, Round
-from tournament.views.common import director_required, round_or_404, tournament_or_404
+from tournament.views.common import director_required, round_or_404, tournament_or_404, whole_number
 
 
 def _pdf_response(job: PrintJob) -> HttpResponse:
@@ -28,8 +28,7 @@ def documents(request: HttpRequest, tournament_id: int) -> HttpResponse:
 def document(request: HttpRequest, tournament_id: int, name: str) -> HttpResponse:
     tournament = tournament_or_404(tournament_id)
     if name in printing.ROUND_DOCUMENTS:
-        number = request.GET.get("round", "")
-        round_ = round_or_404(tournament, int(number) if number.isdigit() else 0)
+        round_ = round_or_404(tournament, whole_number(request.GET.get("round")))
         doc = printing.ROUND_DOCUMENTS[name](round_, base_url(request))
     elif name in printing.TOURNAMENT_DOCUMENTS:
         doc = printing.TOURNAMENT_DOCUMENTS[name](tournament)

@@ -50,11 +50,10 @@ def prize_add(request: HttpRequest, tournament_id: int) -> HttpResponse:
 def prize_delete(request: HttpRequest, tournament_id: int, prize_id: int) -> HttpResponse:
     tournament = tournament_or_404(tournament_id)
     prize = get_object_or_404(Prize, pk=prize_id, tournament=tournament)
-    if prize.payouts.filter(paid_at__isnull=False).exists():
-        messages.error(request, f"The {prize} prize has been paid out, so it stays on the record.")
-        return redirect("director:prizes", tournament.pk)
-    prize.payouts.all().delete()
-    prize.delete()
+    try:
+        services.remove_prize(prize=prize)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
     return redirect("director:prizes", tournament.pk)
 
 

@@ -15,6 +15,7 @@ from tournament import services
 from tournament.forms import HandForm, hand_initial, standing_before
 from tournament.models import Game, Hand, HandRevision, Round
 from tournament.reports import game_sheet
+from tournament.views.common import whole_number
 
 SWAPPED_PANEL = "table/_panel.html"
 SEAT_ORDER = [("north", "North", "ns"), ("east", "East", "ew"), ("south", "South", "ns"), ("west", "West", "ew")]
@@ -54,8 +55,8 @@ def _hands(game: Game) -> list[Hand]:
 
 def _form(game: Game, hands: list[Hand], data: dict | None = None, correct: Hand | None = None) -> HandForm:
     number = correct.number if correct else (hands[-1].number + 1 if hands else 1)
-    if data is not None and str(data.get("number", "")).isdigit():
-        number = int(data["number"])
+    if data is not None and whole_number(data.get("number")):
+        number = whole_number(data.get("number"))
     tournament = game.round.tournament
     return HandForm(
         data,

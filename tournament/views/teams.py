@@ -14,7 +14,9 @@ from tournament.reports import ledger, team_paid, teams_with_balance
 from tournament.templatetags.money import money
 from tournament.views.common import director_required, render_page, tournament_or_404
 
-PlayerFormSet = modelformset_factory(Player, form=PlayerForm, extra=0, min_num=2, max_num=2, validate_max=True)
+PlayerFormSet = modelformset_factory(
+    Player, form=PlayerForm, extra=0, min_num=2, max_num=2, validate_max=True, edit_only=True
+)
 
 
 def _team_or_404(tournament: Tournament, team_id: int) -> Team:
@@ -76,8 +78,12 @@ def team_status(request: HttpRequest, tournament_id: int, team_id: int) -> HttpR
     if status not in Team.Status.values:
         messages.error(request, "Choose whether the team is playing or withdrawn.")
         return redirect("director:teams", tournament.pk)
-    services.set_team_status(team=team, status=status, by=request.user)
-    messages.success(request, f"Team {team.number} is now {Team.Status(status).label.lower()}.")
+    try:
+        services.set_team_status(team=team, status=status, by=request.user)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    else:
+        messages.success(request, f"Team {team.number} is now {Team.Status(status).label.lower()}.")
     return redirect("director:teams", tournament.pk)
 
 
