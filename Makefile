@@ -29,6 +29,7 @@ bench: install
 	$(PY) bench/scoring_speed.py
 	$(PY) bench/tournament_scale.py
 	$(PY) bench/table_load.py
+	$(PY) bench/print_speed.py
 
 lint: install
 	$(VENV)/bin/ruff check .
