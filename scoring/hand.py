@@ -62,7 +62,7 @@ class SideHand:
 class SideResult:
     """What one hand did to one side.
 
-    ``points`` is the whole change (``bag_penalty`` and reneg points included); ``bags`` and
+    ``points`` is the whole change (``bag_penalty``, 0 or negative, and reneg points included); ``bags`` and
     ``score`` are the side's standing after the hand; ``made`` tells whether the side's
     contract (the nil bidder's partner's, where there is one; every nil, when both bid nil)
     was made; ``lines`` explains the points in words.

@@ -1,8 +1,10 @@
-"""PDF rendering with WeasyPrint: one renderer, ``render_pdf(template_name, context) -> bytes``.
+"""PDF rendering with WeasyPrint. Every PDF comes from :func:`html_to_pdf`.
 
-A large batch (a round's score sheets for 100 tables) is rendered as HTML chunks in this process
-and converted to PDF by a pool of worker processes, one per core, then joined: WeasyPrint's
-layout is single-threaded and costs ~0.1 s a page here, so two cores halve the wait.
+``render_pdf(template_name, context)`` is the whole path for one document. The print jobs of
+:mod:`tournament.printing` split it in two so they can hash the HTML first (to serve an unchanged
+document again): :func:`render_html_chunks`, then :func:`pdf_from_chunks`, which converts a large
+batch (a round's score sheets for 100 tables) in a pool of worker processes, one per core, and
+joins the parts: WeasyPrint's layout is single-threaded and costs ~0.1 s a page here.
 """
 
 from __future__ import annotations
