@@ -119,6 +119,7 @@ def table_hand(request: HttpRequest, token: str) -> HttpResponse:
         hand = services.enter_hand(
             game=game, number=form.cleaned_data["number"], values=form.values(), source=HandRevision.Source.TABLE,
             expected_version=form.cleaned_data["version"], confirmed_by=form.cleaned_data.get("confirmed_by", ""),
+            entry_key=form.cleaned_data["entry_key"],
         )  # fmt: skip
     except InvalidHand as error:
         form.add_error(None, f"{error.message[0].upper()}{error.message[1:]}.")
@@ -133,6 +134,15 @@ def table_hand(request: HttpRequest, token: str) -> HttpResponse:
     game = hand.game
     hands = _hands(game)
     return _panel(request, game, hands, _form(game, hands), notice=f"Hand {hand.number} saved.")
+
+
+@require_POST
+@closed_link_page
+def table_report(request: HttpRequest, token: str) -> HttpResponse:
+    """The open table page reports in, so the director sees when its phone was last heard from."""
+    game = _game_for_token_or_404(token)
+    services.record_phone_report(table=game.table, waiting=min(whole_number(request.POST.get("waiting")), 999))
+    return HttpResponse(status=204)
 
 
 @require_POST

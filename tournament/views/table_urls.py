@@ -6,5 +6,6 @@ urlpatterns = [
     path("<str:token>/", table.table_page, name="page"),
     path("<str:token>/preview/", table.table_preview, name="preview"),
     path("<str:token>/hands/", table.table_hand, name="hand"),
+    path("<str:token>/report/", table.table_report, name="report"),
     path("<str:token>/hands/<int:number>/dispute/", table.table_dispute, name="dispute"),
 ]
