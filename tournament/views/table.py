@@ -4,10 +4,12 @@ A token reaches its own table's game in a running round and nothing else: anothe
 game has another token, a round not started shows a waiting page, a closed round is gone.
 """
 
+import json
 from functools import wraps
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.templatetags.static import static
 from django.views.decorators.http import require_GET, require_POST
 
 from scoring import InvalidHand, score_hand
@@ -18,6 +20,8 @@ from tournament.reports import game_sheet
 from tournament.views.common import whole_number
 
 SWAPPED_PANEL = "table/_panel.html"
+# What the table page needs to open with no network, kept by the service worker.
+OFFLINE_ASSETS = ("css/app.css", "js/table.js", "django_htmx/htmx-2.min.js", "django_htmx/django-htmx.js", "favicon.svg")
 SEAT_ORDER = [("north", "North", "ns"), ("east", "East", "ew"), ("south", "South", "ns"), ("west", "West", "ew")]
 
 
@@ -158,3 +162,13 @@ def table_dispute(request: HttpRequest, token: str, number: int) -> HttpResponse
     return _panel(
         request, game, hands, _form(game, hands), notice=f"Hand {number} is flagged; the director will come over."
     )
+
+
+@require_GET
+def table_worker(request: HttpRequest) -> HttpResponse:
+    """The service worker that opens table pages without a network (browsers run it over HTTPS or
+    on localhost only). Served from /table/ so that it may look after every table page."""
+    assets = json.dumps([static(path) for path in OFFLINE_ASSETS])
+    response = render(request, "table/sw.js", {"assets": assets}, content_type="text/javascript")
+    response["Cache-Control"] = "no-cache"
+    return response

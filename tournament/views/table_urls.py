@@ -3,6 +3,7 @@ from django.urls import path
 from tournament.views import table
 
 urlpatterns = [
+    path("sw.js", table.table_worker, name="worker"),
     path("<str:token>/", table.table_page, name="page"),
     path("<str:token>/preview/", table.table_preview, name="preview"),
     path("<str:token>/hands/", table.table_hand, name="hand"),
