@@ -12,7 +12,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from tests.conftest import even_hand, make_tournament
+from tests.conftest import even_hand, finish_game, make_tournament
 from tournament import services
 from tournament.models import Game, Hand, HandRevision, Table
 
@@ -23,7 +23,8 @@ KEY = "k3y-0f-one-attempt"
 
 def post_hand(client, game: Game, number: int, values: dict, **extra):
     data = {"number": number, **values, **extra}
-    return client.post(reverse("table:hand", args=[game.token]), data, HTTP_HX_REQUEST="true")
+    url = reverse("table:hand", args=[game.table.token, game.round.number])
+    return client.post(url, data, HTTP_HX_REQUEST="true")
 
 
 @pytest.fixture
@@ -49,6 +50,20 @@ def test_an_entry_sent_again_after_later_hands_is_still_the_one_hand(client, gam
     assert list(game.hands.values_list("number", flat=True)) == [1, 2]
     game.refresh_from_db()
     assert game.hands_played == 2
+
+
+def test_an_entry_stored_before_its_round_closed_still_answers_saved(client, running_round):
+    game = running_round.games.get(table__number=1)
+    finish_game(game, hands=3)
+    post_hand(client, game, 4, even_hand(7), entry_key=KEY)  # the last hand; its answer never reached the phone
+    for other in running_round.games.exclude(pk=game.pk):
+        finish_game(other)
+    services.close_round(round_=running_round)
+    again = post_hand(client, game, 4, even_hand(7), entry_key=KEY)
+    assert again.status_code == 200 and b"Hand 4 saved." in again.content
+    assert game.hands.count() == 4
+    refused = post_hand(client, game, 5, even_hand(7), entry_key="never-stored-here")
+    assert refused.status_code == 410 and game.hands.count() == 4
 
 
 def test_without_a_key_the_same_hand_sent_twice_is_a_conflict_not_a_second_hand(client, game):
@@ -139,7 +154,7 @@ def test_racing_sends_of_the_same_hand_under_different_keys_store_one_and_show_i
 
 
 def report(client, game: Game, waiting: object = 0):
-    return client.post(reverse("table:report", args=[game.token]), {"waiting": waiting})
+    return client.post(reverse("table:report", args=[game.table.token]), {"waiting": waiting})
 
 
 def test_a_table_page_reporting_in_shows_on_the_directors_board(client, director_client, game):
@@ -162,10 +177,14 @@ def test_a_report_with_a_nonsense_count_counts_as_none_waiting(client, game, wai
     assert Table.objects.get(pk=game.table_id).phone_waiting == 0
 
 
-def test_a_report_needs_post_a_known_link_and_an_open_round(client, game, finished_round):
-    url = reverse("table:report", args=[game.token])
+def test_a_report_needs_post_and_a_known_link(client, game):
+    url = reverse("table:report", args=[game.table.token])
     assert client.get(url).status_code == 405
     assert client.post(reverse("table:report", args=["not-a-token"])).status_code == 404
-    services.close_round(round_=finished_round)
-    assert client.post(url).status_code == 410
     assert Table.objects.get(pk=game.table_id).phone_heard_at is None
+
+
+def test_a_table_between_rounds_still_reports_in(client, game, finished_round):
+    services.close_round(round_=finished_round)
+    assert report(client, game, waiting=1).status_code == 204
+    assert Table.objects.get(pk=game.table_id).phone_waiting == 1

@@ -13,7 +13,6 @@
   var app = document.getElementById("table-app");
   if (!app) return;
   var TOKEN = app.dataset.token;
-  var HAND_URL = app.dataset.handUrl;
   var REPORT_URL = app.dataset.reportUrl;
   var STORE = "spades.waiting." + TOKEN;
   var SEND_TIMEOUT_MS = 5000;
@@ -58,7 +57,8 @@
   function send(entry) {
     var controller = new AbortController();
     var timer = setTimeout(function () { controller.abort(); }, SEND_TIMEOUT_MS);
-    return fetch(HAND_URL, {
+    // A hand goes to the round it was entered in; a round closed meanwhile refuses it (410).
+    return fetch(entry.url, {
       method: "POST",
       body: entry.body,
       headers: {
@@ -126,7 +126,7 @@
   // --- saving a hand -----------------------------------------------------------------------------
 
   function handForm(form) {
-    return form && form.getAttribute("action") === HAND_URL;
+    return form && form.hasAttribute("data-hand");
   }
 
   document.addEventListener("submit", function (event) {
@@ -141,11 +141,15 @@
     if (!misdeal && !checkHand(form)) return;
     var data = new URLSearchParams(new FormData(form));
     data.delete("csrfmiddlewaretoken");
-    var entry = { key: newKey(), number: Number(data.get("number")), misdeal: misdeal, values: summary(data) };
+    var entry = {
+      key: newKey(), url: form.getAttribute("action"), number: Number(data.get("number")), misdeal: misdeal,
+      values: summary(data),
+    };
     data.set("entry_key", entry.key);
     entry.body = data.toString();
     var list = load().filter(function (waiting) {
-      return !(waiting.refused && waiting.number === entry.number);  // this attempt replaces a refused one
+      // This attempt replaces a refused one of the same hand.
+      return !(waiting.refused && waiting.number === entry.number && waiting.url === entry.url);
     });
     var queued = list.length > 0;
     list.push(entry);
@@ -269,17 +273,23 @@
     var save = form.querySelector("button[type=submit]");
     if (save) save.textContent = "Save hand " + number;
     section.querySelectorAll("form input[name=number]").forEach(function (input) { input.value = number; });
-    var dealer = section.querySelector("[data-dealer]");
-    if (dealer && nextDealer) {
-      dealer.textContent = DEALERS[(DEALERS.indexOf(dealer.textContent.trim()) + 1) % 4];
-    }
+    if (nextDealer) passDeal(section, 1);
+  }
+
+  /* The deal passes to the left ``times`` times: "dealer: North" becomes "dealer: East" once. */
+  function passDeal(where, times) {
+    var dealer = where.querySelector(".entry [data-dealer], [data-dealer]");
+    if (!dealer || !times) return;
+    var seat = dealer.textContent.trim().split(" ").pop();
+    dealer.textContent = "dealer: " + DEALERS[(DEALERS.indexOf(seat) + times) % 4];
   }
 
   /* After a refresh from the server, the form follows the hands still waiting here. */
   function followWaiting() {
     var form = document.getElementById("hand-form");
-    var list = load();
-    if (!form || !list.length || form.elements.version.value) return;
+    if (!form || form.elements.version.value) return;
+    var list = load().filter(function (entry) { return entry.url === form.getAttribute("action"); });
+    if (!list.length) return;
     var last = list[list.length - 1];
     if (list[0].refused === "invalid") return;  // the server's form shows the refused hand to fix
     var number = Number(form.elements.number.value);
@@ -287,8 +297,7 @@
     // Each waiting hand played (not misdealt) passes the deal on once.
     var dealt = list.filter(function (e) { return e.number >= number && !e.misdeal; }).length;
     setNumber(form, last.number + 1, false);
-    var dealer = document.querySelector(".entry [data-dealer]");
-    if (dealer) dealer.textContent = DEALERS[(DEALERS.indexOf(dealer.textContent.trim()) + dealt) % 4];
+    passDeal(document, dealt);
   }
 
   // --- swapping the server's answer in -----------------------------------------------------------

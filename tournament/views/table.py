@@ -1,7 +1,10 @@
 """The scorekeeper's pages, reached through a table's link (a token), with no account.
 
-A token reaches its own table's game in a running round and nothing else: another table's
-game has another token, a round not started shows a waiting page, a closed round is gone.
+A table keeps one link all event. The page opens the game at that table in the current round,
+or a waiting page between rounds. Everything a page sends back (preview, hand, dispute) names the
+round it was loaded for, so a form left open from a closed round never writes into the next
+round's game; a closed round's game is refused (410, with a page that says so). Another table's
+game is never reachable: a game is looked up only among the games of the token's table.
 """
 
 import json
@@ -15,7 +18,7 @@ from django.views.decorators.http import require_GET, require_POST
 from scoring import InvalidHand, score_hand
 from tournament import services
 from tournament.forms import HandForm, hand_initial, standing_before
-from tournament.models import Game, Hand, HandRevision, Round
+from tournament.models import Game, Hand, HandRevision, Round, Table
 from tournament.reports import game_sheet
 from tournament.views.common import whole_number
 
@@ -23,32 +26,41 @@ SWAPPED_PANEL = "table/_panel.html"
 # What the table page needs to open with no network, kept by the service worker.
 OFFLINE_ASSETS = ("css/app.css", "js/table.js", "django_htmx/htmx-2.min.js", "django_htmx/django-htmx.js", "favicon.svg")
 SEAT_ORDER = [("north", "North", "ns"), ("east", "East", "ew"), ("south", "South", "ns"), ("west", "West", "ew")]
+WAITING_REFRESH_SECONDS = 15
 
 
-def _game_for_token_or_404(token: str) -> Game:
-    game = get_object_or_404(Game.objects.select_related("round__tournament", "table"), token=token)
+def _table_for_token_or_404(token: str) -> Table:
+    return get_object_or_404(Table.objects.select_related("tournament"), token=token)
+
+
+def _game_for_link_or_404(token: str, round_number: int) -> Game:
+    """The game of round ``round_number`` at the token's table; a closed round's raises RoundClosed."""
+    table = _table_for_token_or_404(token)
+    game = get_object_or_404(
+        Game.objects.select_related("round__tournament", "table"), table=table, round__number=round_number
+    )
     if game.round.status == Round.Status.CLOSED:
         raise RoundClosed(game)
     return game
 
 
 class RoundClosed(Http404):
-    """An old link: its round has closed. Shown as a page that says so (status 410 Gone)."""
+    """A form from a round that has closed. Shown as a page that says so (status 410 Gone)."""
 
     def __init__(self, game: Game) -> None:
-        super().__init__("This table link is for a round that has closed.")
+        super().__init__("This game's round has closed.")
         self.game = game
 
 
 def closed_link_page(view):
-    """Answer a closed round's link with a page that says where to go, instead of a bare 404."""
+    """Answer a closed round's form with a page that says where to go, instead of a bare 404."""
 
     @wraps(view)
     def wrapper(request: HttpRequest, token: str, *args: object, **kwargs: object) -> HttpResponse:
         try:
             return view(request, token, *args, **kwargs)
         except RoundClosed as closed:
-            return render(request, "table/closed.html", {"game": closed.game}, status=410)
+            return render(request, "table/closed.html", {"game": closed.game, "token": token}, status=410)
 
     return wrapper
 
@@ -87,12 +99,26 @@ def _panel(
     return render(request, template, context, status=status)
 
 
+def _waiting(request: HttpRequest, table: Table, game: Game | None) -> HttpResponse:
+    """Between rounds: which round is next here and who sits where; the page refreshes itself."""
+    tournament = table.tournament
+    context = {
+        "table": table,
+        "tournament": tournament,
+        "game": game,
+        "current": tournament.current_round(),
+        "seats": game_sheet(game, [])["seats"] if game else {},
+        "refresh": WAITING_REFRESH_SECONDS,
+    }
+    return render(request, "table/waiting.html", context)
+
+
 @require_GET
-@closed_link_page
 def table_page(request: HttpRequest, token: str) -> HttpResponse:
-    game = _game_for_token_or_404(token)
-    if game.round.status == Round.Status.PLANNED:
-        return render(request, "table/waiting.html", {"game": game})
+    table = _table_for_token_or_404(token)
+    game = table.current_game()
+    if game is None or game.round.status == Round.Status.PLANNED:
+        return _waiting(request, table, game)
     hands = _hands(game)
     last = hands[-1] if hands else None
     correcting = last if last and request.GET.get("correct") == str(last.number) else None
@@ -101,9 +127,9 @@ def table_page(request: HttpRequest, token: str) -> HttpResponse:
 
 @require_GET
 @closed_link_page
-def table_preview(request: HttpRequest, token: str) -> HttpResponse:
+def table_preview(request: HttpRequest, token: str, round_number: int) -> HttpResponse:
     """What the hand being typed would score, in words, and the totals after it."""
-    game = _game_for_token_or_404(token)
+    game = _game_for_link_or_404(token, round_number)
     form = _form(game, _hands(game), request.GET)
     result = None
     if form.is_valid() and not form.cleaned_data.get("misdeal"):
@@ -111,10 +137,21 @@ def table_preview(request: HttpRequest, token: str) -> HttpResponse:
     return render(request, "table/_preview.html", {"form": form, "result": result, "game": game})
 
 
+def _game_if_entry_stored(closed: RoundClosed, entry_key: str) -> Game:
+    """A hand sent again after its round closed: its game if the hand was stored (the phone never
+    heard that it was), so the answer is "saved"; else the round's closed, as for any other hand."""
+    if entry_key and closed.game.hands.filter(entry_key=entry_key).exists():
+        return closed.game
+    raise closed
+
+
 @require_POST
 @closed_link_page
-def table_hand(request: HttpRequest, token: str) -> HttpResponse:
-    game = _game_for_token_or_404(token)
+def table_hand(request: HttpRequest, token: str, round_number: int) -> HttpResponse:
+    try:
+        game = _game_for_link_or_404(token, round_number)
+    except RoundClosed as closed:
+        game = _game_if_entry_stored(closed, request.POST.get("entry_key", ""))
     hands = _hands(game)
     form = _form(game, hands, request.POST)
     if not form.is_valid():
@@ -142,17 +179,8 @@ def table_hand(request: HttpRequest, token: str) -> HttpResponse:
 
 @require_POST
 @closed_link_page
-def table_report(request: HttpRequest, token: str) -> HttpResponse:
-    """The open table page reports in, so the director sees when its phone was last heard from."""
-    game = _game_for_token_or_404(token)
-    services.record_phone_report(table=game.table, waiting=min(whole_number(request.POST.get("waiting")), 999))
-    return HttpResponse(status=204)
-
-
-@require_POST
-@closed_link_page
-def table_dispute(request: HttpRequest, token: str, number: int) -> HttpResponse:
-    game = _game_for_token_or_404(token)
+def table_dispute(request: HttpRequest, token: str, round_number: int, number: int) -> HttpResponse:
+    game = _game_for_link_or_404(token, round_number)
     hand = get_object_or_404(Hand, game=game, number=number)
     note = request.POST.get("note", "").strip()[:300]
     services.flag_dispute(hand=hand, note=note or "Disputed at the table")
@@ -162,6 +190,14 @@ def table_dispute(request: HttpRequest, token: str, number: int) -> HttpResponse
     return _panel(
         request, game, hands, _form(game, hands), notice=f"Hand {number} is flagged; the director will come over."
     )
+
+
+@require_POST
+def table_report(request: HttpRequest, token: str) -> HttpResponse:
+    """The open table page reports in, so the director sees when its phone was last heard from."""
+    table = _table_for_token_or_404(token)
+    services.record_phone_report(table=table, waiting=min(whole_number(request.POST.get("waiting")), 999))
+    return HttpResponse(status=204)
 
 
 @require_GET
