@@ -114,8 +114,10 @@ def main() -> None:
         shutil.rmtree(folder, ignore_errors=True)
     taps = [t for t, _ in results]
     seconds = [s for _, s in results]
-    print(f"ordinary hand on a 360×740 phone: {max(taps)} taps (before the number pad: 17), "
-          f"{statistics.median(seconds):.2f} s median of {HANDS} hands (machine time, save included)")
+    print(
+        f"ordinary hand on a 360×740 phone: {max(taps)} taps (before the number pad: 17), "
+        f"{statistics.median(seconds):.2f} s median of {HANDS} hands (machine time, save included)"
+    )
 
 
 if __name__ == "__main__":

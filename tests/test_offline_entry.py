@@ -188,3 +188,14 @@ def test_a_table_between_rounds_still_reports_in(client, game, finished_round):
     services.close_round(round_=finished_round)
     assert report(client, game, waiting=1).status_code == 204
     assert Table.objects.get(pk=game.table_id).phone_waiting == 1
+
+
+def test_the_database_refuses_a_second_hand_with_the_same_key(game, running_round):
+    from django.db import IntegrityError, transaction
+
+    post_hand(Client(), game, 1, even_hand(7), entry_key=KEY)
+    other = running_round.games.get(table__number=2)
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Hand.objects.create(game=other, number=1, entry_key=KEY, **even_hand(7))
+    Hand.objects.create(game=other, number=1, **even_hand(7))  # hands without a key never collide
+    Hand.objects.create(game=other, number=2, **even_hand(7))

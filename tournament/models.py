@@ -424,13 +424,13 @@ class Hand(models.Model):
     entered_at = models.DateTimeField(default=timezone.now)
     # Made on the phone for one attempt at entering the hand: a retry of the same attempt (the
     # answer was lost, or the hand waited on the phone) finds the hand instead of storing it twice.
-    entry_key = models.CharField(max_length=64, null=True, blank=True, editable=False)
+    entry_key = models.CharField(max_length=64, blank=True, default="", editable=False)
 
     class Meta:
         ordering = ["game", "number"]
         constraints = [
             models.UniqueConstraint(fields=["game", "number"], name="one_hand_number_per_game"),
-            models.UniqueConstraint(fields=["entry_key"], name="one_hand_per_entry_key"),
+            models.UniqueConstraint(fields=["entry_key"], condition=~Q(entry_key=""), name="one_hand_per_entry_key"),
             *[
                 models.CheckConstraint(condition=Q(**{f"{seat}_tricks__lte": 13}), name=f"hand_{seat}_tricks_0_13")
                 for seat in ("north", "east", "south", "west")

@@ -317,7 +317,8 @@ def enter_hand(
         hand, before = existing, existing.snapshot()
         hand.version += 1
     hand.confirmed_by = confirmed_by.strip()
-    hand.entry_key = entry_key or None
+    if entry_key:
+        hand.entry_key = entry_key
     for field in HAND_FIELDS:
         setattr(hand, field, values.get(field, "" if field.endswith("bid") or field == "misdeal" else None))
     for field in ("ns_reneges", "ew_reneges", "ns_table_talk", "ew_table_talk"):

@@ -24,7 +24,8 @@ from tournament.views.common import whole_number
 
 SWAPPED_PANEL = "table/_panel.html"
 # What the table page needs to open with no network, kept by the service worker.
-OFFLINE_ASSETS = ("css/app.css", "js/table.js", "django_htmx/htmx-2.min.js", "django_htmx/django-htmx.js", "favicon.svg")
+OFFLINE_ASSETS = ("css/app.css", "js/table.js", "django_htmx/htmx-2.min.js", "django_htmx/django-htmx.js",
+                  "favicon.svg")  # fmt: skip
 SEAT_ORDER = [("north", "North", "ns"), ("east", "East", "ew"), ("south", "South", "ns"), ("west", "West", "ew")]
 WAITING_REFRESH_SECONDS = 15
 
