@@ -79,7 +79,10 @@ def _team(team: Team) -> dict[str, Any]:
         "status": team.status,
         "checked_in": team.checked_in,
         "registered_at": _when(team.registered_at),
-        "players": [{"name": p.name, "division": p.division} for p in team.players.all()],
+        "players": [
+            {"name": p.name, "division": p.division, "substitute": p.substitute, "substitute_from": p.substitute_from}
+            for p in team.players.all()
+        ],
         "payments": [
             {
                 "kind": p.kind,
@@ -206,7 +209,13 @@ def _import(data: dict[str, Any]) -> Tournament:
         )
         teams[team.number] = team
         for i, p in enumerate(t["players"]):
-            players[team.number, i] = Player.objects.create(team=team, name=p["name"], division=p["division"])
+            players[team.number, i] = Player.objects.create(
+                team=team,
+                name=p["name"],
+                division=p["division"],
+                substitute=p.get("substitute", ""),
+                substitute_from=p.get("substitute_from"),
+            )
         for pay in t["payments"]:
             Payment.objects.create(
                 team=team,
