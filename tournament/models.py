@@ -516,6 +516,39 @@ class HandRevision(models.Model):
         ]
 
 
+class Dispute(models.Model):
+    """A hand disputed at the table, and how the director settled it: who and when, both ways."""
+
+    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="disputes")
+    note = models.CharField(max_length=300)
+    raised_from = models.CharField(max_length=20, choices=HandRevision.Source, default=HandRevision.Source.TABLE)
+    raised_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    raised_at = models.DateTimeField(default=timezone.now)
+    resolution = models.CharField(max_length=300, blank=True)
+    resolved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    resolved_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["raised_at", "id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(resolved_at__isnull=True, resolution="") | Q(resolved_at__isnull=False) & ~Q(resolution=""),
+                name="dispute_resolved_with_words",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.hand}: {self.note}"
+
+    @property
+    def is_open(self) -> bool:
+        return self.resolved_at is None
+
+
 class Payment(models.Model):
     class Kind(models.TextChoices):
         PAYMENT = "payment", "Payment"

@@ -23,6 +23,7 @@ from tournament import prizes as prize_rules
 from tournament import rotation
 from tournament.models import (
     HAND_FIELDS,
+    Dispute,
     Game,
     Hand,
     HandRevision,
@@ -460,18 +461,24 @@ def after_result_change(*, game: Game, by: User = None) -> str:
 
 
 @transaction.atomic
-def flag_dispute(*, hand: Hand, note: str) -> None:
-    """The table disputes a hand; it shows on the director's board until resolved."""
+def flag_dispute(*, hand: Hand, note: str, source: str = HandRevision.Source.TABLE, by: User = None) -> Dispute:
+    """The table disputes a hand; it shows on the director's board until resolved, and stays
+    in the game's history with who raised it and when."""
     hand = Hand.objects.select_for_update().get(pk=hand.pk)
     hand.disputed, hand.dispute_note, hand.dispute_resolution = True, note.strip(), ""
     hand.save(update_fields=["disputed", "dispute_note", "dispute_resolution"])
+    return Dispute.objects.create(hand=hand, note=note.strip(), raised_from=source, raised_by=by)
 
 
 @transaction.atomic
-def resolve_dispute(*, hand: Hand, resolution: str) -> None:
+def resolve_dispute(*, hand: Hand, resolution: str, by: User = None) -> None:
+    """Settle every open dispute on ``hand`` with ``resolution``, recording who and when."""
     hand = Hand.objects.select_for_update().get(pk=hand.pk)
     hand.disputed, hand.dispute_resolution = False, resolution.strip()
     hand.save(update_fields=["disputed", "dispute_resolution"])
+    hand.disputes.filter(resolved_at__isnull=True).update(
+        resolution=resolution.strip(), resolved_by=by, resolved_at=timezone.now()
+    )
 
 
 @transaction.atomic

@@ -22,6 +22,7 @@ from django.utils.dateparse import parse_datetime
 
 from tournament.models import (
     HAND_FIELDS,
+    Dispute,
     Game,
     Hand,
     HandRevision,
@@ -98,7 +99,9 @@ def _team(team: Team) -> dict[str, Any]:
 
 
 def _round(round_: Round, ref: dict[int, list[int]]) -> dict[str, Any]:
-    games = round_.games.select_related("table").prefetch_related("hands__revisions__changed_by")
+    games = round_.games.select_related("table").prefetch_related(
+        "hands__revisions__changed_by", "hands__disputes__raised_by", "hands__disputes__resolved_by"
+    )
     return {
         "number": round_.number,
         "status": round_.status,
@@ -138,6 +141,18 @@ def _game(game: Game) -> dict[str, Any]:
                         "after": r.after,
                     }
                     for r in hand.revisions.all()
+                ],
+                "disputes": [
+                    {
+                        "note": d.note,
+                        "raised_from": d.raised_from,
+                        "raised_by": _user(d.raised_by),
+                        "raised_at": _when(d.raised_at),
+                        "resolution": d.resolution,
+                        "resolved_by": _user(d.resolved_by),
+                        "resolved_at": _when(d.resolved_at),
+                    }
+                    for d in hand.disputes.all()
                 ],
             }
             for hand in game.hands.all()
@@ -288,6 +303,19 @@ def _import_round(r: dict, tournament: Tournament, tables: dict, players: dict, 
                     after=v["after"],
                 )
                 for v in h["revisions"]
+            )
+            Dispute.objects.bulk_create(
+                Dispute(
+                    hand=hand,
+                    note=d["note"],
+                    raised_from=d["raised_from"],
+                    raised_by=users.get(d["raised_by"]),
+                    raised_at=parse_datetime(d["raised_at"]),
+                    resolution=d["resolution"],
+                    resolved_by=users.get(d["resolved_by"]),
+                    resolved_at=parse_datetime(d["resolved_at"] or ""),
+                )
+                for d in h.get("disputes", [])
             )
         game.rescore(rules)
 

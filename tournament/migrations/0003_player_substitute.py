@@ -4,24 +4,32 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournament', '0002_table_token'),
+        ("tournament", "0002_table_token"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='player',
-            name='substitute',
+            model_name="player",
+            name="substitute",
             field=models.CharField(blank=True, help_text="Who plays in this player's place.", max_length=80),
         ),
         migrations.AddField(
-            model_name='player',
-            name='substitute_from',
-            field=models.PositiveSmallIntegerField(blank=True, help_text='The first round the substitute plays.', null=True),
+            model_name="player",
+            name="substitute_from",
+            field=models.PositiveSmallIntegerField(
+                blank=True, help_text="The first round the substitute plays.", null=True
+            ),
         ),
         migrations.AddConstraint(
-            model_name='player',
-            constraint=models.CheckConstraint(condition=models.Q(models.Q(('substitute', ''), ('substitute_from__isnull', True)), models.Q(models.Q(('substitute', ''), _negated=True), ('substitute_from__gte', 1)), _connector='OR'), name='player_substitute_has_a_first_round'),
+            model_name="player",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    models.Q(("substitute", ""), ("substitute_from__isnull", True)),
+                    models.Q(models.Q(("substitute", ""), _negated=True), ("substitute_from__gte", 1)),
+                    _connector="OR",
+                ),
+                name="player_substitute_has_a_first_round",
+            ),
         ),
     ]

@@ -10,7 +10,7 @@ from scoring import InvalidHand
 from tournament import services
 from tournament.forms import HandForm, TieDecisionForm, hand_initial, standing_before
 from tournament.links import base_url, table_url
-from tournament.models import Game, Hand, HandRevision, Round
+from tournament.models import Dispute, Game, Hand, HandRevision, Round
 from tournament.reports import game_sheet
 from tournament.views.common import director_required, game_or_404, tournament_or_404, whole_number
 
@@ -30,6 +30,7 @@ def _context(request: HttpRequest, game: Game, form: HandForm, **extra: object) 
         "form": form,
         "tie_form": TieDecisionForm(),
         "revisions": HandRevision.objects.filter(hand__game=game).select_related("hand", "changed_by"),
+        "disputes": Dispute.objects.filter(hand__game=game).select_related("hand", "raised_by", "resolved_by"),
         "table_url": table_url(game.table, base_url(request)),
         **extra,
     }
@@ -98,7 +99,7 @@ def game_resolve(request: HttpRequest, tournament_id: int, game_id: int, number:
     if not resolution:
         messages.error(request, "Say how the dispute was resolved.")
     else:
-        services.resolve_dispute(hand=hand, resolution=resolution[:300])
+        services.resolve_dispute(hand=hand, resolution=resolution[:300], by=request.user)
     return redirect("director:game", tournament.pk, game.pk)
 
 
