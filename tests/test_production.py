@@ -83,7 +83,7 @@ def pages(director_client, finished_round):
         "print": reverse("director:print", args=[tournament.pk]),
         "standings pdf": reverse("director:print_document", args=[tournament.pk, "standings"]),
         "public standings": reverse("public:standings", args=[tournament.pk]),
-        "table": reverse("table:page", args=[game.token]),
+        "table": reverse("table:page", args=[game.table.token]),
     }
 
 

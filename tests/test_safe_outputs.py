@@ -51,16 +51,15 @@ def entered(running_round):
 
 
 def test_a_nul_byte_in_a_dispute_note_is_a_clear_error_not_a_500(client, entered):
-    response = client.post(
-        reverse("table:dispute", args=[entered.token, 1]), {"note": "EW say\x00 7"}, HTTP_HX_REQUEST="true"
-    )
+    target = reverse("table:dispute", args=[entered.table.token, entered.round.number, 1])
+    response = client.post(target, {"note": "EW say\x00 7"}, HTTP_HX_REQUEST="true")
     assert response.status_code == 422
     assert "Null characters are not allowed" in response.content.decode()
     assert not Hand.objects.get(game=entered).disputed
 
 
 def test_an_overlong_dispute_note_is_refused_and_a_good_one_is_kept(client, entered):
-    target = reverse("table:dispute", args=[entered.token, 1])
+    target = reverse("table:dispute", args=[entered.table.token, entered.round.number, 1])
     assert client.post(target, {"note": "x" * 301}, HTTP_HX_REQUEST="true").status_code == 422
     assert client.post(target, {"note": "EW say 7"}, HTTP_HX_REQUEST="true").status_code == 200
     assert Hand.objects.get(game=entered).dispute_note == "EW say 7"
