@@ -43,7 +43,7 @@ def test_table_links_move_from_games_to_tables_keeping_the_current_rounds_link()
 
 
 def test_disputes_recorded_on_hands_before_become_dispute_records():
-    apps = _migrate(("tournament", "0003_player_substitute"))
+    apps = _migrate(("tournament", "0004_player_substitute"))
     models = {m: apps.get_model("tournament", m) for m in ("Tournament", "Table", "Round", "Game", "Hand")}
     event = models["Tournament"].objects.create(name="Old", preset="standard")
     table = models["Table"].objects.create(tournament=event, number=1)
@@ -54,7 +54,7 @@ def test_disputes_recorded_on_hands_before_become_dispute_records():
     hands.create(game=game, number=2, misdeal="no_spades", dispute_note="N bid 4", dispute_resolution="recounted")
     hands.create(game=game, number=3, misdeal="no_spades")
 
-    apps = _migrate(("tournament", "0004_dispute_record"))
+    apps = _migrate(("tournament", "0005_dispute_record"))
     disputes = apps.get_model("tournament", "Dispute").objects.order_by("hand__number")
     assert [(d.hand.number, d.note, d.resolution, d.resolved_at is None) for d in disputes] == [
         (1, "EW say 7", "", True),

@@ -23,7 +23,7 @@ def disputes_from_hands(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("tournament", "0003_player_substitute"),
+        ("tournament", "0004_player_substitute"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
