@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournament', '0002_table_token'),
+        ('tournament', '0005_dispute_record'),
     ]
 
     operations = [
