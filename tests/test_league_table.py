@@ -119,8 +119,8 @@ def test_fewer_losses_rank_higher_when_wins_are_equal_and_a_team_with_no_matches
     assert table.ties == ()
 
 
-def test_a_walkover_is_a_match_won_and_lost_with_no_points():
-    table = league_table(["A", "B"], [MatchResult("A", "B", "B", walkover=True)])
+def test_a_walkover_is_a_match_won_and_lost_with_no_points_even_from_a_game_begun():
+    table = league_table(["A", "B"], [MatchResult("A", "B", "B", 120, 80, 3, 1, walkover=True)])
     b, a = table.rows
     assert (b.team, b.won, b.points_for, a.lost, a.points_against) == ("B", 1, 0, 1, 0)
 

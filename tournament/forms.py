@@ -12,6 +12,7 @@ from django.core.exceptions import ValidationError
 from scoring import InvalidHand, InvalidRules, PlayerHand, RuleSet, SideHand, rules_from_json
 from scoring.hand import BLIND_NIL, NIL, validate_hand
 from scoring.rules import MISDEAL_REASONS, PRESETS
+from tournament.league_table import Tiebreaker
 from tournament.models import HAND_FIELDS, Game, Payment, Player, Prize, Side, Team, Tournament
 
 SEATS = ("north", "east", "south", "west")
@@ -19,6 +20,9 @@ SEAT_TITLES = {"north": "North", "east": "East", "south": "South", "west": "West
 # The engine numbers sides and players from 1: side 1 is North–South, side 2 East–West.
 SEAT_OF = {(1, 1): "north", (1, 2): "south", (2, 1): "east", (2, 2): "west"}
 SIDE_TITLES = {1: "North–South", 2: "East–West"}
+
+
+TIEBREAKER_FIELDS = ("tiebreaker_1", "tiebreaker_2", "tiebreaker_3", "tiebreaker_4")
 
 
 class TournamentForm(forms.ModelForm):
@@ -34,6 +38,7 @@ class TournamentForm(forms.ModelForm):
         fields = [
             "name", "date", "venue", "preset", "format", "rounds_planned", "entry_fee",
             "seating_order", "seating_seed", "prize_ties", "require_confirmation", "paper_size", "rule_overrides",
+            "legs", "championship_teams", "fee_per",
         ]  # fmt: skip
         widgets = {"date": forms.DateInput(attrs={"type": "date"})}
 
@@ -41,6 +46,22 @@ class TournamentForm(forms.ModelForm):
         super().__init__(*args, **kwargs)
         if self.instance.pk and self.instance.rule_overrides:
             self.initial["rule_overrides"] = json.dumps(self.instance.rule_overrides)
+        chosen = self.instance.league_tiebreakers
+        for index, name in enumerate(TIEBREAKER_FIELDS):
+            self.fields[name] = forms.ChoiceField(
+                label=f"League tiebreaker {index + 1}",
+                choices=[("", "none"), *((t.value, t.label) for t in Tiebreaker)],
+                required=False,
+                initial=chosen[index].value if index < len(chosen) else "",
+            )
+
+    def _chosen_tiebreakers(self) -> str:
+        """The league's tiebreakers in the director's order, each at most once."""
+        chosen = [self.cleaned_data.get(name) for name in TIEBREAKER_FIELDS]
+        chosen = [name for name in chosen if name]
+        if len(set(chosen)) != len(chosen):
+            raise ValidationError("Choose each league tiebreaker at most once.", code="tiebreaker_repeated")
+        return ",".join(chosen)
 
     def clean_rule_overrides(self) -> dict[str, Any]:
         text = self.cleaned_data["rule_overrides"].strip()
@@ -56,12 +77,16 @@ class TournamentForm(forms.ModelForm):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
+        try:
+            self.instance.tiebreakers = self._chosen_tiebreakers()
+        except ValidationError as error:
+            self.add_error(TIEBREAKER_FIELDS[0], error)
         seated = self.instance.pk and self.instance.rounds.exists()
         if seated and data.get("format") and data["format"] != self.instance.format:
             message = "The format cannot change once round 1 is seated: the movement depends on it."
             self.add_error("format", ValidationError(message, code="format_locked"))
         preset = PRESETS.get(data.get("preset", ""))
-        fixed_format = data.get("format") == Tournament.Format.PROGRESSIVE_FIXED
+        fixed_format = data.get("format") != Tournament.Format.PROGRESSIVE_SPLIT
         if preset and data.get("format") and (preset.rules.partners == "fixed") != fixed_format:
             partners = "fixed partners" if preset.rules.partners == "fixed" else "partners who split each round"
             message = f"{preset.title} is played with {partners}: choose the matching format."

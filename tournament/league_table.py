@@ -112,9 +112,10 @@ def league_table(
         raise ValueError("each tiebreaker is used once")
     stats = {team: [0, 0, 0, 0, 0, 0] for team in teams}  # played, won, lost, for, against, bags
     for r in results:
+        counted = 0 if r.walkover else 1  # a walkover's games, if any were begun, do not count
         for team, scored, conceded, bags in (
-            (r.home, r.home_points, r.away_points, r.home_bags),
-            (r.away, r.away_points, r.home_points, r.away_bags),
+            (r.home, r.home_points * counted, r.away_points * counted, r.home_bags * counted),
+            (r.away, r.away_points * counted, r.home_points * counted, r.away_bags * counted),
         ):
             line = stats[team]
             line[0] += 1

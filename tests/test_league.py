@@ -1,0 +1,321 @@
+"""A league season in the app (issue 12): the schedule as matches, nights, postponements, late
+joiners, withdrawals and the league table, through the services and the director's pages."""
+
+import pytest
+from django.core.exceptions import ValidationError
+from django.test import Client
+from django.urls import reverse
+from django.utils.html import escape
+
+from tests.conftest import make_tournament
+from tournament import league
+from tournament.models import Game, Match, Round, Seat, Team, Tournament
+from tournament.schedule import Missed, PlayedResults
+
+
+def make_league(couples: int = 4, **fields) -> Tournament:
+    """A league under rule text 004 with ``couples`` teams registered (Ada & Ben first)."""
+    import datetime
+    from decimal import Decimal
+
+    from tests.conftest import COUPLES
+    from tournament import services
+
+    tournament = Tournament.objects.create(
+        name="Tuesday league",
+        date=datetime.date(2026, 11, 20),
+        preset="league-300",
+        format=Tournament.Format.ROUND_ROBIN,
+        entry_fee=Decimal("10.00"),
+        **fields,
+    )
+    for first, second in COUPLES[:couples]:
+        services.register_team(tournament=tournament, names=[first, second])
+    return tournament
+
+
+def league_matches(tournament):
+    return list(league.league_matches(tournament).order_by("round", "number"))
+
+
+def finish(match: Match, *, winner: Team, home_points: int, away_points: int, bags=(0, 0)) -> None:
+    """A decided match as the match services leave it: one finished game and the match's winner."""
+    game = match.games.first()
+    game.ns_score, game.ew_score, game.ns_bags, game.ew_bags = home_points, away_points, *bags
+    game.status, game.winner = Game.Status.FINISHED, "NS" if winner == match.home else "EW"
+    game.save()
+    match.status, match.winner, match.outcome = Match.Status.FINISHED, winner, Match.Outcome.PLAYED
+    match.save()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("couples", "legs", "nights", "matches"), [(4, 1, 3, 6), (5, 1, 5, 10), (4, 2, 6, 12)])
+def test_making_the_schedule_creates_every_match_night_by_night(couples, legs, nights, matches):
+    tournament = make_league(couples, legs=legs)
+    league.build_schedule(tournament=tournament)
+    saved = league_matches(tournament)
+    assert len(saved) == matches
+    assert max(m.round for m in saved) == nights
+    assert all(m.status == Match.Status.READY and m.stage == Match.Stage.LEAGUE for m in saved)
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.RUNNING
+    with pytest.raises(ValidationError, match="already made"):
+        league.build_schedule(tournament=tournament)
+
+
+@pytest.mark.django_db
+def test_a_league_needs_two_teams():
+    with pytest.raises(ValidationError, match="at least two teams"):
+        league.build_schedule(tournament=make_league(1))
+
+
+@pytest.mark.django_db
+def test_opening_a_night_seats_each_match_at_a_table_home_north_south():
+    tournament = make_league(4)
+    league.build_schedule(tournament=tournament)
+    round_ = league.open_night(tournament=tournament, night=1)
+    assert round_.status == Round.Status.PLANNED
+    for table_number, match in enumerate(league_matches(tournament)[:2], start=1):
+        assert (match.table.number, match.status) == (table_number, Match.Status.PLAYING)
+        seats = dict(round_.seatings.filter(table=match.table).values_list("seat", "player__team"))
+        assert seats[Seat.NORTH] == seats[Seat.SOUTH] == match.home_id
+        assert seats[Seat.EAST] == seats[Seat.WEST] == match.away_id
+        assert match.games.get().clock.minutes == 30  # rule text 004's time limit
+    with pytest.raises(ValidationError, match="Close the night"):
+        league.open_night(tournament=tournament, night=2)
+
+
+@pytest.mark.django_db
+def test_nights_open_in_order():
+    tournament = make_league(4)
+    league.build_schedule(tournament=tournament)
+    with pytest.raises(ValidationError, match="next is night 1"):
+        league.open_night(tournament=tournament, night=2)
+
+
+@pytest.mark.django_db
+def test_a_night_closes_only_when_every_match_is_decided():
+    from tests.conftest import finish_game
+    from tournament import services
+
+    tournament = make_league(4)
+    league.build_schedule(tournament=tournament)
+    round_ = league.open_night(tournament=tournament, night=1)
+    services.start_round(round_=round_)
+    with pytest.raises(ValidationError, match="still playing at table 1, 2"):
+        league.close_night(round_=round_)
+    for match in league_matches(tournament)[:2]:
+        finish_game(match.games.get(), hands=1)
+        finish(match, winner=match.home, home_points=300, away_points=100)
+    league.close_night(round_=round_)
+    assert Round.objects.get(pk=round_.pk).status == Round.Status.CLOSED
+
+
+@pytest.mark.django_db
+def test_postponing_moves_a_match_and_the_schedule_says_from_where():
+    tournament = make_league(4)
+    league.build_schedule(tournament=tournament)
+    match = league_matches(tournament)[0]
+    league.postpone_match(match=match, to_night=4)
+    match.refresh_from_db()
+    assert (match.round, match.postponed_from) == (4, 1)
+    with pytest.raises(ValidationError, match=r"Ada & Ben already plays on night 2"):
+        league.postpone_match(match=match, to_night=2)
+
+
+@pytest.mark.django_db
+def test_a_match_cannot_move_onto_a_night_already_opened():
+    tournament = make_league(4)
+    league.build_schedule(tournament=tournament)
+    league.open_night(tournament=tournament, night=1)
+    later = league_matches(tournament)[2]
+    with pytest.raises(ValidationError, match="opened already"):
+        league.postpone_match(match=later, to_night=1)
+    started = league_matches(tournament)[0]
+    with pytest.raises(ValidationError, match="not yet started"):
+        league.postpone_match(match=started, to_night=5)
+
+
+@pytest.mark.django_db
+def test_a_late_joiner_plays_the_resting_team_and_forfeits_nights_gone():
+    from tournament import services
+
+    tournament = make_league(3)
+    league.build_schedule(tournament=tournament)
+    league.open_night(tournament=tournament, night=1)
+    newcomer = services.register_team(tournament=tournament, names=["Zoe", "Yann"])
+    assert league.add_late_team(team=newcomer, missed=Missed.FORFEIT) == 2
+    theirs = list(league.league_matches(tournament).filter(home=newcomer) | league.league_matches(tournament).filter(
+        away=newcomer
+    ))  # fmt: skip
+    assert len(theirs) == 3
+    (forfeit,) = [m for m in theirs if m.outcome == Match.Outcome.WALKOVER]
+    assert forfeit.round == 1 and forfeit.winner_id != newcomer.pk and forfeit.status == Match.Status.FINISHED
+    assert sorted(m.round for m in theirs if m.status == Match.Status.READY) == [2, 3]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("played", list(PlayedResults))
+def test_a_withdrawal_turns_the_rest_into_walkovers_and_the_table_says_so(played):
+    tournament = make_league(4)
+    league.build_schedule(tournament=tournament)
+    league.open_night(tournament=tournament, night=1)
+    from tournament import services
+
+    round_ = tournament.rounds.get(number=1)
+    services.start_round(round_=round_)
+    first, second = league_matches(tournament)[:2]
+    finish(first, winner=first.home, home_points=300, away_points=120)
+    finish(second, winner=second.home, home_points=300, away_points=200)
+    league.close_night(round_=round_)
+    leaving = first.home
+    assert league.withdraw_team(team=leaving, played=played) == 2
+    later = league.league_matches(tournament).filter(round__gte=2).filter(home=leaving) | league.league_matches(
+        tournament
+    ).filter(round__gte=2, away=leaving)
+    assert all(m.outcome == Match.Outcome.WALKOVER and m.winner_id != leaving.pk for m in later)
+    first.refresh_from_db()
+    assert first.void is (played is PlayedResults.VOID)
+    standings = league.league_standings(tournament)
+    line = next(line for line in standings.lines if line.row.team == leaving.pk)
+    kept = "voided" if played is PlayedResults.VOID else "stand"
+    assert line.withdrawn and f"withdrew before night 2: played results {kept}" in line.note
+    assert line.row.won == (0 if played is PlayedResults.VOID else 1)
+    assert line.row.lost == 2
+
+
+@pytest.mark.django_db
+def test_the_league_table_ranks_by_matches_won_then_the_directors_tiebreakers():
+    tournament = make_league(4, tiebreakers="point-difference")
+    league.build_schedule(tournament=tournament)
+    league.open_night(tournament=tournament, night=1)
+    one, two = league_matches(tournament)[:2]
+    finish(one, winner=one.home, home_points=300, away_points=100)
+    finish(two, winner=two.away, home_points=250, away_points=310)
+    standings = league.league_standings(tournament)
+    assert [(line.row.rank, line.row.team) for line in standings.lines] == [
+        (1, one.home_id),
+        (2, two.away_id),
+        (3, two.home_id),
+        (4, one.away_id),
+    ]
+    assert standings.ties[0].endswith(f"point difference {one.home.names} +200, {two.away.names} +60.")
+    assert standings.order.startswith("Ranked by matches won, then fewest lost. Then point difference")
+
+
+# --- the pages ------------------------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_the_schedule_page_shows_each_night_its_matches_and_who_rests(director_client):
+    tournament = make_league(5)
+    url = reverse("director:league_schedule", args=[tournament.pk])
+    assert "Make the schedule" in director_client.get(url).content.decode()
+    director_client.post(reverse("director:league_build", args=[tournament.pk]))
+    page = director_client.get(url).content.decode()
+    assert page.count('class="card night"') == 5 and page.count("Resting:") == 5
+    assert "Open night 1: seat the tables" in page
+
+
+@pytest.mark.django_db
+def test_postponing_through_the_page(director_client):
+    tournament = make_league(4)
+    league.build_schedule(tournament=tournament)
+    match = league_matches(tournament)[0]
+    url = reverse("director:league_postpone", args=[tournament.pk, match.pk])
+    response = director_client.post(url, {"night": "4"}, follow=True)
+    assert "The match moved to night 4." in response.content.decode()
+    assert "(postponed from night 1)" in response.content.decode()
+    bad = director_client.post(url, {"night": "two"}, follow=True).content.decode()
+    assert "Move to night: give a night number from 1." in bad
+    busy = director_client.post(url, {"night": "2"}, follow=True).content.decode()
+    assert "already plays on night 2" in busy
+    assert director_client.get(url).status_code == 405
+    assert director_client.post(reverse("director:league_postpone", args=[tournament.pk, 999999])).status_code == 404
+
+
+@pytest.mark.django_db
+def test_joining_late_and_withdrawing_through_the_page(director_client):
+    from tournament import services
+
+    tournament = make_league(4)
+    league.build_schedule(tournament=tournament)
+    newcomer = services.register_team(tournament=tournament, names=["Zoe", "Yann"])
+    join = director_client.post(
+        reverse("director:league_join", args=[tournament.pk]),
+        {"join-team": newcomer.pk, "join-missed": "make-up"},
+        follow=True,
+    )
+    assert f"Team {newcomer.number} joins from night 1." in join.content.decode()
+    assert league.league_matches(tournament).count() == 10
+    leaving = Team.objects.get(tournament=tournament, number=1)
+    gone = director_client.post(
+        reverse("director:league_withdraw", args=[tournament.pk]),
+        {"withdraw-team": leaving.pk, "withdraw-played": "stand"},
+        follow=True,
+    )
+    assert "Team 1 withdrew: its matches from night 1 are walkovers." in gone.content.decode()
+    missing = director_client.post(reverse("director:league_withdraw", args=[tournament.pk]), {}, follow=True)
+    assert "Choose the team withdrawing" in missing.content.decode()
+
+
+@pytest.mark.django_db
+def test_a_night_through_the_pages(director_client):
+    tournament = make_league(4)
+    league.build_schedule(tournament=tournament)
+    opened = director_client.post(reverse("director:league_night_open", args=[tournament.pk, 1]), follow=True)
+    page = opened.content.decode()
+    assert "Night 1" in page and "Start night 1" in page and "Table links and QR codes" in page
+    director_client.post(reverse("director:league_night_start", args=[tournament.pk, 1]))
+    assert tournament.rounds.get(number=1).status == Round.Status.RUNNING
+    refused = director_client.post(reverse("director:league_night_close", args=[tournament.pk, 1]), follow=True)
+    assert "cannot close" in refused.content.decode()
+
+
+@pytest.mark.django_db
+def test_the_league_table_for_the_director_the_public_and_the_projector(director_client):
+    client = Client()
+    tournament = make_league(4)
+    league.build_schedule(tournament=tournament)
+    league.open_night(tournament=tournament, night=1)
+    one = league_matches(tournament)[0]
+    finish(one, winner=one.home, home_points=300, away_points=100)
+    for response in (
+        director_client.get(reverse("director:league_table", args=[tournament.pk])),
+        client.get(reverse("public:league", args=[tournament.pk])),
+        client.get(reverse("public:league_projector", args=[tournament.pk])),
+    ):
+        page = response.content.decode()
+        assert response.status_code == 200 and escape(one.home.names) in page
+        assert "Table 1" in page  # tonight's pairings with their tables
+    fragment = client.get(reverse("public:league", args=[tournament.pk]), headers={"HX-Request": "true"})
+    assert fragment.content.decode().startswith('<div id="league"')
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("name", "args"),
+    [
+        ("director:league_schedule", []),
+        ("director:league_table", []),
+        ("director:league_night", [1]),
+    ],
+)
+def test_league_pages_are_for_directors_and_league_tournaments_only(director_client, name, args):
+    tournament = make_league(4)
+    league.build_schedule(tournament=tournament)
+    league.open_night(tournament=tournament, night=1)
+    url = reverse(name, args=[tournament.pk, *args])
+    assert Client().get(url).status_code == 302  # to the login page
+    assert director_client.get(url).status_code == 200
+    progressive = make_tournament(couples=4)
+    assert director_client.get(reverse(name, args=[progressive.pk, *args])).status_code == 404
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("name", ["director:league_build", "director:league_join", "director:league_withdraw"])
+def test_league_actions_refuse_get_and_strangers(director_client, name):
+    tournament = make_league(4)
+    url = reverse(name, args=[tournament.pk])
+    assert director_client.get(url).status_code == 405
+    assert Client().post(url).status_code == 302
