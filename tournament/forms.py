@@ -23,6 +23,7 @@ SIDE_TITLES = {1: "North–South", 2: "East–West"}
 
 
 TIEBREAKER_FIELDS = ("tiebreaker_1", "tiebreaker_2", "tiebreaker_3", "tiebreaker_4")
+LEAGUE_FIELDS = ("legs", "championship_teams", "fee_per")
 
 
 class TournamentForm(forms.ModelForm):
@@ -46,6 +47,8 @@ class TournamentForm(forms.ModelForm):
         super().__init__(*args, **kwargs)
         if self.instance.pk and self.instance.rule_overrides:
             self.initial["rule_overrides"] = json.dumps(self.instance.rule_overrides)
+        for name in LEAGUE_FIELDS:  # only a league asks for them; anything else keeps the defaults
+            self.fields[name].required = False
         chosen = self.instance.league_tiebreakers
         for index, name in enumerate(TIEBREAKER_FIELDS):
             self.fields[name] = forms.ChoiceField(
@@ -77,6 +80,9 @@ class TournamentForm(forms.ModelForm):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
+        for name in LEAGUE_FIELDS:
+            if data.get(name) in (None, ""):
+                data[name] = getattr(self.instance, name)
         try:
             self.instance.tiebreakers = self._chosen_tiebreakers()
         except ValidationError as error:
