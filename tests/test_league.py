@@ -319,3 +319,40 @@ def test_league_actions_refuse_get_and_strangers(director_client, name):
     url = reverse(name, args=[tournament.pk])
     assert director_client.get(url).status_code == 405
     assert Client().post(url).status_code == 302
+
+
+# --- fees -----------------------------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_a_fee_by_the_night_is_owed_for_each_night_a_team_is_seated_and_paid_in_parts(director_client):
+    from decimal import Decimal
+
+    from tournament import services
+    from tournament.reports import ledger, teams_with_balance
+
+    tournament = make_league(5, fee_per=Tournament.FeePer.NIGHT)  # $10 a night; one team rests each night
+    league.build_schedule(tournament=tournament)
+    league.open_night(tournament=tournament, night=1)
+    (resting,) = league.load_schedule(tournament).resting_on(1)
+    playing = next(t for t in tournament.teams.all() if t != resting)
+    services.record_payment(team=playing, amount=Decimal("4.00"), kind="payment", method="cash")
+    services.record_payment(team=playing, amount=Decimal("5.00"), kind="payment", method="card")
+    owed = {team.pk: (team.due, team.owed) for team in teams_with_balance(tournament)}
+    assert owed[resting.pk] == (Decimal("0.00"), Decimal("0.00"))
+    assert owed[playing.pk] == (Decimal("10.00"), Decimal("1.00"))
+    assert ledger(tournament).fees_expected == Decimal("40.00")
+    page = director_client.get(reverse("director:payments", args=[tournament.pk, playing.pk])).content.decode()
+    assert "a team each night it plays" in page and "paid <strong>$9.00</strong>" in page
+
+
+@pytest.mark.django_db
+def test_a_season_fee_is_owed_once_whatever_the_nights():
+    from decimal import Decimal
+
+    from tournament.reports import teams_with_balance
+
+    tournament = make_league(4)
+    league.build_schedule(tournament=tournament)
+    league.open_night(tournament=tournament, night=1)
+    assert {team.due for team in teams_with_balance(tournament)} == {Decimal("10.00")}

@@ -153,6 +153,11 @@ class Tournament(models.Model):
         return self.format in (self.Format.SINGLE_ELIMINATION, self.Format.DOUBLE_ELIMINATION)
 
     @property
+    def fee_basis(self) -> str:
+        """Who pays the entry fee how often, in words: "a team", or "a team each night it plays"."""
+        return "a team each night it plays" if self.fee_per == self.FeePer.NIGHT else "a team"
+
+    @property
     def is_league(self) -> bool:
         return self.format == self.Format.ROUND_ROBIN
 
