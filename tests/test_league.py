@@ -356,3 +356,32 @@ def test_a_season_fee_is_owed_once_whatever_the_nights():
     league.build_schedule(tournament=tournament)
     league.open_night(tournament=tournament, night=1)
     assert {team.due for team in teams_with_balance(tournament)} == {Decimal("10.00")}
+
+
+# --- printing -------------------------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_the_season_schedule_and_the_league_table_print(director_client, tmp_path):
+    import io
+
+    from pypdf import PdfReader
+
+    tournament = make_league(5)
+    league.build_schedule(tournament=tournament)
+    league.open_night(tournament=tournament, night=1)
+    match = league_matches(tournament)[0]
+    finish(match, winner=match.home, home_points=300, away_points=120)
+    league.postpone_match(match=league_matches(tournament)[-1], to_night=6)
+    for name, words in (
+        ("season-schedule", ["Night 1", "Night 6", "(from night 5)", "Resting:", "300–120"]),
+        ("league-table", ["League table", "Ranked by matches won", match.home.names]),
+    ):
+        response = director_client.get(reverse("director:print_document", args=[tournament.pk, name]))
+        pdf = response.content
+        assert response["Content-Type"] == "application/pdf"
+        (tmp_path / f"{name}.pdf").write_bytes(pdf)
+        text = " ".join(page.extract_text() for page in PdfReader(io.BytesIO(pdf)).pages)
+        assert all(word in text for word in words), (name, text[:400])
+    page = director_client.get(reverse("director:print", args=[tournament.pk])).content.decode()
+    assert "Season schedule" in page and "League table" in page

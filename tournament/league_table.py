@@ -132,15 +132,20 @@ def league_table(
     for record in sorted(by_record, reverse=True):
         group = by_record[record]
         places, notes = ranker.order(group, tuple(tiebreakers))
+        first = len(rows) + 1
         for place in places:
             rank = len(rows) + 1
             rows.extend(LeagueRow(rank, t, *stats[t]) for t in place)
-            if len(place) > 1:
+            if len(place) > 1 and len(places) > 1:
                 notes.append(f"{_join([name(t) for t in place])} share {_ordinal(rank)}")
         if len(group) > 1:
             won, lost = stats[group[0]][1], stats[group[0]][2]
             level = f"{_join([name(t) for t in group])} are level on {won} won, {lost} lost"
-            ties.append(f"{level}: {'; '.join(notes)}." if notes else f"{level}.")
+            if len(places) > 1:
+                ties.append(f"{level}: {'; '.join(notes)}.")
+            else:
+                every = f" and on {_join([t.label for t in tiebreakers])}" if tiebreakers else ""
+                ties.append(f"{level}{every}: they share {_ordinal(first)}.")
     return LeagueTable(tuple(rows), tuple(ties))
 
 
