@@ -59,6 +59,7 @@ public_patterns = [
     path("s/<int:tournament_id>/projector/", public.projector, name="projector"),
     path("s/<int:tournament_id>/league/", league.public_table, name="league"),
     path("s/<int:tournament_id>/league/projector/", league.projector, name="league_projector"),
+    path("s/<int:tournament_id>/seat/", public.find_seat, name="find_seat"),
 ]
 
 urlpatterns = [

@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournament', '0002_table_token'),
+        ('tournament', '0003_memberships'),
     ]
 
     operations = [

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournament', '0003_knockouts_and_clock'),
+        ('tournament', '0004_knockouts_and_clock'),
     ]
 
     operations = [
