@@ -34,6 +34,7 @@ class TournamentForm(forms.ModelForm):
         fields = [
             "name", "date", "venue", "preset", "format", "rounds_planned", "entry_fee",
             "seating_order", "seating_seed", "prize_ties", "require_confirmation", "paper_size", "rule_overrides",
+            "third_place_match", "best_of", "final_best_of", "final_preset", "tables_available",
         ]  # fmt: skip
         widgets = {"date": forms.DateInput(attrs={"type": "date"})}
 
@@ -61,7 +62,7 @@ class TournamentForm(forms.ModelForm):
             message = "The format cannot change once round 1 is seated: the movement depends on it."
             self.add_error("format", ValidationError(message, code="format_locked"))
         preset = PRESETS.get(data.get("preset", ""))
-        fixed_format = data.get("format") == Tournament.Format.PROGRESSIVE_FIXED
+        fixed_format = data.get("format") != Tournament.Format.PROGRESSIVE_SPLIT  # knockouts: fixed partners
         if preset and data.get("format") and (preset.rules.partners == "fixed") != fixed_format:
             partners = "fixed partners" if preset.rules.partners == "fixed" else "partners who split each round"
             message = f"{preset.title} is played with {partners}: choose the matching format."

@@ -8,6 +8,7 @@ from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 
 from tournament import services
+from tournament.formats import format_of
 from tournament.forms import SwapPlayersForm, SwapTeamsForm
 from tournament.links import base_url, qr_svg, table_url
 from tournament.models import Player, Round, Team
@@ -19,12 +20,13 @@ from tournament.views.common import director_required, round_or_404, tournament_
 @require_POST
 def seat_first(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = tournament_or_404(tournament_id)
+    event_format = format_of(tournament)
     try:
-        round_ = services.seat_first_round(tournament=tournament, by=request.user)
+        round_ = event_format.start(tournament=tournament, by=request.user)
     except ValidationError as error:
         messages.error(request, " ".join(error.messages))
         return redirect("director:dashboard", tournament.pk)
-    return redirect("director:round", tournament.pk, round_.number)
+    return redirect(event_format.play_url(tournament, round_))
 
 
 def _swap_forms(round_: Round, data: dict | None = None) -> tuple[SwapPlayersForm, SwapTeamsForm]:
