@@ -21,6 +21,9 @@ SEAT_OF = {(1, 1): "north", (1, 2): "south", (2, 1): "east", (2, 2): "west"}
 SIDE_TITLES = {1: "North–South", 2: "East–West"}
 
 
+KNOCKOUT_ONLY = ("best_of", "final_best_of")
+
+
 class TournamentForm(forms.ModelForm):
     rule_overrides = forms.CharField(
         required=False,
@@ -42,6 +45,14 @@ class TournamentForm(forms.ModelForm):
         super().__init__(*args, **kwargs)
         if self.instance.pk and self.instance.rule_overrides:
             self.initial["rule_overrides"] = json.dumps(self.instance.rule_overrides)
+        for name in KNOCKOUT_ONLY:  # a progressive event's form need not say
+            self.fields[name].required = False
+
+    def clean_best_of(self) -> int:
+        return self.cleaned_data["best_of"] or 1
+
+    def clean_final_best_of(self) -> int:
+        return self.cleaned_data["final_best_of"] or 1
 
     def clean_rule_overrides(self) -> dict[str, Any]:
         text = self.cleaned_data["rule_overrides"].strip()

@@ -83,7 +83,8 @@ def draw_bracket(*, tournament: Tournament, by: User = None) -> Round:
         for position, slot in enumerate(shape.slots, start=1)
     )
     tables = tournament.tables_available or max(1, len(seeded) // 2)
-    Table.objects.bulk_create(Table(tournament=tournament, number=n) for n in range(1, tables + 1))
+    known = set(tournament.tables.values_list("number", flat=True))
+    Table.objects.bulk_create(Table(tournament=tournament, number=n) for n in range(1, tables + 1) if n not in known)
     round_ = Round.objects.create(tournament=tournament, number=1)
     round_.start()
     tournament.status = Tournament.Status.RUNNING
