@@ -24,6 +24,7 @@ SIDE_TITLES = {1: "North–South", 2: "East–West"}
 
 TIEBREAKER_FIELDS = ("tiebreaker_1", "tiebreaker_2", "tiebreaker_3", "tiebreaker_4")
 LEAGUE_FIELDS = ("legs", "championship_teams", "fee_per")
+KNOCKOUT_ONLY = ("best_of", "final_best_of")
 
 
 class TournamentForm(forms.ModelForm):
@@ -39,6 +40,7 @@ class TournamentForm(forms.ModelForm):
         fields = [
             "name", "date", "venue", "preset", "format", "rounds_planned", "entry_fee",
             "seating_order", "seating_seed", "prize_ties", "require_confirmation", "paper_size", "rule_overrides",
+            "third_place_match", "best_of", "final_best_of", "final_preset", "tables_available",
             "legs", "championship_teams", "fee_per",
         ]  # fmt: skip
         widgets = {"date": forms.DateInput(attrs={"type": "date"})}
@@ -47,6 +49,8 @@ class TournamentForm(forms.ModelForm):
         super().__init__(*args, **kwargs)
         if self.instance.pk and self.instance.rule_overrides:
             self.initial["rule_overrides"] = json.dumps(self.instance.rule_overrides)
+        for name in KNOCKOUT_ONLY:  # a progressive event's form need not say
+            self.fields[name].required = False
         for name in LEAGUE_FIELDS:  # only a league asks for them; anything else keeps the defaults
             self.fields[name].required = False
         chosen = self.instance.league_tiebreakers
@@ -57,6 +61,12 @@ class TournamentForm(forms.ModelForm):
                 required=False,
                 initial=chosen[index].value if index < len(chosen) else "",
             )
+
+    def clean_best_of(self) -> int:
+        return self.cleaned_data["best_of"] or 1
+
+    def clean_final_best_of(self) -> int:
+        return self.cleaned_data["final_best_of"] or 1
 
     def _chosen_tiebreakers(self) -> str:
         """The league's tiebreakers in the director's order, each at most once."""
@@ -92,7 +102,7 @@ class TournamentForm(forms.ModelForm):
             message = "The format cannot change once round 1 is seated: the movement depends on it."
             self.add_error("format", ValidationError(message, code="format_locked"))
         preset = PRESETS.get(data.get("preset", ""))
-        fixed_format = data.get("format") != Tournament.Format.PROGRESSIVE_SPLIT
+        fixed_format = data.get("format") != Tournament.Format.PROGRESSIVE_SPLIT  # knockouts: fixed partners
         if preset and data.get("format") and (preset.rules.partners == "fixed") != fixed_format:
             partners = "fixed partners" if preset.rules.partners == "fixed" else "partners who split each round"
             message = f"{preset.title} is played with {partners}: choose the matching format."

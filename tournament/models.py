@@ -257,7 +257,13 @@ class Table(models.Model):
         round_ = self.tournament.current_round()
         if round_ is None:
             return None
-        return self.games.select_related("round__tournament", "table").filter(round=round_).first()
+        return self.game_in_round(round_.number)
+
+    def game_in_round(self, number: int) -> Game | None:
+        """This table's game in round ``number``. A knockout plays its matches' games one after
+        another in one round: the game being played, else the last one played here."""
+        games = self.games.select_related("round__tournament", "table", "match").filter(round__number=number)
+        return games.order_by(models.Case(models.When(status=Game.Status.PLAYING, then=0), default=1), "-id").first()
 
 
 class Round(models.Model):
@@ -471,9 +477,16 @@ class Game(models.Model):
                 "status",
                 "winner",
                 "decided_by",
+                "time_up_hand",
             ]
         )
         return game
+
+    def call_time(self, number: int, now: datetime.datetime | None = None) -> None:
+        """Hand ``number`` was just entered: if its clock had run out, time is called on it, so
+        the game ends after this hand (see :meth:`rescore`). Saved by :meth:`rescore`."""
+        if self.time_up_hand is None and self.clock_id is not None and self.clock.expired(now):
+            self.time_up_hand = number
 
     def _ended_by_time(self, hands: list[Hand]) -> bool:
         scored = [hand.number for hand in hands if not hand.misdeal]
@@ -828,7 +841,7 @@ class Match(models.Model):
         PLAYED = "played", "Played"
         WALKOVER = "walkover", "Walkover"
         DECISION = "decision", "Director's decision"
-        TIME = "time", "Time: games won, then points"
+        TIME = "time", "Time called"
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="matches")
     key = models.CharField(max_length=10)
