@@ -17,9 +17,13 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Max, Q, Sum
 
+from scoring import InvalidHand
+from tournament import knockout
 from tournament import schedule as pure
 from tournament.league_table import LeagueRow, MatchResult, league_table, order_text
 from tournament.models import Clock, Game, Match, Round, RoundNotReady, Seat, Seating, Table, Team, Tournament
+from tournament.reports import StandingRow
+from tournament.standings import Standing
 
 User = AbstractBaseUser | None
 STAGE = Match.Stage.LEAGUE
@@ -304,6 +308,11 @@ def close_night(*, round_: Round) -> None:
             "(play on, or decide it).",
             code="match_open",
         )
+    tournament = round_.tournament
+    season_over = not league_matches(tournament).exclude(status=Match.Status.FINISHED).exists()
+    if season_over and not tournament.championship_teams:
+        tournament.status = Tournament.Status.FINISHED
+        tournament.save(update_fields=["status"])
 
 
 # --- the league table ----------------------------------------------------------------------------
@@ -374,3 +383,109 @@ def results(tournament: Tournament) -> list[MatchResult[int]]:
             )
         )
     return out
+
+
+# --- matches: the next game, or the winner -----------------------------------------------------
+
+
+def game_changed(*, game: Game) -> None:
+    """A hand was entered or corrected, or a tie decided, in a league match's game: the match goes
+    on to its next game or is decided, by the same match rules as a knockout's (best of N, time).
+    A correction may change who won; the league table follows."""
+    match = Match.objects.select_for_update().select_related("tournament").get(pk=game.match_id)
+    games = list(match.games.select_related("round").order_by("match_game"))
+    result = knockout._winner_from_games(match, games)
+    if result is not None:
+        if (match.status, match.winner_id, match.outcome) != (Match.Status.FINISHED, *result):
+            knockout._finish_match(match, *result)
+        # A correction that decides the match sooner leaves its next game unneeded.
+        match.games.exclude(status=Game.Status.FINISHED).filter(hands__isnull=True).delete()
+        return
+    if match.status == Match.Status.FINISHED:  # a correction undid the result
+        match.status, match.winner, match.outcome, match.finished_order = Match.Status.PLAYING, None, "", None
+        match.save(update_fields=["status", "winner", "outcome", "finished_order"])
+    if games[-1].status == Game.Status.FINISHED:
+        if games[-1].round.status == Round.Status.CLOSED:
+            raise InvalidHand(
+                f"this correction leaves the match undecided, but night {games[-1].round.number} is closed; "
+                "the director decides the match instead",
+                field="hand",
+                code="night_closed",
+            )
+        knockout._new_game(match, games[-1].match_game + 1)
+
+
+# --- the championship and the places -------------------------------------------------------------
+
+CHAMPIONSHIP_POSITION = 10_000  # championship matches come after every league match in playing order
+
+
+def championship_matches(tournament: Tournament):
+    return Match.objects.filter(tournament=tournament).exclude(stage=STAGE)
+
+
+@transaction.atomic
+def start_championship(*, tournament: Tournament, by: User = None) -> Round:
+    """The season is over: the top two (a final) or four (semi-finals, then a final) of the league
+    table play the championship, seeded by the table, in a round after the last night. The final is
+    played under the tournament's final rule set (rule text 004: a game to 500)."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    size = tournament.championship_teams
+    if not size:
+        raise ValidationError("This league has no championship.", code="no_championship")
+    if championship_matches(tournament).exists():
+        raise ValidationError("The championship has started already.", code="started")
+    undecided = league_matches(tournament).exclude(status=Match.Status.FINISHED).count()
+    if undecided or tournament.rounds.exclude(status=Round.Status.CLOSED).exists():
+        raise ValidationError(
+            f"Finish the season first: {undecided} league matches are still to play, and every night must be closed.",
+            code="season_open",
+        )
+    lines = [line for line in league_standings(tournament).lines if not line.withdrawn]
+    if len(lines) < size:
+        raise ValidationError(f"The championship needs {size} teams still in the league.", code="too_few")
+    seeded = [line.row.team for line in lines[:size]]
+    tournament.teams.update(seed=None)
+    for seed, team_id in enumerate(seeded, start=1):
+        Team.objects.filter(pk=team_id).update(seed=seed)
+    knockout.create_matches(tournament, knockout.bracket_of(tournament, size), after=CHAMPIONSHIP_POSITION)
+    round_ = Round.objects.create(
+        tournament=tournament, number=(tournament.rounds.aggregate(n=Max("number"))["n"] or 0) + 1
+    )
+    round_.start()
+    knockout._advance(tournament)
+    return round_
+
+
+def standing_rows(tournament: Tournament) -> list[StandingRow]:
+    """The places prizes go by: the championship's (champion, finalist, semi-finalists) once it is
+    played, then everyone else in league-table order; without a championship, the league table."""
+    table = league_standings(tournament)
+    teams = {t.pk: t for t in tournament.teams.prefetch_related("players")}
+    placed: list[tuple[int, int]] = []  # (place, team id)
+    if championship_matches(tournament).exists():
+        bracket = knockout.state(tournament)
+        if bracket.finished:
+            placed = [(place.place, team) for place in bracket.places() for team in place.teams]
+    done = {team for _, team in placed}
+    offset = len(placed)
+    first_rank = None
+    for line in table.lines:
+        if line.row.team in done:
+            continue
+        first_rank = line.row.rank if first_rank is None else first_rank
+        placed.append((offset + line.row.rank - first_rank + 1, line.row.team))
+    return [
+        _standing_row(rank, teams[team], {line.row.team: line.row.won for line in table.lines}) for rank, team in placed
+    ]
+
+
+def _standing_row(rank: int, team: Team, won: dict[int, int]) -> StandingRow:
+    divisions = {p.division for p in team.players.all()}
+    wins = won.get(team.pk, 0)
+    return StandingRow(
+        Standing(rank, team.pk, wins, wins, (), (rank,)),
+        team.names,
+        divisions.pop() if len(divisions) == 1 else "",
+        team.status == Team.Status.WITHDRAWN,
+    )
