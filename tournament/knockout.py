@@ -289,7 +289,8 @@ def _decide(match: Match, winner: Team, reason: str, outcome: str) -> None:
         game.decided_by = f"{Match.Outcome(outcome).label}: {reason.strip()}"[:200]
         game.save(update_fields=["status", "winner", "decided_by"])
     _finish_match(match, winner.pk, outcome, reason.strip())
-    _advance(match.tournament)
+    if match.stage != Match.Stage.LEAGUE:  # a league match moves no bracket on
+        _advance(match.tournament)
 
 
 def _finish(tournament: Tournament) -> None:

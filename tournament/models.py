@@ -886,6 +886,8 @@ class Match(models.Model):
             return "second final" if self.round == 2 else "final"
         if self.stage == self.Stage.THIRD_PLACE:
             return "third-place match"
+        if self.stage == self.Stage.LEAGUE:
+            return f"night {self.round}, match {self.number}"
         return f"round {self.round}, match {self.number}"
 
     @property

@@ -45,6 +45,8 @@ def schedule(request: HttpRequest, tournament_id: int) -> HttpResponse:
         "postpone_form": PostponeForm(),
         "join_form": join_form,
         "withdraw_form": withdraw_form,
+        "championship": league.championship_matches(tournament).exists(),
+        "season_over": not league.league_matches(tournament).exclude(status=Match.Status.FINISHED).exists(),
     }
     return render(request, "director/league_schedule.html", context)
 
@@ -109,6 +111,19 @@ def team_withdraw(request: HttpRequest, tournament_id: int) -> HttpResponse:
 
 
 @director_required
+@require_POST
+def championship_start(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    tournament = _league_or_404(tournament_id)
+    try:
+        league.start_championship(tournament=tournament, by=request.user)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+        return redirect("director:league_schedule", tournament.pk)
+    messages.success(request, "The championship has started: its matches have their tables.")
+    return redirect("director:bracket", tournament.pk)
+
+
+@director_required
 def night(request: HttpRequest, tournament_id: int, number: int) -> HttpResponse:
     tournament = _league_or_404(tournament_id)
     round_ = round_or_404(tournament, number)
@@ -160,11 +175,13 @@ def night_close(request: HttpRequest, tournament_id: int, number: int) -> HttpRe
 def _table_context(tournament_id: int) -> dict:
     tournament = _league_or_404(tournament_id)
     current = tournament.rounds.exclude(status=Round.Status.CLOSED).first()
+    last = league.load_schedule(tournament).nights
     return {
         "tournament": tournament,
         "standings": league.league_standings(tournament),
         "current": current,
-        "tonight": league.nights(tournament, only=current.number)[0] if current else None,
+        "tonight": league.nights(tournament, only=current.number)[0] if current and current.number <= last else None,
+        "championship": league.championship_matches(tournament).exists(),
     }
 
 

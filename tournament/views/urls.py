@@ -58,6 +58,7 @@ director_patterns = [
     path(T + "league/nights/<int:number>/start/", league.night_start, name="league_night_start"),
     path(T + "league/nights/<int:number>/close/", league.night_close, name="league_night_close"),
     path(T + "league/table/", league.table, name="league_table"),
+    path(T + "league/championship/", league.championship_start, name="league_championship"),
 ]
 
 public_patterns = [
