@@ -385,3 +385,113 @@ def test_the_season_schedule_and_the_league_table_print(director_client, tmp_pat
         assert all(word in text for word in words), (name, text[:400])
     page = director_client.get(reverse("director:print", args=[tournament.pk])).content.decode()
     assert "Season schedule" in page and "League table" in page
+
+
+# --- matches played at the table -------------------------------------------------------------------
+
+HOME_TEN = {"north_bid": "5", "south_bid": "5", "east_bid": "2", "west_bid": "2",
+            "north_tricks": 5, "south_tricks": 5, "east_tricks": 2, "west_tricks": 1}  # fmt: skip
+AWAY_TEN = {"east_bid": "5", "west_bid": "5", "north_bid": "2", "south_bid": "2",
+            "east_tricks": 5, "west_tricks": 5, "north_tricks": 2, "south_tricks": 1}  # fmt: skip
+
+
+def play_to_the_end(game, values) -> None:
+    from tournament import services
+    from tournament.models import HandRevision
+
+    game.refresh_from_db()
+    number = game.hands.count()
+    while game.status != Game.Status.FINISHED:
+        number += 1
+        services.enter_hand(game=game, number=number, values=values, source=HandRevision.Source.TABLE)
+        game.refresh_from_db()
+
+
+@pytest.mark.django_db
+def test_a_best_of_three_league_match_plays_its_games_at_its_table_and_counts_once():
+    from tournament import services
+
+    tournament = make_league(4, best_of=3)
+    league.build_schedule(tournament=tournament)
+    round_ = league.open_night(tournament=tournament, night=1)
+    services.start_round(round_=round_)
+    match = league_matches(tournament)[0]
+    for number, values in ((1, HOME_TEN), (2, AWAY_TEN), (3, HOME_TEN)):
+        game = match.games.get(match_game=number)
+        assert (game.round_id, game.table_id) == (round_.pk, match.table_id)
+        play_to_the_end(game, values)
+    match.refresh_from_db()
+    assert (match.status, match.winner_id, match.games.count()) == (Match.Status.FINISHED, match.home_id, 3)
+    line = next(line for line in league.league_standings(tournament).lines if line.row.team == match.home_id)
+    assert (line.row.played, line.row.won, line.row.points_for, line.row.points_against) == (
+        1,
+        1,
+        360 * 2 - 120,
+        360 - 240,
+    )
+
+
+@pytest.mark.django_db
+def test_a_correction_that_undoes_a_result_reopens_the_match_and_the_table_drops_it():
+    from tournament import services
+    from tournament.models import HandRevision
+
+    tournament = make_league(4)
+    league.build_schedule(tournament=tournament)
+    round_ = league.open_night(tournament=tournament, night=1)
+    services.start_round(round_=round_)
+    match = league_matches(tournament)[0]
+    game = match.games.get()
+    play_to_the_end(game, HOME_TEN)
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED
+    hand = game.hands.get(number=3)  # it was the away side that bid and took ten
+    services.enter_hand(game=game, number=3, values=AWAY_TEN, source=HandRevision.Source.DIRECTOR,
+                        expected_version=hand.version)  # fmt: skip
+    match.refresh_from_db()
+    assert (match.status, match.winner_id, match.outcome) == (Match.Status.PLAYING, None, "")
+    line = next(line for line in league.league_standings(tournament).lines if line.row.team == match.home_id)
+    assert (line.row.played, line.row.won) == (0, 0)
+    play_to_the_end(game, AWAY_TEN)
+    match.refresh_from_db()
+    assert (match.status, match.winner_id) == (Match.Status.FINISHED, match.away_id)
+
+
+@pytest.mark.django_db
+def test_a_no_show_on_a_night_is_a_walkover_from_the_match_page(director_client):
+    tournament = make_league(4)
+    league.build_schedule(tournament=tournament)
+    league.open_night(tournament=tournament, night=1)
+    match = league_matches(tournament)[0]
+    page = director_client.get(reverse("director:match", args=[tournament.pk, match.pk])).content.decode()
+    assert "League night 1, match 1" in page
+    response = director_client.post(
+        reverse("director:match_decide", args=[tournament.pk, match.pk]),
+        {"kind": "walkover", "winner": match.away_id, "reason": "Ada & Ben did not come"},
+    )
+    assert response.status_code == 302 and response.url == reverse("director:league_night", args=[tournament.pk, 1])
+    match.refresh_from_db()
+    assert (match.outcome, match.winner_id) == (Match.Outcome.WALKOVER, match.away_id)
+    line = next(line for line in league.league_standings(tournament).lines if line.row.team == match.away_id)
+    assert (line.row.won, line.row.points_for) == (1, 0)
+
+
+# --- the tournament form --------------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_the_director_orders_the_league_tiebreakers_on_the_tournament_form(director_client):
+    data = {
+        "name": "Tuesday league", "date": "2026-11-24", "preset": "league-300", "format": "round_robin",
+        "rounds_planned": 5, "entry_fee": "10", "seating_order": "registration", "seating_seed": 0,
+        "prize_ties": "share", "paper_size": "letter", "legs": 2, "championship_teams": 4, "fee_per": "night",
+        "tiebreaker_1": "point-difference", "tiebreaker_2": "head-to-head",
+    }  # fmt: skip
+    response = director_client.post(reverse("director:tournament_new"), data)
+    assert response.status_code == 302
+    tournament = Tournament.objects.get(name="Tuesday league")
+    assert tournament.tiebreakers == "point-difference,head-to-head"
+    assert (tournament.legs, tournament.championship_teams, tournament.fee_per) == (2, 4, "night")
+    twice = director_client.post(reverse("director:tournament_new"), data | {"tiebreaker_2": "point-difference"})
+    assert twice.status_code == 422
+    assert "Choose each league tiebreaker at most once." in twice.context["form"].errors["tiebreaker_1"]
