@@ -203,6 +203,18 @@ class PrizeForm(forms.ModelForm):
             self.add_error("division", ValidationError(message, code="duplicate"))
 
 
+class SubstituteForm(forms.Form):
+    """Who plays in a player's place, from which round to the end of the event."""
+
+    player = forms.ModelChoiceField(queryset=Player.objects.none(), widget=forms.RadioSelect, label="Replace")
+    substitute = forms.CharField(max_length=80, label="Substitute's name")
+    from_round = forms.IntegerField(min_value=1, max_value=50, label="From round")
+
+    def __init__(self, *args: Any, team: Team, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["player"].queryset = team.players.all()
+
+
 class SwapPlayersForm(forms.Form):
     first = forms.ModelChoiceField(queryset=Player.objects.none())
     second = forms.ModelChoiceField(queryset=Player.objects.none())
@@ -267,6 +279,8 @@ class HandForm(forms.Form):
 
     number = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
     version = forms.IntegerField(min_value=1, required=False, widget=forms.HiddenInput)
+    # One attempt at entering the hand, made on the phone; sending it again never stores it twice.
+    entry_key = forms.RegexField(regex=r"^[A-Za-z0-9_-]{8,64}$", required=False, widget=forms.HiddenInput)
     misdeal = forms.ChoiceField(required=False, label="Misdeal")
 
     def __init__(

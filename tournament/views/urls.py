@@ -15,6 +15,8 @@ director_patterns = [
     path(T + "teams/<int:team_id>/edit/", teams.team_edit, name="team_edit"),
     path(T + "teams/<int:team_id>/status/", teams.team_status, name="team_status"),
     path(T + "teams/<int:team_id>/check-in/", teams.team_check_in, name="team_check_in"),
+    path(T + "teams/<int:team_id>/remove/", teams.team_remove, name="team_remove"),
+    path(T + "teams/<int:team_id>/substitute/", teams.team_substitute, name="team_substitute"),
     path(T + "teams/<int:team_id>/payments/", teams.payments, name="payments"),
     path(T + "fees/", teams.fees, name="fees"),
     path(T + "rounds/seat/", rounds.seat_first, name="seat_first"),
@@ -66,8 +68,8 @@ public_patterns = [
     path("s/<int:tournament_id>/projector/", public.projector, name="projector"),
     path("s/<int:tournament_id>/league/", league.public_table, name="league"),
     path("s/<int:tournament_id>/league/projector/", league.projector, name="league_projector"),
-    path("s/<int:tournament_id>/seat/", public.find_seat, name="find_seat"),
     path("s/<int:tournament_id>/bracket/", knockout.public_bracket, name="bracket"),
+    path("s/<int:tournament_id>/seat/", public.find_seat, name="find_seat"),
 ]
 
 urlpatterns = [
