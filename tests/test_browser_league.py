@@ -66,6 +66,21 @@ def _phone_scores(browser, live_server, match: Match, screenshot) -> None:
     context.close()
 
 
+def _public_pages(browser, live_server, tournament: Tournament, screenshot) -> None:
+    """Everyone's league table and the projector show tonight's pairings, tables and clocks."""
+    context = browser.new_context(viewport={"width": 1280, "height": 720}, base_url=live_server.url)
+    page = context.new_page()
+    page.goto(f"/s/{tournament.pk}/league/")
+    tonight = page.inner_text(".tonight")
+    assert "Table 1" in tonight and "Table 3" in tonight and "Ada & Ben v Kara & Leo" in tonight
+    assert page.locator(".tonight .clock").count() == 2  # the two matches still playing
+    screenshot(page, "league-public")
+    page.goto(f"/s/{tournament.pk}/league/projector/")
+    assert "Table 2" in page.inner_text("#projector")
+    screenshot(page, "league-projector")
+    context.close()
+
+
 def test_a_director_runs_a_six_team_league_to_the_championship_payouts(
     browser, live_server, desktop_page, director, screenshot
 ):
@@ -123,6 +138,7 @@ def test_a_director_runs_a_six_team_league_to_the_championship_payouts(
             page.get_by_role("button", name="Start the 30-minute clock").click()
             page.wait_for_selector("#board")
             _phone_scores(browser, live_server, matches[0], screenshot)
+            _public_pages(browser, live_server, tournament, screenshot)
             matches = matches[1:]
         for match in matches:
             _win(match)
