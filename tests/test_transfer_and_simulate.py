@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from scoring import HandEntry
 from tournament import services, transfer
 from tournament.models import Hand, Tournament
 from tournament.simulation import simulate
@@ -30,7 +31,7 @@ def test_export_then_import_restores_the_tournament_exactly(finished_round, tour
     game = tournament.rounds.get(number=1).games.first()
     hand = game.hands.first()
     services.enter_hand(
-        game=game, number=hand.number, values={**hand.snapshot(), "north_tricks": 3, "east_tricks": 4},
+        game=game, number=hand.number, entry=HandEntry.from_fields({**hand.snapshot(), "north_tricks": 3, "east_tricks": 4}),
         source="director", by=director, expected_version=hand.version,
     )  # fmt: skip
     exported = transfer.export_tournament(tournament)

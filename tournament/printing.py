@@ -22,12 +22,12 @@ from django.utils import timezone
 from scoring.describe import handout, summary
 from tournament import pdf
 from tournament.links import qr_svg, table_url
-from tournament.models import Payout, PrintJob, Round, Seat, Tournament
+from scoring import Seat
+from tournament.models import Payout, PrintJob, Round, Tournament
 from tournament.reports import ledger, standings_rows, teams_with_balance
 from tournament.standings import TIEBREAK_TEXT
 
 log = logging.getLogger(__name__)
-SEAT_TITLES = dict(Seat.choices)
 
 
 @dataclass(frozen=True)
@@ -76,10 +76,9 @@ def _sheet(
     tournament: Tournament, game: Any, seats: dict[str, str], hands: list[Any], base: str | None = None
 ) -> dict[str, Any]:
     rules = tournament.rules
-    scored = iter(game.replay(rules, hands).hands) if game else iter(())
+    results = game.replay(hands).results if game else ()
     rows = []
-    for hand in hands:
-        result = None if hand.misdeal else next(scored)
+    for hand, result in zip(hands, results, strict=True):
         if result is None:
             cells = ["misdeal"] + [""] * 13
         else:
@@ -93,7 +92,7 @@ def _sheet(
     url = table_url(game, base) if game else ""
     return {
         "table": game.table.number if game else None,
-        "seats": {SEAT_TITLES[s]: seats.get(s, "") for s in Seat.values},
+        "seats": {s.label: seats.get(s, "") for s in Seat},
         "rows": rows,
         "url": url,
         "qr": qr_svg(url, scale=3) if url else "",
@@ -155,18 +154,16 @@ def movement_slips(round_: Round, base: str | None = None) -> Document:
     at: dict[int, dict[str, str]] = defaultdict(dict)
     for table, seat, name in round_.seatings.values_list("table__number", "seat", "player__name"):
         at[table][seat] = name
-    partner = {"N": "S", "S": "N", "E": "W", "W": "E"}
-    opponents = {"N": "EW", "S": "EW", "E": "NS", "W": "NS"}
     slips = [
         {
             "name": seats[s],
             "table": table,
-            "seat": SEAT_TITLES[s],
-            "partner": seats[partner[s]],
-            "opponents": " & ".join(seats[o] for o in opponents[s]),
+            "seat": s.label,
+            "partner": seats[s.partner],
+            "opponents": " & ".join(seats[o] for o in s.side.other.seats),
         }
         for table, seats in sorted(at.items())
-        for s in Seat.values
+        for s in Seat
     ]
     slips.sort(key=lambda slip: slip["name"].casefold())
     resting = sorted(round_.sit_outs.values_list("player__name", flat=True), key=str.casefold)

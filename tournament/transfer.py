@@ -218,15 +218,14 @@ def _import(data: dict[str, Any]) -> Tournament:
                 recorded_at=parse_datetime(pay["recorded_at"]),
             )
     tables = {n: Table.objects.create(tournament=tournament, number=n) for n in data["tables"]}
-    rules = tournament.rules
     for r in data["rounds"]:
-        _import_round(r, tournament, tables, players, users, rules)
+        _import_round(r, tournament, tables, players, users)
     for p in data["prizes"]:
         _import_prize(p, tournament, players, teams, users)
     return tournament
 
 
-def _import_round(r: dict, tournament: Tournament, tables: dict, players: dict, users: dict, rules: Any) -> None:
+def _import_round(r: dict, tournament: Tournament, tables: dict, players: dict, users: dict) -> None:
     round_ = Round.objects.create(
         tournament=tournament,
         number=r["number"],
@@ -275,7 +274,7 @@ def _import_round(r: dict, tournament: Tournament, tables: dict, players: dict, 
                 )
                 for v in h["revisions"]
             )
-        game.rescore(rules)
+        game.rescore()
 
 
 def _import_prize(p: dict, tournament: Tournament, players: dict, teams: dict, users: dict) -> None:

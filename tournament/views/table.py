@@ -2,6 +2,9 @@
 
 A token reaches its own table's game in a running round and nothing else: another table's
 game has another token, a round not started shows a waiting page, a closed round is gone.
+
+One template holds the page and its fragments (``table/page.html#panel`` and so on). A saved
+hand answers with only what changed: the next form, the totals and the new or corrected row.
 """
 
 from functools import wraps
@@ -9,20 +12,21 @@ from functools import wraps
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
+from django_htmx.http import reswap, retarget
 
-from scoring import InvalidHand, score_hand
+from scoring import InvalidHand, Seat, score_hand
 from tournament import services
-from tournament.forms import HandForm, hand_initial, standing_before
+from tournament.forms import HandForm, hand_initial
 from tournament.models import Game, Hand, HandRevision, Round
 from tournament.reports import game_sheet
 from tournament.views.common import whole_number
 
-SWAPPED_PANEL = "table/_panel.html"
-SEAT_ORDER = [("north", "North", "ns"), ("east", "East", "ew"), ("south", "South", "ns"), ("west", "West", "ew")]
+PAGE = "table/page.html"
 
 
 def _game_for_token_or_404(token: str) -> Game:
-    game = get_object_or_404(Game.objects.select_related("round__tournament", "table"), token=token)
+    games = Game.objects.select_related("round__tournament", "table").with_seat_names()
+    game = get_object_or_404(games, token=token)
     if game.round.status == Round.Status.CLOSED:
         raise RoundClosed(game)
     return game
@@ -53,34 +57,48 @@ def _hands(game: Game) -> list[Hand]:
     return list(game.hands.order_by("number"))
 
 
-def _form(game: Game, hands: list[Hand], data: dict | None = None, correct: Hand | None = None) -> HandForm:
-    number = correct.number if correct else (hands[-1].number + 1 if hands else 1)
-    if data is not None and whole_number(data.get("number")):
-        number = whole_number(data.get("number"))
+def _form(game: Game, data: dict | None = None, *, hands: list[Hand] | None = None, correct: Hand | None = None):
+    """The hand form: the next hand, ``correct`` (a stored hand), or the hand ``data`` names.
+
+    A new hand stands on the game's cached totals; only a correction replays the hands before it.
+    """
+    number = whole_number((data or {}).get("number"))
+    if correct is not None:
+        number = correct.number
+    elif not number:
+        hands = _hands(game) if hands is None else hands
+        number = hands[-1].number + 1 if hands else 1
+    correcting = correct is not None or whole_number((data or {}).get("version"))
+    standing = game.standing_before(number, _hands(game) if hands is None else hands) if correcting else game.standing
     tournament = game.round.tournament
     return HandForm(
         data,
         initial=hand_initial(correct) if correct else {"number": number},
         rules=tournament.rules,
-        standing=standing_before(game, number, hands),
+        standing=standing,
         confirm=tournament.require_confirmation,
     )
 
 
-def _panel(
-    request: HttpRequest,
-    game: Game,
-    hands: list[Hand],
-    form: HandForm,
-    *,
-    status: int = 200,
-    notice: str = "",
-    stored=None,
-) -> HttpResponse:
-    context = {"game": game, "sheet": game_sheet(game, hands), "form": form, "notice": notice, "stored": stored}
-    context["seat_order"] = SEAT_ORDER
-    template = SWAPPED_PANEL if request.htmx else "table/page.html"
-    return render(request, template, context, status=status)
+def _context(game: Game, form: HandForm, sheet: dict, **extra: object) -> dict:
+    number = form["number"].value()
+    rows = sheet["rows"]
+    return {
+        "game": game,
+        "sheet": sheet,
+        "form": form,
+        "seat_list": list(Seat),
+        "dealer": sheet["replay"].dealer_of(whole_number(number)),
+        "last_number": rows[-1].hand.number if rows else None,
+        **extra,
+    }
+
+
+def _panel(request: HttpRequest, game: Game, form: HandForm, *, status: int = 200, **extra: object) -> HttpResponse:
+    hands = _hands(game)
+    sheet = game_sheet(game, hands)
+    template = f"{PAGE}#panel" if request.htmx else PAGE
+    return render(request, template, _context(game, form, sheet, **extra), status=status)
 
 
 @require_GET
@@ -92,7 +110,7 @@ def table_page(request: HttpRequest, token: str) -> HttpResponse:
     hands = _hands(game)
     last = hands[-1] if hands else None
     correcting = last if last and request.GET.get("correct") == str(last.number) else None
-    return _panel(request, game, hands, _form(game, hands, correct=correcting))
+    return _panel(request, game, _form(game, hands=hands, correct=correcting))
 
 
 @require_GET
@@ -100,39 +118,56 @@ def table_page(request: HttpRequest, token: str) -> HttpResponse:
 def table_preview(request: HttpRequest, token: str) -> HttpResponse:
     """What the hand being typed would score, in words, and the totals after it."""
     game = _game_for_token_or_404(token)
-    form = _form(game, _hands(game), request.GET)
+    form = _form(game, request.GET)
     result = None
     if form.is_valid() and not form.cleaned_data.get("misdeal"):
         result = score_hand(form.rules, form.sides())
-    return render(request, "table/_preview.html", {"form": form, "result": result, "game": game})
+    return render(request, f"{PAGE}#preview", {"form": form, "result": result, "game": game})
 
 
 @require_POST
 @closed_link_page
 def table_hand(request: HttpRequest, token: str) -> HttpResponse:
     game = _game_for_token_or_404(token)
-    hands = _hands(game)
-    form = _form(game, hands, request.POST)
-    if not form.is_valid():
-        return _panel(request, game, hands, form, status=422)
-    try:
-        hand = services.enter_hand(
-            game=game, number=form.cleaned_data["number"], values=form.values(), source=HandRevision.Source.TABLE,
-            expected_version=form.cleaned_data["version"], confirmed_by=form.cleaned_data.get("confirmed_by", ""),
-        )  # fmt: skip
-    except InvalidHand as error:
-        form.add_error(None, f"{error.message[0].upper()}{error.message[1:]}.")
-        return _panel(request, game, hands, form, status=422)
-    except services.HandConflict as conflict:
-        hands = _hands(game)
-        return _panel(
-            request, game, hands, _form(game, hands), status=409, notice=conflict.message, stored=conflict.hand
-        )
+    form = _form(game, request.POST)
+    if form.is_valid():
+        data = form.cleaned_data
+        try:
+            entered = services.enter_hand(
+                game=game, number=data["number"], entry=form.entry(), source=HandRevision.Source.TABLE,
+                expected_version=data["version"], confirmed_by=data.get("confirmed_by", ""),
+            )  # fmt: skip
+        except InvalidHand as error:
+            form.add_error(None, f"{error.message[0].upper()}{error.message[1:]}.")
+        except services.HandConflict as conflict:
+            response = _panel(request, game, _form(game), status=409, notice=conflict.message, stored=conflict.hand)
+            return reswap(retarget(response, "#panel"), "outerHTML") if request.htmx else response
+        else:
+            return _saved(request, game, entered)
+    return _entry_error(request, game, form)
+
+
+def _saved(request: HttpRequest, game: Game, entered: services.EnteredHand) -> HttpResponse:
+    """The next form, the totals and the changed rows, rendered from what the service returned."""
     if not request.htmx:
-        return redirect("table:page", token)
-    game = hand.game
+        return redirect("table:page", game.token)
+    sheet = game_sheet(entered.game, entered.hands, entered.replay)
+    rows, number = sheet["rows"], entered.hand.number
+    new = rows[-1].hand.number == number and entered.hand.version == 1
+    changed = [row for row in rows if row.hand.number == (number - 1 if new else number)]
+    context = _context(
+        entered.game, _form(entered.game, hands=entered.hands), sheet, notice=f"Hand {number} saved.",
+        new_row=rows[-1] if new else None, changed_rows=changed,
+    )  # fmt: skip
+    return render(request, f"{PAGE}#saved", context)
+
+
+def _entry_error(request: HttpRequest, game: Game, form: HandForm) -> HttpResponse:
+    """The form again with its errors (status 422): the page, or the #entry fragment."""
     hands = _hands(game)
-    return _panel(request, game, hands, _form(game, hands), notice=f"Hand {hand.number} saved.")
+    sheet = game_sheet(game, hands)
+    template = f"{PAGE}#entry" if request.htmx else PAGE
+    return render(request, template, _context(game, form, sheet), status=422)
 
 
 @require_POST
@@ -144,7 +179,4 @@ def table_dispute(request: HttpRequest, token: str, number: int) -> HttpResponse
     services.flag_dispute(hand=hand, note=note or "Disputed at the table")
     if not request.htmx:
         return redirect("table:page", token)
-    hands = _hands(game)
-    return _panel(
-        request, game, hands, _form(game, hands), notice=f"Hand {number} is flagged; the director will come over."
-    )
+    return _panel(request, game, _form(game), notice=f"Hand {number} is flagged; the director will come over.")
