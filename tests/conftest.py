@@ -141,7 +141,12 @@ def finish_game(game, *, ns_tricks: int = 7, hands: int = 4) -> None:
 
     start = game.hands.count()
     for number in range(start + 1, start + hands + 1):
-        services.enter_hand(game=game, number=number, entry=HandEntry.from_fields(even_hand(ns_tricks)), source=HandRevision.Source.TABLE)
+        services.enter_hand(
+            game=game,
+            number=number,
+            entry=HandEntry.from_fields(even_hand(ns_tricks)),
+            source=HandRevision.Source.TABLE,
+        )
 
 
 @pytest.fixture

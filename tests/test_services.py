@@ -6,8 +6,7 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
-from scoring import HandEntry
-from scoring import InvalidHand
+from scoring import HandEntry, InvalidHand
 from tests.conftest import even_hand, finish_game, make_tournament
 from tournament import services
 from tournament.models import (
@@ -196,7 +195,9 @@ def test_swapping_two_teams_moves_both_partners(tournament):
 
 def test_entering_a_hand_scores_it_and_keeps_its_history(running_round):
     game = running_round.games.get(table__number=1)
-    services.enter_hand(game=game, number=1, entry=HandEntry.from_fields(even_hand(7)), source=HandRevision.Source.TABLE)
+    services.enter_hand(
+        game=game, number=1, entry=HandEntry.from_fields(even_hand(7)), source=HandRevision.Source.TABLE
+    )
     game.refresh_from_db()
     assert (game.ns_score, game.ew_score, game.hands_played) == (61, 60, 1)
     revision = HandRevision.objects.get()
@@ -205,20 +206,32 @@ def test_entering_a_hand_scores_it_and_keeps_its_history(running_round):
 
 def test_the_same_hand_entered_twice_is_stored_once(running_round):
     game = running_round.games.get(table__number=1)
-    services.enter_hand(game=game, number=1, entry=HandEntry.from_fields(even_hand(7)), source=HandRevision.Source.TABLE)
+    services.enter_hand(
+        game=game, number=1, entry=HandEntry.from_fields(even_hand(7)), source=HandRevision.Source.TABLE
+    )
     with pytest.raises(services.HandConflict) as conflict:
-        services.enter_hand(game=game, number=1, entry=HandEntry.from_fields(even_hand(6)), source=HandRevision.Source.TABLE)
+        services.enter_hand(
+            game=game, number=1, entry=HandEntry.from_fields(even_hand(6)), source=HandRevision.Source.TABLE
+        )
     assert conflict.value.hand.north_tricks == 4
     assert game.hands.count() == 1
 
 
 def test_a_correction_based_on_a_stale_version_is_refused(running_round):
     game = running_round.games.get(table__number=1)
-    services.enter_hand(game=game, number=1, entry=HandEntry.from_fields(even_hand(7)), source=HandRevision.Source.TABLE)
-    services.enter_hand(game=game, number=1, entry=HandEntry.from_fields(even_hand(6)), source="director", expected_version=1)
+    services.enter_hand(
+        game=game, number=1, entry=HandEntry.from_fields(even_hand(7)), source=HandRevision.Source.TABLE
+    )
+    services.enter_hand(
+        game=game, number=1, entry=HandEntry.from_fields(even_hand(6)), source="director", expected_version=1
+    )
     with pytest.raises(services.HandConflict, match="changed by someone else"):
         services.enter_hand(
-            game=game, number=1, entry=HandEntry.from_fields(even_hand(8)), source=HandRevision.Source.TABLE, expected_version=1
+            game=game,
+            number=1,
+            entry=HandEntry.from_fields(even_hand(8)),
+            source=HandRevision.Source.TABLE,
+            expected_version=1,
         )
     revisions = list(HandRevision.objects.order_by("id"))
     assert [r.before and r.before["north_tricks"] for r in revisions] == [None, 4]
@@ -229,7 +242,9 @@ def test_a_correction_based_on_a_stale_version_is_refused(running_round):
 def test_a_hand_that_breaks_a_rule_is_refused_and_nothing_is_stored(running_round):
     game = running_round.games.get(table__number=1)
     with pytest.raises(InvalidHand) as refused:
-        services.enter_hand(game=game, number=1, entry=HandEntry.from_fields(even_hand(7) | {"west_tricks": 4}), source="table")
+        services.enter_hand(
+            game=game, number=1, entry=HandEntry.from_fields(even_hand(7) | {"west_tricks": 4}), source="table"
+        )
     assert refused.value.code == "tricks_total"
     assert game.hands.count() == 0 and HandRevision.objects.count() == 0
 
@@ -370,11 +385,15 @@ def test_a_correction_in_a_closed_round_must_leave_the_game_decided(finished_rou
     game = finished_round.games.get(table__number=1)
     hand = game.hands.get(number=4)
     level = {**hand.snapshot(), "north_tricks": 3, "east_tricks": 4}  # 243 v 241: North–South still win
-    services.enter_hand(game=game, number=4, entry=HandEntry.from_fields(level), source="director", by=director, expected_version=1)
+    services.enter_hand(
+        game=game, number=4, entry=HandEntry.from_fields(level), source="director", by=director, expected_version=1
+    )
     hand = game.hands.get(number=3)
     tie = {**hand.snapshot(), "north_tricks": 3, "east_tricks": 4}  # 242 v 242: undecided
     with pytest.raises(InvalidHand) as refused:
-        services.enter_hand(game=game, number=3, entry=HandEntry.from_fields(tie), source="director", by=director, expected_version=1)
+        services.enter_hand(
+            game=game, number=3, entry=HandEntry.from_fields(tie), source="director", by=director, expected_version=1
+        )
     assert refused.value.code == "closed_round_undecided"
     assert game.hands.get(number=3).version == 1
 

@@ -310,7 +310,6 @@ class HandForm(forms.Form):
         return any(self[name].errors or str(self[name].value() or "0") != "0" for name in self.PENALTY_FIELDS)
 
 
-
 def hand_initial(hand: Any) -> dict[str, Any]:
     """A stored hand as initial form data, for a correction."""
     return {**hand.snapshot(), "number": hand.number, "version": hand.version}

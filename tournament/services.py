@@ -174,16 +174,16 @@ def close_round(*, round_: Round, by: User = None) -> Round | None:
 def _next_movement(previous: Round) -> rotation.Movement[int]:
     """The movement after ``previous``, with withdrawals and late arrivals applied."""
     tournament = previous.tournament
-    seats = {(t, s): p for t, s, p in previous.seatings.values_list("table__number", "seat", "player_id")}
+    played = load_movement(previous)
+    at = {t.table: t for t in played.tables}
     results = []
     for table_number, winner in previous.games.values_list("table__number", "winner"):
         if winner not in (Side.NS, Side.EW):
             raise RoundNotReady(f"Table {table_number} of round {previous.number} has no winner.")
-        ns = (seats[table_number, Seat.NORTH], seats[table_number, Seat.SOUTH])
-        ew = (seats[table_number, Seat.EAST], seats[table_number, Seat.WEST])
+        ns, ew = at[table_number].north_south, at[table_number].east_west
         results.append(rotation.TableResult(table_number, *((ns, ew) if winner == Side.NS else (ew, ns))))
-    sitting_out = list(previous.sit_outs.values_list("player_id", flat=True))
-    placed = set(seats.values()) | set(sitting_out)
+    sitting_out = list(played.sitting_out)
+    placed = set(played.seated()) | set(sitting_out)
     active: dict[int, list[int]] = {}
     for team_id, player_id in Player.objects.filter(
         team__tournament=tournament, team__status=Team.Status.ACTIVE
@@ -440,12 +440,13 @@ def resolve_dispute(*, hand: Hand, resolution: str) -> None:
 
 
 @transaction.atomic
-def reissue_token(*, game: Game) -> str:
-    """Revoke a table's link and issue a new one; the old link stops working at once."""
-    game = Game.objects.select_for_update().get(pk=game.pk)
-    game.token = new_token()
-    game.save(update_fields=["token"])
-    return game.token
+def reissue_token(*, table: Table) -> str:
+    """Revoke a table's link and issue a new one for the rest of the event; the old link stops
+    working at once (its table tent must be reprinted)."""
+    table = Table.objects.select_for_update().get(pk=table.pk)
+    table.token = new_token()
+    table.save(update_fields=["token"])
+    return table.token
 
 
 @transaction.atomic

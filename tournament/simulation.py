@@ -96,4 +96,3 @@ def round_log(round_: Round) -> dict[str, Any]:
             round_.sit_outs.order_by("player__team__number", "player_id").values_list("player__name", flat=True)
         ),
     }
-

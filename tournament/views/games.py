@@ -35,7 +35,7 @@ def _render(request: HttpRequest, game: Game, sheet: dict, form: HandForm, *, st
         "dealer": sheet["replay"].dealer_of(whole_number(form["number"].value())),
         "tie_form": TieDecisionForm(),
         "revisions": HandRevision.objects.filter(hand__game=game).select_related("hand", "changed_by"),
-        "table_url": table_url(game, base_url(request)),
+        "table_url": table_url(game.table, base_url(request)),
     }
     return render(request, "director/game.html", context, status=status)
 
@@ -86,9 +86,11 @@ def game_hand(request: HttpRequest, tournament_id: int, game_id: int) -> HttpRes
 def game_reissue(request: HttpRequest, tournament_id: int, game_id: int) -> HttpResponse:
     tournament = tournament_or_404(tournament_id)
     game = game_or_404(tournament, game_id)
-    services.reissue_token(game=game)
+    services.reissue_token(table=game.table)
     messages.success(
-        request, f"Table {game.table.number} has a new link; the old one no longer works. Reprint its QR code."
+        request,
+        f"Table {game.table.number} has a new link for the rest of the event; the old one no longer works. "
+        "Reprint its table tent.",
     )
     return redirect("director:game", tournament.pk, game.pk)
 
