@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import json
 import secrets
+from datetime import datetime, timedelta
 from decimal import Decimal
 
 from django.conf import settings
@@ -152,16 +153,36 @@ class Team(models.Model):
 
 
 class Player(models.Model):
+    """An entrant. A substitute may play in their place from a round on; what the substitute
+    scores stays with this player (the entry), only the name at the table changes."""
+
     team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="players")
     name = models.CharField(max_length=80)
     division = models.CharField(
         max_length=40, blank=True, help_text='For category prizes, such as "female" for high female.'
     )
+    substitute = models.CharField(max_length=80, blank=True, help_text="Who plays in this player's place.")
+    substitute_from = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="The first round the substitute plays."
+    )
 
     class Meta:
         ordering = ["team", "id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(substitute="", substitute_from__isnull=True)
+                | (~Q(substitute="") & Q(substitute_from__gte=1)),
+                name="player_substitute_has_a_first_round",
+            ),
+        ]
 
     def __str__(self) -> str:
+        return self.name
+
+    def name_in_round(self, number: int) -> str:
+        """Who sits in this player's seat in round ``number``."""
+        if self.substitute and self.substitute_from is not None and number >= self.substitute_from:
+            return self.substitute
         return self.name
 
 
@@ -176,6 +197,9 @@ class Table(models.Model):
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="tables")
     number = models.PositiveSmallIntegerField(validators=[MinValueValidator(1)])
     token = models.CharField(max_length=64, unique=True, default=new_token)
+    # The table page reports in while open, so the director sees a phone that went quiet.
+    phone_heard_at = models.DateTimeField(null=True, blank=True)
+    phone_waiting = models.PositiveSmallIntegerField(default=0, help_text="Hands waiting on the phone to be sent.")
 
     class Meta:
         ordering = ["tournament", "number"]
@@ -186,6 +210,19 @@ class Table(models.Model):
 
     def __str__(self) -> str:
         return f"Table {self.number}"
+
+    PHONE_REPORT_EVERY = timedelta(seconds=30)
+
+    def phone_report(self, now: datetime | None = None) -> tuple[str, bool]:
+        """When the table's phone was last heard from, in words, and whether it has gone quiet
+        (no report for three report periods, or never)."""
+        if self.phone_heard_at is None:
+            return "not heard from yet", True
+        seconds = int(((now or timezone.now()) - self.phone_heard_at).total_seconds())
+        words = "heard just now" if seconds < 60 else f"heard {seconds // 60} min ago"
+        if self.phone_waiting:
+            words += f" · {self.phone_waiting} hand{'s' if self.phone_waiting != 1 else ''} waiting on the phone"
+        return words, seconds >= 3 * self.PHONE_REPORT_EVERY.total_seconds()
 
     def current_game(self) -> Game | None:
         """The game this table's link opens: the one at this table in the event's current round
@@ -264,6 +301,13 @@ def _numbers(numbers: list[int]) -> str:
     return ", ".join(str(n) for n in numbers)
 
 
+def playing_name() -> models.Case:
+    """For a Seating or SitOut query: who plays in the round, the player or their substitute
+    (the database twin of :meth:`Player.name_in_round`)."""
+    substituted = Q(player__substitute_from__isnull=False, player__substitute_from__lte=models.F("round__number"))
+    return models.Case(models.When(substituted, then="player__substitute"), default="player__name")
+
+
 class Seating(models.Model):
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="seatings")
     table = models.ForeignKey(Table, on_delete=models.RESTRICT, related_name="seatings")
@@ -315,9 +359,9 @@ class GameQuerySet(models.QuerySet):
         return self.annotate(
             **{
                 f"{seat.prefix}_name": Subquery(
-                    Seating.objects.filter(round=OuterRef("round"), table=OuterRef("table"), seat=seat).values(
-                        "player__name"
-                    )[:1]
+                    Seating.objects.filter(round=OuterRef("round"), table=OuterRef("table"), seat=seat)
+                    .annotate(name=playing_name())
+                    .values("name")[:1]
                 )
                 for seat in Seat
             }
@@ -375,7 +419,8 @@ class Game(models.Model):
         else read now."""
         if hasattr(self, "north_name"):
             return {seat: getattr(self, f"{seat.prefix}_name") or "" for seat in Seat}
-        names = dict(self.round.seatings.filter(table_id=self.table_id).values_list("seat", "player__name"))
+        seatings = self.round.seatings.filter(table_id=self.table_id).annotate(name=playing_name())
+        names = dict(seatings.values_list("seat", "name"))
         return {seat: names.get(seat, "") for seat in Seat}
 
     @property
@@ -467,11 +512,15 @@ class Hand(models.Model):
     confirmed_by = models.CharField(max_length=20, blank=True, help_text="Initials of the opponent who confirmed.")
     version = models.PositiveIntegerField(default=1)
     entered_at = models.DateTimeField(default=timezone.now)
+    # Made on the phone for one attempt at entering the hand: a retry of the same attempt (the
+    # answer was lost, or the hand waited on the phone) finds the hand instead of storing it twice.
+    entry_key = models.CharField(max_length=64, blank=True, default="", editable=False)
 
     class Meta:
         ordering = ["game", "number"]
         constraints = [
             models.UniqueConstraint(fields=["game", "number"], name="one_hand_number_per_game"),
+            models.UniqueConstraint(fields=["entry_key"], condition=~Q(entry_key=""), name="one_hand_per_entry_key"),
             *[
                 models.CheckConstraint(condition=Q(**{f"{seat}_tricks__lte": 13}), name=f"hand_{seat}_tricks_0_13")
                 for seat in (s.prefix for s in Seat)
@@ -542,6 +591,39 @@ class HandRevision(models.Model):
             for field in HAND_FIELDS
             if self.before.get(field) != self.after.get(field)
         ]
+
+
+class Dispute(models.Model):
+    """A hand disputed at the table, and how the director settled it: who and when, both ways."""
+
+    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="disputes")
+    note = models.CharField(max_length=300)
+    raised_from = models.CharField(max_length=20, choices=HandRevision.Source, default=HandRevision.Source.TABLE)
+    raised_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    raised_at = models.DateTimeField(default=timezone.now)
+    resolution = models.CharField(max_length=300, blank=True)
+    resolved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    resolved_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["raised_at", "id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(resolved_at__isnull=True, resolution="") | Q(resolved_at__isnull=False) & ~Q(resolution=""),
+                name="dispute_resolved_with_words",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.hand}: {self.note}"
+
+    @property
+    def is_open(self) -> bool:
+        return self.resolved_at is None
 
 
 class Payment(models.Model):
@@ -676,3 +758,28 @@ class PrintJob(models.Model):
     @property
     def percent(self) -> int:
         return round(100 * self.chunks_done / max(1, self.chunks_total))
+
+
+class Membership(models.Model):
+    """Who runs a tournament besides the superuser: its directors and their assistants.
+
+    :mod:`tournament.access` is the one place that reads it to decide what a user may reach.
+    """
+
+    class Role(models.TextChoices):
+        DIRECTOR = "director", "Director (everything, money and rules included)"
+        ASSISTANT = "assistant", "Assistant (rounds, hands and corrections; no money, no rules)"
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships")
+    role = models.CharField(max_length=20, choices=Role, default=Role.DIRECTOR)
+
+    class Meta:
+        ordering = ["tournament", "role", "user__username"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "user"], name="one_membership_per_user_and_tournament"),
+            models.CheckConstraint(condition=Q(role__in=["director", "assistant"]), name="membership_role_valid"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} ({self.get_role_display().split(' (')[0].lower()}) of {self.tournament}"

@@ -8,9 +8,9 @@ from django.views.decorators.http import require_POST
 
 from scoring import InvalidHand
 from tournament import services
-from tournament.forms import HandForm, TieDecisionForm, hand_initial
+from tournament.forms import HandForm, ResolutionForm, TieDecisionForm, error_text, hand_initial
 from tournament.links import base_url, table_url
-from tournament.models import Game, Hand, HandRevision
+from tournament.models import Dispute, Game, Hand, HandRevision
 from tournament.reports import game_sheet
 from tournament.views.common import director_required, game_or_404, tournament_or_404, whole_number
 
@@ -35,6 +35,7 @@ def _render(request: HttpRequest, game: Game, sheet: dict, form: HandForm, *, st
         "dealer": sheet["replay"].dealer_of(whole_number(form["number"].value())),
         "tie_form": TieDecisionForm(),
         "revisions": HandRevision.objects.filter(hand__game=game).select_related("hand", "changed_by"),
+        "disputes": Dispute.objects.filter(hand__game=game).select_related("hand", "raised_by", "resolved_by"),
         "table_url": table_url(game.table, base_url(request)),
     }
     return render(request, "director/game.html", context, status=status)
@@ -101,11 +102,11 @@ def game_resolve(request: HttpRequest, tournament_id: int, game_id: int, number:
     tournament = tournament_or_404(tournament_id)
     game = game_or_404(tournament, game_id)
     hand = get_object_or_404(Hand, game=game, number=number)
-    resolution = request.POST.get("resolution", "").strip()
-    if not resolution:
-        messages.error(request, "Say how the dispute was resolved.")
+    form = ResolutionForm(request.POST)
+    if form.is_valid():
+        services.resolve_dispute(hand=hand, resolution=form.cleaned_data["resolution"], by=request.user)
     else:
-        services.resolve_dispute(hand=hand, resolution=resolution[:300])
+        messages.error(request, f"The dispute stays open. {error_text(form)}")
     return redirect("director:game", tournament.pk, game.pk)
 
 

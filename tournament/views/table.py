@@ -10,21 +10,26 @@ One template holds the page and its fragments (``table/page.html#panel`` and so 
 hand answers with only what changed: the next form, the totals and the new or corrected row.
 """
 
+import json
 from functools import wraps
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.templatetags.static import static
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import reswap, retarget
 
 from scoring import InvalidHand, Seat, score_hand
 from tournament import services
-from tournament.forms import HandForm, hand_initial
-from tournament.models import Game, Hand, HandRevision, Round, Table
+from tournament.forms import DisputeForm, HandForm, error_text, hand_initial
+from tournament.models import Dispute, Game, Hand, HandRevision, Round, Table
 from tournament.reports import game_sheet
 from tournament.views.common import whole_number
 
 PAGE = "table/page.html"
+# What the table page needs to open with no network, kept by the service worker.
+OFFLINE_ASSETS = ("css/app.css", "js/table.js", "django_htmx/htmx-2.min.js", "django_htmx/django-htmx.js",
+                  "favicon.svg")  # fmt: skip
 WAITING_REFRESH_SECONDS = 15
 
 
@@ -91,24 +96,23 @@ def _form(game: Game, data: dict | None = None, *, hands: list[Hand] | None = No
 
 
 def _context(game: Game, form: HandForm, sheet: dict, **extra: object) -> dict:
-    number = form["number"].value()
     rows = sheet["rows"]
     return {
         "game": game,
         "sheet": sheet,
         "form": form,
         "seat_list": list(Seat),
-        "dealer": sheet["replay"].dealer_of(whole_number(number)),
+        "dealer": sheet["replay"].dealer_of(whole_number(form["number"].value())),
         "last_number": rows[-1].hand.number if rows else None,
         **extra,
     }
 
 
 def _panel(request: HttpRequest, game: Game, form: HandForm, *, status: int = 200, **extra: object) -> HttpResponse:
-    hands = _hands(game)
-    sheet = game_sheet(game, hands)
+    sheet = game_sheet(game, _hands(game))
+    disputes = Dispute.objects.filter(hand__game=game).select_related("hand", "raised_by", "resolved_by")
     template = f"{PAGE}#panel" if request.htmx else PAGE
-    return render(request, template, _context(game, form, sheet, **extra), status=status)
+    return render(request, template, _context(game, form, sheet, disputes=disputes, **extra), status=status)
 
 
 def _waiting(request: HttpRequest, table: Table, game: Game | None) -> HttpResponse:
@@ -149,10 +153,21 @@ def table_preview(request: HttpRequest, token: str, round_number: int) -> HttpRe
     return render(request, f"{PAGE}#preview", {"form": form, "result": result, "game": game})
 
 
+def _game_if_entry_stored(closed: RoundClosed, entry_key: str) -> Game:
+    """A hand sent again after its round closed: its game if the hand was stored (the phone never
+    heard that it was), so the answer is "saved"; else the round's closed, as for any other hand."""
+    if entry_key and closed.game.hands.filter(entry_key=entry_key).exists():
+        return closed.game
+    raise closed
+
+
 @require_POST
 @closed_link_page
 def table_hand(request: HttpRequest, token: str, round_number: int) -> HttpResponse:
-    game = _game_for_link_or_404(token, round_number)
+    try:
+        game = _game_for_link_or_404(token, round_number)
+    except RoundClosed as closed:
+        game = _game_if_entry_stored(closed, request.POST.get("entry_key", ""))
     form = _form(game, request.POST)
     if form.is_valid():
         data = form.cleaned_data
@@ -160,6 +175,7 @@ def table_hand(request: HttpRequest, token: str, round_number: int) -> HttpRespo
             entered = services.enter_hand(
                 game=game, number=data["number"], entry=form.entry(), source=HandRevision.Source.TABLE,
                 expected_version=data["version"], confirmed_by=data.get("confirmed_by", ""),
+                entry_key=data["entry_key"],
             )  # fmt: skip
         except InvalidHand as error:
             form.add_error(None, f"{error.message[0].upper()}{error.message[1:]}.")
@@ -167,20 +183,21 @@ def table_hand(request: HttpRequest, token: str, round_number: int) -> HttpRespo
             response = _panel(request, game, _form(game), status=409, notice=conflict.message, stored=conflict.hand)
             return reswap(retarget(response, "#panel"), "outerHTML") if request.htmx else response
         else:
-            return _saved(request, game, entered)
+            return _saved(request, entered)
     return _entry_error(request, game, form)
 
 
-def _saved(request: HttpRequest, game: Game, entered: services.EnteredHand) -> HttpResponse:
+def _saved(request: HttpRequest, entered: services.EnteredHand) -> HttpResponse:
     """The next form, the totals and the changed rows, rendered from what the service returned."""
+    game = entered.game
     if not request.htmx:
         return redirect("table:page", game.table.token)
-    sheet = game_sheet(entered.game, entered.hands, entered.replay)
+    sheet = game_sheet(game, entered.hands, entered.replay)
     rows, number = sheet["rows"], entered.hand.number
     new = rows[-1].hand.number == number and entered.hand.version == 1
     changed = [row for row in rows if row.hand.number == (number - 1 if new else number)]
     context = _context(
-        entered.game, _form(entered.game, hands=entered.hands), sheet, notice=f"Hand {number} saved.",
+        game, _form(game, hands=entered.hands), sheet, notice=f"Hand {number} saved.",
         new_row=rows[-1] if new else None, changed_rows=changed,
     )  # fmt: skip
     return render(request, f"{PAGE}#saved", context)
@@ -188,10 +205,10 @@ def _saved(request: HttpRequest, game: Game, entered: services.EnteredHand) -> H
 
 def _entry_error(request: HttpRequest, game: Game, form: HandForm) -> HttpResponse:
     """The form again with its errors (status 422): the page, or the #entry fragment."""
-    hands = _hands(game)
-    sheet = game_sheet(game, hands)
-    template = f"{PAGE}#entry" if request.htmx else PAGE
-    return render(request, template, _context(game, form, sheet), status=422)
+    if not request.htmx:
+        return _panel(request, game, form, status=422)
+    sheet = game_sheet(game, _hands(game))
+    return render(request, f"{PAGE}#entry", _context(game, form, sheet), status=422)
 
 
 @require_POST
@@ -199,8 +216,28 @@ def _entry_error(request: HttpRequest, game: Game, form: HandForm) -> HttpRespon
 def table_dispute(request: HttpRequest, token: str, round_number: int, number: int) -> HttpResponse:
     game = _game_for_link_or_404(token, round_number)
     hand = get_object_or_404(Hand, game=game, number=number)
-    note = request.POST.get("note", "").strip()[:300]
-    services.flag_dispute(hand=hand, note=note or "Disputed at the table")
+    form = DisputeForm(request.POST)
+    if not form.is_valid():
+        return _panel(request, game, _form(game), status=422, notice=error_text(form))
+    services.flag_dispute(hand=hand, note=form.cleaned_note())
     if not request.htmx:
         return redirect("table:page", token)
     return _panel(request, game, _form(game), notice=f"Hand {number} is flagged; the director will come over.")
+
+
+@require_POST
+def table_report(request: HttpRequest, token: str) -> HttpResponse:
+    """The open table page reports in, so the director sees when its phone was last heard from."""
+    table = _table_for_token_or_404(token)
+    services.record_phone_report(table=table, waiting=min(whole_number(request.POST.get("waiting")), 999))
+    return HttpResponse(status=204)
+
+
+@require_GET
+def table_worker(request: HttpRequest) -> HttpResponse:
+    """The service worker that opens table pages without a network (browsers run it over HTTPS or
+    on localhost only). Served from /table/ so that it may look after every table page."""
+    assets = json.dumps([static(path) for path in OFFLINE_ASSETS])
+    response = render(request, "table/sw.js", {"assets": assets}, content_type="text/javascript")
+    response["Cache-Control"] = "no-cache"
+    return response
