@@ -18,6 +18,7 @@ from tournament.models import (
     HAND_FIELDS,
     Game,
     Hand,
+    Match,
     Payment,
     Payout,
     Player,
@@ -193,7 +194,9 @@ def board(round_: Round) -> list[BoardRow]:
     names: dict[int, dict[str, str]] = defaultdict(dict)
     for table, seat, name in round_.seatings.annotate(name=playing_name()).values_list("table_id", "seat", "name"):
         names[table][seat] = name
-    games = round_.games.select_related("table").annotate(disputed=Count("hands", filter=Q(hands__disputed=True)))
+    games = round_.games.select_related("table", "clock").annotate(
+        disputed=Count("hands", filter=Q(hands__disputed=True))
+    )
     return [BoardRow(game=g, seats=names[g.table_id], disputed=g.disputed) for g in games.order_by("table__number")]
 
 
@@ -311,7 +314,11 @@ def game_sheet(game: Game, hands: list[Hand] | None = None, replayed: Replay | N
     """
     hands = list(game.hands.order_by("number")) if hands is None else hands
     replayed = game.replay(hands) if replayed is None else replayed
-    names = game.seat_names()
+    if game.match_id:
+        found = match_seats(game.match)
+        names = {seat: found.get(seat, "") for seat in Seat}
+    else:
+        names = game.seat_names()
     sides = {side.value: " & ".join(names[seat] for seat in side.seats) for side in Side}
     rows = [
         SheetRow(hand, dealer.label, result)
@@ -323,5 +330,14 @@ def game_sheet(game: Game, hands: list[Hand] | None = None, replayed: Replay | N
         "winners": sides.get(game.winner, ""),
         "rows": rows,
         "replay": replayed,
-        "rules": game.round.tournament.rules,
+        "rules": game.rules,
     }
+
+
+def match_seats(match: Match) -> dict[Seat, str]:
+    """A knockout match's seats: home North–South, away East–West (players in registration order)."""
+    seats = {}
+    for team, pair in ((match.home, (Seat.NORTH, Seat.SOUTH)), (match.away, (Seat.EAST, Seat.WEST))):
+        names = [player.name for player in team.players.all()] if team else []
+        seats.update({seat: name for seat, name in zip(pair, names, strict=False)})
+    return seats

@@ -12,7 +12,7 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
@@ -42,7 +42,10 @@ from tournament.models import (
     Tournament,
     new_token,
 )
-from tournament.reports import ledger, standings_rows, team_paid
+from tournament.reports import ledger, team_paid
+
+if TYPE_CHECKING:
+    from tournament.formats import EventFormat
 
 User = AbstractBaseUser | None
 
@@ -403,13 +406,16 @@ def enter_hand(
     hand.store(HandEntry.misdealt(entry.misdeal) if entry.misdeal else entry)  # a misdeal keeps no scores
     ordered = sorted([h for h in hands if h.number != number] + [hand], key=lambda h: h.number)
     replayed = game.replay(ordered)
-    if closed and not replayed.game.over and not game.decided_by:
+    hand.save()
+    HandRevision.objects.create(hand=hand, source=source, changed_by=by, before=before, after=hand.snapshot())
+    if existing is None:
+        game.call_time(number)
+    game.record(replayed, ordered)
+    if closed and game.status != Game.Status.FINISHED:
         # The next round was seated from this game's result: it must still have one.
         raise InvalidHand("a correction in a closed round must leave the game decided", field="hand",
                           code="closed_round_undecided")  # fmt: skip
-    hand.save()
-    HandRevision.objects.create(hand=hand, source=source, changed_by=by, before=before, after=hand.snapshot())
-    game.record(replayed)
+    _format_of(game).game_changed(game=game)
     return EnteredHand(hand=hand, game=game, hands=ordered, replay=replayed)
 
 
@@ -544,7 +550,15 @@ def reissue_token(*, table: Table) -> str:
 
 @transaction.atomic
 def decide_tie(*, game: Game, winner: str, how: str) -> None:
-    Game.objects.select_for_update().select_related("table").get(pk=game.pk).decide_tie(winner, how)
+    game = Game.objects.select_for_update().select_related("table", "round__tournament").get(pk=game.pk)
+    game.decide_tie(winner, how)
+    _format_of(game).game_changed(game=game)
+
+
+def _format_of(game: Game) -> EventFormat:
+    from tournament.formats import format_of  # formats sits above this module: imported when needed
+
+    return format_of(game.round.tournament)
 
 
 # --- prizes -----------------------------------------------------------------------------------
@@ -568,11 +582,14 @@ def award_prizes(*, tournament: Tournament) -> list[Payout]:
     pool = ledger(tournament).collected
     amounts = _prize_amounts(prizes, pool)
     specs = [prize_rules.PrizeSpec(p.pk, amounts[p.pk], p.place, p.division) for p in prizes]
-    rows = standings_rows(tournament)
+    from tournament.formats import format_of  # formats sits above this module
+
+    event_format = format_of(tournament)
+    rows = event_format.standings(tournament)
     awards = prize_rules.award(
         specs,
         [row.standing for row in rows],
-        ties=tournament.prize_ties,
+        ties=event_format.prize_ties(tournament),
         divisions={row.standing.entrant: row.division for row in rows},
         names={row.standing.entrant: row.name for row in rows},
     )

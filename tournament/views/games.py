@@ -21,7 +21,7 @@ def _form(game: Game, sheet: dict, number: int, data: dict | None = None) -> Han
     return HandForm(
         data,
         initial=hand_initial(stored) if stored else {"number": number},
-        rules=game.round.tournament.rules,
+        rules=game.rules,
         standing=sheet["replay"].standing_before(number),
     )
 

@@ -38,10 +38,13 @@ def _table_for_token_or_404(token: str) -> Table:
 
 
 def _game_for_link_or_404(token: str, round_number: int) -> Game:
-    """The game of round ``round_number`` at the token's table, with its players' names, in one
-    query; a closed round's raises RoundClosed."""
-    games = Game.objects.select_related("round__tournament", "table").with_seat_names()
-    game = get_object_or_404(games, table__token=token, round__number=round_number)
+    """The game of round ``round_number`` at the token's table (a knockout's: the one being
+    played, else the last), with its players' names, in one query; a closed round's raises
+    RoundClosed."""
+    games = Game.objects.select_related("round__tournament", "table", "match").with_seat_names()
+    game = games.filter(table__token=token, round__number=round_number).current_first().first()
+    if game is None:
+        raise Http404("This table has no game in that round.")
     if game.round.status == Round.Status.CLOSED:
         raise RoundClosed(game)
     return game
@@ -89,7 +92,7 @@ def _form(game: Game, data: dict | None = None, *, hands: list[Hand] | None = No
     return HandForm(
         data,
         initial=hand_initial(correct) if correct else {"number": number},
-        rules=tournament.rules,
+        rules=game.rules,
         standing=standing,
         confirm=tournament.require_confirmation,
     )
