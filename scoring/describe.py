@@ -157,18 +157,9 @@ def _cards(rules: RuleSet, say: _Sayer) -> tuple[str, ...]:
             "always trump: any spade beats any card of another suit.",
         ]
     if rules.first_dealer == "high_card":
-        lines.append(
-            "The first dealer is the player who draws the high card; the scorekeeper enters that seat before "
-            "the first hand. The deal then passes clockwise."
-        )
+        lines.append("The first dealer is the player who draws the high card; the deal then passes clockwise.")
     else:
-        lines.append(
-            say(
-                "first_dealer",
-                "The first dealer is chosen at random (the app draws one; the scorekeeper may change it before "
-                "the first hand) and the deal then passes clockwise.",
-            )
-        )
+        lines.append(say("first_dealer", "The first dealer is chosen at random; the deal then passes clockwise."))
     return tuple(lines)
 
 
@@ -185,7 +176,9 @@ def _bidding(rules: RuleSet, say: _Sayer) -> tuple[str, ...]:
     ]
     if rules.has_nil:
         low = max(rules.min_player_bid, 1)
-        lines.append(f"A bid is a number from {low} to 13, or nil: a promise to take no trick at all.")
+        lines.append(
+            say("player_bids", f"A bid is a number from {low} to 13, or nil: a promise to take no trick at all.")
+        )
     else:
         lines.append(f"A bid is a number from {rules.min_player_bid} to 13. There is no nil: a bid of 0 is just 0.")
     lines.append(_reading("a side's two bids together are at most 13."))
@@ -416,7 +409,7 @@ def _misdeals(rules: RuleSet, say: _Sayer) -> tuple[str, ...]:
                 "bidding as one: the other side calls that one during the bidding, before the first card is led.",
             )
         )
-    lines.append("A misdeal scores nothing; the cards are shuffled and dealt again.")
+    lines.append(say("misdeals", "A misdeal scores nothing; the cards are shuffled and dealt again."))
     lines.append(_reading("the same dealer deals again after a misdeal."))
     return tuple(lines)
 

@@ -264,6 +264,7 @@ READING_FIELDS: dict[str, tuple[str, ...]] = {
     "spades_broken": (),
     "joker_ranks": ("deck",),
     "reneg_trick_points": ("reneg_trick_points",),
+    "player_bids": ("min_player_bid", "min_team_bid"),
 }
 
 
@@ -460,13 +461,14 @@ _LEAGUE_MISDEALS = ("table_talk_in_bidding", "no_face_cards", "no_spades", "wron
 @_preset(
     "league-300", "League game to 300 (30-minute matches, jokers deck)",
     "big_bid_penalty", "big_bid_overtricks", "bag_overflow", "misdeal_timing", "joker_ranks", "reneg_trick_points",
+    "player_bids",
 )  # fmt: skip
 def _league_300() -> RuleSet:
     """A league's games to 300 within a 30-minute match, played with both jokers as the top
     trumps (big joker, little joker, 2 of spades, then the ace). The first dealer draws the
     high card; the side that did not deal bids first and partners may discuss how many tricks
     to bid, never their cards. Each side bids at least 4 (a nil bidder's partner too, unless
-    both bid nil). Nil 60, blind nil 120 when 100 behind, two nils each scored on their own;
+    both bid nil); our reading of "any number of tricks 4-13": a player may bid from 1. Nil 60, blind nil 120 when 100 behind, two nils each scored on their own;
     a failed nil's tricks count for nothing. A side bidding 10 or more wins 120, and set
     loses the same (our settled reading; the text names only the win). Six bags cost 60 and
     the count "resets to zero": bags past the sixth in that hand are dropped (our reading of
@@ -507,7 +509,7 @@ def _league_300() -> RuleSet:
 @_preset(
     "championship-500", "League championship game to 500 (jokers deck)",
     "big_bid_penalty", "big_bid_overtricks", "bag_overflow", "misdeal_timing", "joker_ranks", "reneg_trick_points",
-    "time_limit",
+    "player_bids", "time_limit",
 )  # fmt: skip
 def _championship_500() -> RuleSet:
     """The league's championship game: as the league game but to 500, with nil 100, blind

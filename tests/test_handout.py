@@ -91,6 +91,7 @@ READING_PHRASES = {
     "time_limit": "there is no time limit",
     "spades_broken": "spades may not be led",
     "joker_ranks": "the ace of spades is the lowest trump",
+    "player_bids": "a bid is a number from 1 to 13, or nil",
 }
 
 
