@@ -43,7 +43,7 @@ def test_scorekeeper_scores_a_round_with_nil_blind_nil_misdeal_reneg_and_a_corre
     phone_page, table_game, screenshot, browser, live_server, director
 ):
     page = phone_page
-    page.goto(f"/table/{table_game.token}/")
+    page.goto(f"/table/{table_game.table.token}/")
     assert "Ada" in page.inner_text("fieldset.seat.ns >> nth=0")
 
     # Hand 1: North bids nil and makes it; the preview explains the score before saving.
@@ -113,14 +113,14 @@ def test_scorekeeper_scores_a_round_with_nil_blind_nil_misdeal_reneg_and_a_corre
     director_page.get_by_role("button", name="Log in").click()
     director_page.wait_for_url(lambda url: "/login/" not in url)
     director_page.goto(f"/t/{table_game.round.tournament_id}/rounds/1/")
-    assert "Finished: EW won" in director_page.inner_text("#board")
+    assert "Finished: won by Cleo & Dan (East–West)" in director_page.inner_text("#board")
     screenshot(director_page, "director-board-finished")
     assert Game.objects.get().status == Game.Status.FINISHED
 
 
 def test_a_disputed_hand_shows_on_the_directors_board(phone_page, table_game, screenshot):
     page = phone_page
-    page.goto(f"/table/{table_game.token}/")
+    page.goto(f"/table/{table_game.table.token}/")
     enter(page, {"north": "3", "south": "3", "east": "3", "west": "3"}, {"north": 4, "south": 3, "east": 3, "west": 3})
     save(page, 1)
     page.wait_for_selector("text=Hand 1 saved.")

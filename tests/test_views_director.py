@@ -436,7 +436,8 @@ def test_odd_numbers_in_addresses_never_break_a_page(director_client, running_ro
         reverse("director:print_document", args=[tournament.pk, "score-sheets"]), {"round": value}
     )
     assert printed.status_code == 404
-    posted = director_client.post(reverse("table:hand", args=[game.token]), {"number": value, **even_hand(7)})
+    hand_url = reverse("table:hand", args=[game.table.token, game.round.number])
+    posted = director_client.post(hand_url, {"number": value, **even_hand(7)})
     assert posted.status_code in (200, 302, 409, 422)
 
 
@@ -447,3 +448,13 @@ def test_a_damaged_export_with_a_repeated_team_is_refused_whole(director_client,
     response = director_client.post(reverse("director:import"), {"file": upload})
     assert response.status_code == 422 and b"damaged" in response.content
     assert Tournament.objects.count() == 1
+
+
+def test_the_board_names_the_winners_and_prints_negative_scores_plainly(director_client, finished_round, tournament):
+    game = finished_round.games.get(table__number=1)
+    game.ns_score, game.ew_score = 71, -60
+    game.save()
+    html = director_client.get(reverse("director:round", args=[tournament.pk, 1])).content.decode()
+    seats = dict(finished_round.seatings.filter(table=game.table).values_list("seat", "player__name"))
+    assert f"won by {seats['N']} &amp; {seats['S']} (North–South)" in html
+    assert "NS won" not in html and "−60" in html and "-60" not in html

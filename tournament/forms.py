@@ -162,6 +162,18 @@ class PrizeForm(forms.ModelForm):
             self.add_error("division", ValidationError(message, code="duplicate"))
 
 
+class SubstituteForm(forms.Form):
+    """Who plays in a player's place, from which round to the end of the event."""
+
+    player = forms.ModelChoiceField(queryset=Player.objects.none(), widget=forms.RadioSelect, label="Replace")
+    substitute = forms.CharField(max_length=80, label="Substitute's name")
+    from_round = forms.IntegerField(min_value=1, max_value=50, label="From round")
+
+    def __init__(self, *args: Any, team: Team, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["player"].queryset = team.players.all()
+
+
 class SwapPlayersForm(forms.Form):
     first = forms.ModelChoiceField(queryset=Player.objects.none())
     second = forms.ModelChoiceField(queryset=Player.objects.none())
@@ -187,6 +199,27 @@ class TieDecisionForm(forms.Form):
 
 class PayoutPaidForm(forms.Form):
     received_by = forms.CharField(max_length=120, label="Received by (name)")
+
+
+class DisputeForm(forms.Form):
+    """A table flags a hand; the note (optional) says what is disputed."""
+
+    note = forms.CharField(max_length=300, required=False, label="What is disputed?")
+
+    def cleaned_note(self) -> str:
+        return self.cleaned_data["note"] or "Disputed at the table"
+
+
+class ResolutionForm(forms.Form):
+    resolution = forms.CharField(max_length=300, label="How it was settled")
+
+
+def error_text(form: forms.Form) -> str:
+    """A form's errors as one sentence per field, for a message line: "Note: Null characters…"."""
+    return " ".join(
+        f"{form.fields[name].label if name in form.fields else ''}: {' '.join(errors)}".lstrip(": ")
+        for name, errors in form.errors.items()
+    )
 
 
 def bid_choices(rules: RuleSet) -> list[tuple[str, str]]:

@@ -87,6 +87,10 @@ class Tournament(models.Model):
         return rules_from_json({"preset": self.preset, **self.rule_overrides})
 
     @property
+    def is_finished(self) -> bool:
+        return self.status == self.Status.FINISHED
+
+    @property
     def split_partners(self) -> bool:
         return self.format == self.Format.PROGRESSIVE_SPLIT
 
@@ -128,22 +132,50 @@ class Team(models.Model):
 
 
 class Player(models.Model):
+    """An entrant. A substitute may play in their place from a round on; what the substitute
+    scores stays with this player (the entry), only the name at the table changes."""
+
     team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="players")
     name = models.CharField(max_length=80)
     division = models.CharField(
         max_length=40, blank=True, help_text='For category prizes, such as "female" for high female.'
     )
+    substitute = models.CharField(max_length=80, blank=True, help_text="Who plays in this player's place.")
+    substitute_from = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="The first round the substitute plays."
+    )
 
     class Meta:
         ordering = ["team", "id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(substitute="", substitute_from__isnull=True)
+                | (~Q(substitute="") & Q(substitute_from__gte=1)),
+                name="player_substitute_has_a_first_round",
+            ),
+        ]
 
     def __str__(self) -> str:
         return self.name
 
+    def name_in_round(self, number: int) -> str:
+        """Who sits in this player's seat in round ``number``."""
+        if self.substitute and self.substitute_from is not None and number >= self.substitute_from:
+            return self.substitute
+        return self.name
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(24)
+
 
 class Table(models.Model):
+    """A physical table; its scorekeeper link (``token``) stays the same all event and opens
+    whatever game is played at the table now."""
+
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="tables")
     number = models.PositiveSmallIntegerField(validators=[MinValueValidator(1)])
+    token = models.CharField(max_length=64, unique=True, default=new_token)
 
     class Meta:
         ordering = ["tournament", "number"]
@@ -154,6 +186,14 @@ class Table(models.Model):
 
     def __str__(self) -> str:
         return f"Table {self.number}"
+
+    def current_game(self) -> Game | None:
+        """The game this table's link opens: the one at this table in the event's current round
+        (seated or playing); None when no round is open or this table has no game in it."""
+        round_ = self.tournament.current_round()
+        if round_ is None:
+            return None
+        return self.games.select_related("round__tournament", "table").filter(round=round_).first()
 
 
 class Round(models.Model):
@@ -227,6 +267,13 @@ class Side(models.TextChoices):
     EW = "EW", "East–West"
 
 
+def playing_name() -> models.Case:
+    """For a Seating or SitOut query: who plays in the round, the player or their substitute
+    (the database twin of :meth:`Player.name_in_round`)."""
+    substituted = Q(player__substitute_from__isnull=False, player__substitute_from__lte=models.F("round__number"))
+    return models.Case(models.When(substituted, then="player__substitute"), default="player__name")
+
+
 class Seating(models.Model):
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="seatings")
     table = models.ForeignKey(Table, on_delete=models.RESTRICT, related_name="seatings")
@@ -272,12 +319,8 @@ class SeatingChange(models.Model):
         return f"{self.round}: {self.description}"
 
 
-def new_token() -> str:
-    return secrets.token_urlsafe(24)
-
-
 class Game(models.Model):
-    """One table's game in one round; its scorekeeper reaches it through ``token``."""
+    """One table's game in one round; its scorekeeper reaches it through the table's link."""
 
     class Status(models.TextChoices):
         PLAYING = "playing", "Playing"
@@ -286,7 +329,6 @@ class Game(models.Model):
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="games")
     table = models.ForeignKey(Table, on_delete=models.RESTRICT, related_name="games")
-    token = models.CharField(max_length=64, unique=True, default=new_token)
     status = models.CharField(max_length=20, choices=Status, default=Status.PLAYING)
     first_dealer = models.CharField(max_length=1, choices=Seat, default=Seat.NORTH)
     ns_score = models.IntegerField(default=0)
@@ -474,6 +516,39 @@ class HandRevision(models.Model):
         ]
 
 
+class Dispute(models.Model):
+    """A hand disputed at the table, and how the director settled it: who and when, both ways."""
+
+    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="disputes")
+    note = models.CharField(max_length=300)
+    raised_from = models.CharField(max_length=20, choices=HandRevision.Source, default=HandRevision.Source.TABLE)
+    raised_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    raised_at = models.DateTimeField(default=timezone.now)
+    resolution = models.CharField(max_length=300, blank=True)
+    resolved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    resolved_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["raised_at", "id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(resolved_at__isnull=True, resolution="") | Q(resolved_at__isnull=False) & ~Q(resolution=""),
+                name="dispute_resolved_with_words",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.hand}: {self.note}"
+
+    @property
+    def is_open(self) -> bool:
+        return self.resolved_at is None
+
+
 class Payment(models.Model):
     class Kind(models.TextChoices):
         PAYMENT = "payment", "Payment"
@@ -610,3 +685,28 @@ class PrintJob(models.Model):
     @property
     def percent(self) -> int:
         return round(100 * self.chunks_done / max(1, self.chunks_total))
+
+
+class Membership(models.Model):
+    """Who runs a tournament besides the superuser: its directors and their assistants.
+
+    :mod:`tournament.access` is the one place that reads it to decide what a user may reach.
+    """
+
+    class Role(models.TextChoices):
+        DIRECTOR = "director", "Director (everything, money and rules included)"
+        ASSISTANT = "assistant", "Assistant (rounds, hands and corrections; no money, no rules)"
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships")
+    role = models.CharField(max_length=20, choices=Role, default=Role.DIRECTOR)
+
+    class Meta:
+        ordering = ["tournament", "role", "user__username"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "user"], name="one_membership_per_user_and_tournament"),
+            models.CheckConstraint(condition=Q(role__in=["director", "assistant"]), name="membership_role_valid"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} ({self.get_role_display().split(' (')[0].lower()}) of {self.tournament}"

@@ -26,7 +26,9 @@ def html_to_pdf(html: str) -> bytes:
     """Lay out ``html`` (static files resolved from the project folder) as PDF bytes."""
     from weasyprint import HTML
 
-    return HTML(string=html, base_url=str(settings.BASE_DIR)).write_pdf()
+    from tournament.pdf_fetch import AppFilesOnly
+
+    return HTML(string=html, base_url=str(settings.BASE_DIR), url_fetcher=AppFilesOnly()).write_pdf()
 
 
 def render_pdf(template_name: str, context: dict[str, Any]) -> bytes:

@@ -91,7 +91,7 @@ def _sheet(
         rows.append(SheetRow(hand.number, [str(c) for c in cells]))
     for number in range(len(hands) + 1, _rows_needed(tournament, len(hands)) + 1):
         rows.append(SheetRow(number, [""] * 14))
-    url = table_url(game, base) if game else ""
+    url = table_url(game.table, base) if game else ""
     return {
         "table": game.table.number if game else None,
         "seats": {SEAT_TITLES[s]: seats.get(s, "") for s in Seat.values},
@@ -140,14 +140,14 @@ def blank_sheet(tournament: Tournament) -> Document:
                     [{**_base(tournament, title), "round": None, "sheets": [sheet]}])  # fmt: skip
 
 
-def table_tents(round_: Round, base: str | None = None) -> Document:
-    tournament = round_.tournament
-    games = round_.games.select_related("table").order_by("table__number")
-    urls = [(g, table_url(g, base)) for g in games]
-    tents = [{"table": g.table.number, "url": url, "qr": qr_svg(url, scale=6)} for g, url in urls]
-    title = f"Table tents, round {round_.number}"
-    return Document(f"table-tents-round-{round_.number}", title, "print/tents.html",
-                    [{**_base(tournament, title), "round": round_, "tents": tents}])  # fmt: skip
+def table_tents(tournament: Tournament, base: str | None = None) -> Document:
+    """A tent for every table of the event, printed once: a table's link never changes by round."""
+    tables = tournament.tables.order_by("number")
+    urls = [(t.number, table_url(t, base)) for t in tables]
+    tents = [{"table": number, "url": url, "qr": qr_svg(url, scale=6)} for number, url in urls]
+    title = "Table tents"
+    return Document("table-tents", title, "print/tents.html",
+                    [{**_base(tournament, title), "round": None, "tents": tents}])  # fmt: skip
 
 
 def movement_slips(round_: Round, base: str | None = None) -> Document:
@@ -218,7 +218,6 @@ TOURNAMENT_DOCUMENTS: dict[str, Callable[[Tournament], Document]] = {
 }
 ROUND_DOCUMENTS: dict[str, Callable[[Round, str | None], Document]] = {
     "score-sheets": score_sheets,
-    "table-tents": table_tents,
     "movement-slips": movement_slips,
 }
 

@@ -2,9 +2,10 @@
 
 Records refer to each other by their numbers in the tournament (team 3's second player, table 5,
 round 2), never by database ids, so an export imports into any database. Users are referred to
-by user name and linked again where that user exists on the importing machine. A table link's
-token is kept unless the importing database already uses it (then a new one is issued and the
-table's printed QR code must be reprinted).
+by user name and linked again where that user exists on the importing machine. A table's link
+token (``tables[].token``, one per physical table for the whole event) is kept unless the
+importing database already uses it (then a new one is issued and the table's tent must be
+reprinted). Older exports listed tables as bare numbers; their tables get new tokens.
 """
 
 from __future__ import annotations
@@ -21,9 +22,11 @@ from django.utils.dateparse import parse_datetime
 
 from tournament.models import (
     HAND_FIELDS,
+    Dispute,
     Game,
     Hand,
     HandRevision,
+    Membership,
     Payment,
     Payout,
     Player,
@@ -66,7 +69,7 @@ def export_tournament(tournament: Tournament) -> dict[str, Any]:
             "entry_fee": str(tournament.entry_fee),
         },
         "teams": [_team(team) for team in teams],
-        "tables": list(tournament.tables.values_list("number", flat=True)),
+        "tables": [{"number": n, "token": token} for n, token in tournament.tables.values_list("number", "token")],
         "rounds": [_round(r, ref) for r in tournament.rounds.prefetch_related("seating_changes__changed_by")],
         "prizes": [_prize(p, ref) for p in tournament.prizes.prefetch_related("payouts__team", "payouts__recorded_by")],
     }
@@ -78,7 +81,10 @@ def _team(team: Team) -> dict[str, Any]:
         "status": team.status,
         "checked_in": team.checked_in,
         "registered_at": _when(team.registered_at),
-        "players": [{"name": p.name, "division": p.division} for p in team.players.all()],
+        "players": [
+            {"name": p.name, "division": p.division, "substitute": p.substitute, "substitute_from": p.substitute_from}
+            for p in team.players.all()
+        ],
         "payments": [
             {
                 "kind": p.kind,
@@ -94,7 +100,9 @@ def _team(team: Team) -> dict[str, Any]:
 
 
 def _round(round_: Round, ref: dict[int, list[int]]) -> dict[str, Any]:
-    games = round_.games.select_related("table").prefetch_related("hands__revisions__changed_by")
+    games = round_.games.select_related("table").prefetch_related(
+        "hands__revisions__changed_by", "hands__disputes__raised_by", "hands__disputes__resolved_by"
+    )
     return {
         "number": round_.number,
         "status": round_.status,
@@ -116,7 +124,6 @@ def _round(round_: Round, ref: dict[int, list[int]]) -> dict[str, Any]:
 def _game(game: Game) -> dict[str, Any]:
     return {
         "table": game.table.number,
-        "token": game.token,
         "status": game.status,
         "first_dealer": game.first_dealer,
         "winner": game.winner,
@@ -135,6 +142,18 @@ def _game(game: Game) -> dict[str, Any]:
                         "after": r.after,
                     }
                     for r in hand.revisions.all()
+                ],
+                "disputes": [
+                    {
+                        "note": d.note,
+                        "raised_from": d.raised_from,
+                        "raised_by": _user(d.raised_by),
+                        "raised_at": _when(d.raised_at),
+                        "resolution": d.resolution,
+                        "resolved_by": _user(d.resolved_by),
+                        "resolved_at": _when(d.resolved_at),
+                    }
+                    for d in hand.disputes.all()
                 ],
             }
             for hand in game.hands.all()
@@ -175,11 +194,15 @@ def parse(raw: bytes | str) -> dict[str, Any]:
 
 
 @transaction.atomic
-def import_tournament(data: dict[str, Any]) -> Tournament:
-    """Create a new tournament from an export; nothing is saved unless all of it is valid."""
+def import_tournament(data: dict[str, Any], *, by: Any = None) -> Tournament:
+    """Create a new tournament from an export, ``by`` its director; nothing is saved unless all
+    of it is valid."""
     try:
         with transaction.atomic():
-            return _import(data)
+            tournament = _import(data)
+            if by is not None:
+                Membership.objects.create(tournament=tournament, user=by, role=Membership.Role.DIRECTOR)
+            return tournament
     except (KeyError, TypeError, ValueError, IndexError, InvalidOperation, IntegrityError, ValidationError) as error:
         raise ValidationError(f"The export is damaged or incomplete ({type(error).__name__}: {error}).") from None
 
@@ -206,7 +229,13 @@ def _import(data: dict[str, Any]) -> Tournament:
         )
         teams[team.number] = team
         for i, p in enumerate(t["players"]):
-            players[team.number, i] = Player.objects.create(team=team, name=p["name"], division=p["division"])
+            players[team.number, i] = Player.objects.create(
+                team=team,
+                name=p["name"],
+                division=p["division"],
+                substitute=p.get("substitute", ""),
+                substitute_from=p.get("substitute_from"),
+            )
         for pay in t["payments"]:
             Payment.objects.create(
                 team=team,
@@ -217,13 +246,20 @@ def _import(data: dict[str, Any]) -> Tournament:
                 recorded_by=users.get(pay["recorded_by"]),
                 recorded_at=parse_datetime(pay["recorded_at"]),
             )
-    tables = {n: Table.objects.create(tournament=tournament, number=n) for n in data["tables"]}
+    tables = {t.number: t for t in (_import_table(entry, tournament) for entry in data["tables"])}
     rules = tournament.rules
     for r in data["rounds"]:
         _import_round(r, tournament, tables, players, users, rules)
     for p in data["prizes"]:
         _import_prize(p, tournament, players, teams, users)
     return tournament
+
+
+def _import_table(entry: int | dict[str, Any], tournament: Tournament) -> Table:
+    number, token = (entry, "") if isinstance(entry, int) else (entry["number"], entry["token"])
+    if not token or Table.objects.filter(token=token).exists():
+        token = new_token()
+    return Table.objects.create(tournament=tournament, number=number, token=token)
 
 
 def _import_round(r: dict, tournament: Tournament, tables: dict, players: dict, users: dict, rules: Any) -> None:
@@ -247,11 +283,9 @@ def _import_round(r: dict, tournament: Tournament, tables: dict, players: dict, 
             changed_at=parse_datetime(c["changed_at"]),
         )
     for g in r["games"]:
-        token = g["token"] if not Game.objects.filter(token=g["token"]).exists() else new_token()
         game = Game.objects.create(
             round=round_,
             table=tables[g["table"]],
-            token=token,
             status=g["status"],
             first_dealer=g["first_dealer"],
             winner=g["winner"],
@@ -274,6 +308,19 @@ def _import_round(r: dict, tournament: Tournament, tables: dict, players: dict, 
                     after=v["after"],
                 )
                 for v in h["revisions"]
+            )
+            Dispute.objects.bulk_create(
+                Dispute(
+                    hand=hand,
+                    note=d["note"],
+                    raised_from=d["raised_from"],
+                    raised_by=users.get(d["raised_by"]),
+                    raised_at=parse_datetime(d["raised_at"]),
+                    resolution=d["resolution"],
+                    resolved_by=users.get(d["resolved_by"]),
+                    resolved_at=parse_datetime(d["resolved_at"] or ""),
+                )
+                for d in h.get("disputes", [])
             )
         game.rescore(rules)
 

@@ -8,9 +8,9 @@ from django.views.decorators.http import require_POST
 
 from scoring import InvalidHand
 from tournament import services
-from tournament.forms import HandForm, TieDecisionForm, hand_initial, standing_before
+from tournament.forms import HandForm, ResolutionForm, TieDecisionForm, error_text, hand_initial, standing_before
 from tournament.links import base_url, table_url
-from tournament.models import Game, Hand, HandRevision, Round
+from tournament.models import Dispute, Game, Hand, HandRevision, Round
 from tournament.reports import game_sheet
 from tournament.views.common import director_required, game_or_404, tournament_or_404, whole_number
 
@@ -30,7 +30,8 @@ def _context(request: HttpRequest, game: Game, form: HandForm, **extra: object) 
         "form": form,
         "tie_form": TieDecisionForm(),
         "revisions": HandRevision.objects.filter(hand__game=game).select_related("hand", "changed_by"),
-        "table_url": table_url(game, base_url(request)),
+        "disputes": Dispute.objects.filter(hand__game=game).select_related("hand", "raised_by", "resolved_by"),
+        "table_url": table_url(game.table, base_url(request)),
         **extra,
     }
 
@@ -79,9 +80,11 @@ def game_hand(request: HttpRequest, tournament_id: int, game_id: int) -> HttpRes
 def game_reissue(request: HttpRequest, tournament_id: int, game_id: int) -> HttpResponse:
     tournament = tournament_or_404(tournament_id)
     game = game_or_404(tournament, game_id)
-    services.reissue_token(game=game)
+    services.reissue_token(table=game.table)
     messages.success(
-        request, f"Table {game.table.number} has a new link; the old one no longer works. Reprint its QR code."
+        request,
+        f"Table {game.table.number} has a new link for the rest of the event; the old one no longer works. "
+        "Reprint its table tent.",
     )
     return redirect("director:game", tournament.pk, game.pk)
 
@@ -92,11 +95,11 @@ def game_resolve(request: HttpRequest, tournament_id: int, game_id: int, number:
     tournament = tournament_or_404(tournament_id)
     game = game_or_404(tournament, game_id)
     hand = get_object_or_404(Hand, game=game, number=number)
-    resolution = request.POST.get("resolution", "").strip()
-    if not resolution:
-        messages.error(request, "Say how the dispute was resolved.")
+    form = ResolutionForm(request.POST)
+    if form.is_valid():
+        services.resolve_dispute(hand=hand, resolution=form.cleaned_data["resolution"], by=request.user)
     else:
-        services.resolve_dispute(hand=hand, resolution=resolution[:300])
+        messages.error(request, f"The dispute stays open. {error_text(form)}")
     return redirect("director:game", tournament.pk, game.pk)
 
 

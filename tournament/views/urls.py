@@ -15,6 +15,8 @@ director_patterns = [
     path(T + "teams/<int:team_id>/edit/", teams.team_edit, name="team_edit"),
     path(T + "teams/<int:team_id>/status/", teams.team_status, name="team_status"),
     path(T + "teams/<int:team_id>/check-in/", teams.team_check_in, name="team_check_in"),
+    path(T + "teams/<int:team_id>/remove/", teams.team_remove, name="team_remove"),
+    path(T + "teams/<int:team_id>/substitute/", teams.team_substitute, name="team_substitute"),
     path(T + "teams/<int:team_id>/payments/", teams.payments, name="payments"),
     path(T + "fees/", teams.fees, name="fees"),
     path(T + "rounds/seat/", rounds.seat_first, name="seat_first"),
@@ -47,6 +49,7 @@ director_patterns = [
 public_patterns = [
     path("s/<int:tournament_id>/", public.standings, name="standings"),
     path("s/<int:tournament_id>/projector/", public.projector, name="projector"),
+    path("s/<int:tournament_id>/seat/", public.find_seat, name="find_seat"),
 ]
 
 urlpatterns = [
