@@ -468,8 +468,9 @@ def _league_300() -> RuleSet:
     trumps (big joker, little joker, 2 of spades, then the ace). The first dealer draws the
     high card; the side that did not deal bids first and partners may discuss how many tricks
     to bid, never their cards. Each side bids at least 4 (a nil bidder's partner too, unless
-    both bid nil); our reading of "any number of tricks 4-13": a player may bid from 1. Nil 60, blind nil 120 when 100 behind, two nils each scored on their own;
-    a failed nil's tricks count for nothing. A side bidding 10 or more wins 120, and set
+    both bid nil); our reading of "any number of tricks 4-13": a player may bid from 1.
+    Nil 60, blind nil 120 when 100 behind, two nils each scored on their own; a failed
+    nil's tricks count for nothing. A side bidding 10 or more wins 120, and set
     loses the same (our settled reading; the text names only the win). Six bags cost 60 and
     the count "resets to zero": bags past the sixth in that hand are dropped (our reading of
     "reset"). A reneg moves 3 tricks to the opponents, worth 10 each to them and never bags;
