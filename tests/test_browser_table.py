@@ -43,7 +43,7 @@ def test_scorekeeper_scores_a_round_with_nil_blind_nil_misdeal_reneg_and_a_corre
     phone_page, table_game, screenshot, browser, live_server, director
 ):
     page = phone_page
-    page.goto(f"/table/{table_game.token}/")
+    page.goto(f"/table/{table_game.table.token}/")
     assert "Ada" in page.inner_text("fieldset.seat.ns >> nth=0")
 
     # Hand 1: North bids nil and makes it; the preview explains the score before saving.
@@ -120,7 +120,7 @@ def test_scorekeeper_scores_a_round_with_nil_blind_nil_misdeal_reneg_and_a_corre
 
 def test_a_disputed_hand_shows_on_the_directors_board(phone_page, table_game, screenshot):
     page = phone_page
-    page.goto(f"/table/{table_game.token}/")
+    page.goto(f"/table/{table_game.table.token}/")
     enter(page, {"north": "3", "south": "3", "east": "3", "west": "3"}, {"north": 4, "south": 3, "east": 3, "west": 3})
     save(page, 1)
     page.wait_for_selector("text=Hand 1 saved.")

@@ -114,7 +114,7 @@ def test_score_sheet_html_carries_each_tables_qr_code(running_round, settings):
     document = printing.score_sheets(running_round)
     sheets = document.contexts[0]["sheets"]
     game = running_round.games.get(table__number=2)
-    assert sheets[1]["url"] == f"http://10.0.0.5:8000/table/{game.token}/"
+    assert sheets[1]["url"] == f"http://10.0.0.5:8000/table/{game.table.token}/"
     assert sheets[1]["qr"].startswith("<svg")
 
 
@@ -131,8 +131,18 @@ def test_movement_slips_tell_each_player_their_table_and_seat(finished_round, to
 
 
 def test_table_tents_show_the_number_large(running_round, tournament):
-    pages = pages_text(produce(tournament, printing.table_tents(running_round)))
+    pages = pages_text(produce(tournament, printing.table_tents(tournament)))
     assert len(pages) == 4 and "Table 3" in pages[2]
+
+
+def test_table_tents_are_printed_once_for_the_whole_event(finished_round, tournament, settings):
+    settings.SPADES_BASE_URL = "http://10.0.0.5:8000"
+    before = printing.table_tents(tournament).contexts[0]["tents"]
+    services.close_round(round_=finished_round)
+    after = printing.table_tents(tournament).contexts[0]["tents"]
+    assert after == before and "round" not in printing.table_tents(tournament).title.lower()
+    table = tournament.tables.get(number=3)
+    assert before[2]["url"] == f"http://10.0.0.5:8000/table/{table.token}/"
 
 
 # --- tournament documents --------------------------------------------------------------------------

@@ -21,9 +21,14 @@ def page(token: str) -> str:
     return reverse("table:page", args=[token])
 
 
+def at(game: Game, name: str, *args: int) -> str:
+    """The address of one of ``game``'s table pages: its table's link and the game's round."""
+    return reverse(f"table:{name}", args=[game.table.token, game.round.number, *args])
+
+
 def post_hand(client, game: Game, number: int, values: dict, **extra):
     data = {"number": number, **values, **extra}
-    return client.post(reverse("table:hand", args=[game.token]), data, HTTP_HX_REQUEST="true")
+    return client.post(at(game, "hand"), data, HTTP_HX_REQUEST="true")
 
 
 def error_codes(response) -> list[str]:
@@ -40,7 +45,7 @@ def game(running_round) -> Game:
 
 def test_a_table_link_opens_its_own_tables_game(client, running_round):
     for game in running_round.games.select_related("table"):
-        html = client.get(page(game.token)).content.decode()
+        html = client.get(page(game.table.token)).content.decode()
         names = set(game.round.seatings.filter(table=game.table).values_list("player__name", flat=True))
         assert all(name in html for name in names)
         assert f"Table {game.table.number}" in html
@@ -54,43 +59,74 @@ def test_a_link_writes_only_its_own_table(client, running_round):
 
 def test_an_unknown_or_revoked_link_reaches_nothing(client, game):
     assert client.get(page("not-a-token")).status_code == 404
-    old = game.token
-    new = services.reissue_token(game=game)
+    old = game.table.token
+    new = services.reissue_token(table=game.table)
     assert client.get(page(old)).status_code == 404
-    assert post_hand(client, game, 1, even_hand(7)).status_code == 404  # ``game`` still holds the old token
+    assert post_hand(client, game, 1, even_hand(7)).status_code == 404  # ``game.table`` holds the old token
     assert client.get(page(new)).status_code == 200
 
 
-def test_a_closed_rounds_link_reaches_nothing(client, finished_round):
+def test_a_closed_rounds_game_can_no_longer_be_changed_from_the_table(client, finished_round):
     game = finished_round.games.first()
     services.close_round(round_=finished_round)
-    closed = client.get(page(game.token))
+    closed = client.post(at(game, "hand"), {"number": 5})
     assert closed.status_code == 410 and b"Round 1 has closed" in closed.content
-    assert client.post(reverse("table:hand", args=[game.token]), {"number": 5}).status_code == 410
-    assert game.hands.count() == 4
+    assert client.post(at(game, "dispute", 1), {"note": "late"}).status_code == 410
+    assert client.get(at(game, "preview")).status_code == 410
+    assert game.hands.count() == 4 and not game.hands.filter(disputed=True).exists()
+
+
+def test_a_form_left_open_from_the_last_round_never_writes_into_the_next(client, finished_round):
+    game = finished_round.games.get(table__number=1)
+    following = services.close_round(round_=finished_round)
+    services.start_round(round_=following)
+    assert post_hand(client, game, 1, even_hand(7)).status_code == 410
+    assert not Hand.objects.filter(game__round=following).exists()
+
+
+def test_a_tables_link_stays_the_same_and_opens_the_game_at_that_table_now(client, finished_round):
+    table = finished_round.games.get(table__number=2).table
+    following = services.close_round(round_=finished_round)
+    waiting = client.get(page(table.token)).content.decode()
+    assert "Round 2 is next" in waiting and 'http-equiv="refresh"' in waiting
+    names = following.seatings.filter(table=table).values_list("player__name", flat=True)
+    assert all(name in waiting for name in names)
+    services.start_round(round_=following)
+    html = client.get(page(table.token)).content.decode()
+    assert "round 2" in html and 'id="hand-form"' in html
+    assert at(following.games.get(table=table), "hand") in html
+
+
+def test_after_the_last_round_the_link_says_the_event_has_finished(client, finished_round):
+    tournament = finished_round.tournament
+    tournament.rounds_planned = 1
+    tournament.save()
+    services.close_round(round_=finished_round)
+    html = client.get(page(finished_round.games.first().table.token)).content.decode()
+    assert "The event has finished" in html and "refresh" not in html
 
 
 def test_a_round_not_started_shows_a_waiting_page_and_takes_no_hand(client, tournament):
     round_ = services.seat_first_round(tournament=tournament)
     game = round_.games.first()
-    assert b"has not started yet" in client.get(page(game.token)).content
+    assert b"Round 1 is next" in client.get(page(game.table.token)).content
     response = post_hand(client, game, 1, even_hand(7))
     assert response.status_code == 422 and game.hands.count() == 0
 
 
 def test_the_table_page_links_to_no_director_page(client, game):
-    html = client.get(page(game.token)).content.decode()
+    html = client.get(page(game.table.token)).content.decode()
     assert 'href="/t/' not in html and "/admin" not in html
     assert client.get(reverse("director:dashboard", args=[game.round.tournament_id])).status_code == 302
 
 
 def test_reissue_from_the_directors_page(director_client, game):
-    old = game.token
+    old = game.table.token
     url = reverse("director:game_reissue", args=[game.round.tournament_id, game.pk])
     assert director_client.get(url).status_code == 405
     director_client.post(url)
-    game.refresh_from_db()
-    assert game.token != old
+    game.table.refresh_from_db()
+    assert game.table.token != old
 
 
 def test_the_directors_link_page_shows_each_tables_link_and_qr_code(director_client, running_round, settings):
@@ -98,7 +134,7 @@ def test_the_directors_link_page_shows_each_tables_link_and_qr_code(director_cli
     url = reverse("director:round_links", args=[running_round.tournament_id, 1])
     html = director_client.get(url).content.decode()
     game = running_round.games.get(table__number=2)
-    assert f"http://192.168.1.20:8000/table/{game.token}/" in html
+    assert f"http://192.168.1.20:8000/table/{game.table.token}/" in html
     assert html.count("<svg") == 4
 
 
@@ -115,7 +151,7 @@ def test_a_hand_is_scored_at_once_and_the_page_shows_the_totals(client, game):
 
 
 def test_the_preview_explains_the_hand_in_words_before_it_is_saved(client, game):
-    url = reverse("table:preview", args=[game.token])
+    url = at(game, "preview")
     html = client.get(url, {"number": 1, **even_hand(8)}).content.decode()
     assert "Bid 6, took 8: made, 6 × 10 = +60" in html and "NS +62" in html
     assert game.hands.count() == 0
@@ -168,7 +204,7 @@ def test_no_hand_after_the_rounds_four_hands(client, game):
 def test_a_tied_round_asks_for_one_more_hand(client, game):
     finish_game(game, hands=2, ns_tricks=7)
     finish_game(game, hands=2, ns_tricks=6)
-    html = client.get(page(game.token)).content.decode()
+    html = client.get(page(game.table.token)).content.decode()
     assert "The game is tied 242–242: play one more hand" in html and "Save hand 5" in html
     post_hand(client, game, 5, even_hand(7))
     game.refresh_from_db()
@@ -274,7 +310,7 @@ def test_a_stale_correction_is_refused_with_the_current_values(client, game, dir
 
 def test_a_disputed_hand_shows_on_the_board_until_resolved(client, director_client, game):
     post_hand(client, game, 1, even_hand(7))
-    client.post(reverse("table:dispute", args=[game.token, 1]), {"note": "EW say 7 tricks"})
+    client.post(at(game, "dispute", 1), {"note": "EW say 7 tricks"})
     board = reverse("director:round_board", args=[game.round.tournament_id, 1])
     assert "Disputed (1)" in director_client.get(board).content.decode()
     resolve = reverse("director:game_resolve", args=[game.round.tournament_id, game.pk, 1])
@@ -297,10 +333,10 @@ def test_opponent_confirmation_when_the_director_asks_for_it(client, game):
 
 
 def test_wrong_methods_are_refused(client, game):
-    assert client.get(reverse("table:hand", args=[game.token])).status_code == 405
-    assert client.post(page(game.token)).status_code == 405
-    assert client.get(reverse("table:dispute", args=[game.token, 1])).status_code == 405
-    assert client.post(reverse("table:dispute", args=[game.token, 9])).status_code == 404
+    assert client.get(at(game, "hand")).status_code == 405
+    assert client.post(page(game.table.token)).status_code == 405
+    assert client.get(at(game, "dispute", 1)).status_code == 405
+    assert client.post(at(game, "dispute", 9)).status_code == 404
 
 
 # --- concurrency ----------------------------------------------------------------------------------
@@ -369,7 +405,7 @@ FIELDS = {
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.fixed_dictionaries({}, optional=FIELDS))
 def test_arbitrary_form_data_never_breaks_the_entry_and_stored_hands_stay_valid(client, game, data):
-    response = client.post(reverse("table:hand", args=[game.token]), data, HTTP_HX_REQUEST="true")
+    response = client.post(at(game, "hand"), data, HTTP_HX_REQUEST="true")
     assert response.status_code in (200, 409, 422)
     hands = list(game.hands.order_by("number"))
     game.replay(game.round.tournament.rules, hands)  # raises if any stored hand breaks a rule

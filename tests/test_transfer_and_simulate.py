@@ -19,9 +19,8 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def _without_tokens(data: dict) -> dict:
     data = json.loads(json.dumps(data))
-    for round_ in data["rounds"]:
-        for game in round_["games"]:
-            game.pop("token")
+    for table in data["tables"]:
+        table.pop("token")
     return data
 
 
@@ -44,10 +43,24 @@ def test_export_then_import_restores_the_tournament_exactly(finished_round, tour
 
 def test_import_keeps_table_links_when_the_database_does_not_use_them(finished_round, tournament):
     exported = transfer.export_tournament(tournament)
-    tokens = {g["token"] for r in exported["rounds"] for g in r["games"]}
+    tokens = {t["number"]: t["token"] for t in exported["tables"]}
     Tournament.objects.all().delete()
     copy = transfer.import_tournament(exported)
-    assert set(copy.rounds.get().games.values_list("token", flat=True)) == tokens
+    assert dict(copy.tables.values_list("number", "token")) == tokens
+
+
+def test_import_issues_new_table_links_when_the_database_already_uses_them(finished_round, tournament):
+    exported = transfer.export_tournament(tournament)
+    copy = transfer.import_tournament(exported)
+    old = set(tournament.tables.values_list("token", flat=True))
+    assert copy.tables.count() == len(old) and old.isdisjoint(copy.tables.values_list("token", flat=True))
+
+
+def test_an_older_export_with_bare_table_numbers_still_imports(finished_round, tournament):
+    exported = json.loads(json.dumps(transfer.export_tournament(tournament)))
+    exported["tables"] = [t["number"] for t in exported["tables"]]
+    copy = transfer.import_tournament(exported)
+    assert list(copy.tables.values_list("number", flat=True)) == [t.number for t in tournament.tables.all()]
 
 
 def test_simulated_odd_event_follows_the_movement_rule():

@@ -436,7 +436,8 @@ def test_odd_numbers_in_addresses_never_break_a_page(director_client, running_ro
         reverse("director:print_document", args=[tournament.pk, "score-sheets"]), {"round": value}
     )
     assert printed.status_code == 404
-    posted = director_client.post(reverse("table:hand", args=[game.token]), {"number": value, **even_hand(7)})
+    hand_url = reverse("table:hand", args=[game.table.token, game.round.number])
+    posted = director_client.post(hand_url, {"number": value, **even_hand(7)})
     assert posted.status_code in (200, 302, 409, 422)
 
 

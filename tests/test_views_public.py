@@ -1,4 +1,6 @@
-"""Standings for everyone and the projector: no login, live, a fixed number of queries."""
+"""Standings for everyone, the projector and "Find my seat": no login, live, a fixed number of queries."""
+
+import re
 
 import pytest
 from django.db import connection
@@ -7,6 +9,8 @@ from django.urls import reverse
 
 from tests.conftest import finish_game, make_tournament
 from tournament import services
+from tournament.models import Seating
+from tournament.places import page_of
 
 pytestmark = pytest.mark.django_db
 
@@ -31,6 +35,83 @@ def test_projector_shows_the_top_and_the_tables_still_playing(client, running_ro
     assert "Table 1 · done" in html and "Table 2 · hand 1" in html
 
 
+def test_projector_shows_the_next_rounds_seating_as_soon_as_it_is_seated(client, finished_round, tournament):
+    following = services.close_round(round_=finished_round)
+    html = client.get(reverse("public:projector", args=[tournament.pk])).content.decode()
+    assert "Round 2: find your seat" in html
+    ada = Seating.objects.select_related("table").get(round=following, player__name="Ada")
+    partner = {"N": "S", "S": "N", "E": "W", "W": "E"}[ada.seat]
+    partner_name = Seating.objects.get(round=following, table=ada.table, seat=partner).player.name
+    row = html[html.index('<span class="name">Ada</span>') :].split("</li>")[0]
+    assert f"Table {ada.table.number}" in row and ada.get_seat_display() in row and f"with {partner_name}" in row
+    services.start_round(round_=following)
+    html = client.get(reverse("public:projector", args=[tournament.pk])).content.decode()
+    assert "find your seat" not in html and "Standings" in html
+
+
+def test_projector_pages_through_every_entrant_by_itself(client, db):
+    tournament = make_tournament(couples=12)  # 24 players: two pages of standings
+    services.start_round(round_=services.seat_first_round(tournament=tournament))
+    url = reverse("public:projector", args=[tournament.pk])
+    first = client.get(url, HTTP_HX_REQUEST="true").content.decode()
+    assert "page 1 of 2" in first and f'{url}?page=2"' in first and 'hx-trigger="every 10s"' in first
+    second = client.get(url, {"page": 2}, HTTP_HX_REQUEST="true").content.decode()
+    assert "page 2 of 2" in second and f'{url}?page=1"' in second
+    names = {n for html in (first, second) for n in re.findall(r'<td class="name">([^<]+)</td>', html)}
+    assert len(names) == 24
+    assert "page 1 of 2" in client.get(url, {"page": "x"}).content.decode()
+
+
+@pytest.mark.parametrize(
+    ("count", "number", "expected", "pages", "following"),
+    [(0, 1, [], 1, 1), (5, 1, [0, 1], 3, 2), (5, 3, [4], 3, 1), (5, 4, [0, 1], 3, 2), (4, 0, [0, 1], 2, 2)],
+)
+def test_pages_wrap_round_and_never_come_out_empty(count, number, expected, pages, following):
+    page = page_of(list(range(count)), number, 2)
+    assert (list(page.items), page.count, page.next_number) == (expected, pages, following)
+
+
+def test_find_my_seat_gives_table_seat_partner_and_opponents(client, running_round, tournament):
+    ada = Seating.objects.select_related("table").get(round=running_round, player__name="Ada")
+    others = {s.seat: s.player.name for s in Seating.objects.filter(round=running_round, table=ada.table)}
+    url = reverse("public:find_seat", args=[tournament.pk])
+    html = client.get(url, {"q": " ad "}, HTTP_HX_REQUEST="true").content.decode()
+    assert f"Table {ada.table.number} · {ada.get_seat_display()}" in html
+    partner, opponents = {"N": ("S", "EW"), "E": ("W", "NS"), "S": ("N", "EW"), "W": ("E", "NS")}[ada.seat]
+    assert f"Partner: <strong>{others[partner]}</strong>" in html
+    assert f"Opponents: {others[opponents[0]]} &amp; {others[opponents[1]]}" in html
+    assert "<html" not in html
+
+
+def test_find_my_seat_matches_any_part_of_a_name_in_any_case(client, running_round, tournament):
+    url = reverse("public:find_seat", args=[tournament.pk])
+    html = client.get(url, {"q": "A"}).content.decode()  # a whole page without htmx
+    assert "<html" in html and all(f"<h3>{n}</h3>" in html for n in ("Ada", "Dan", "Gina", "Kara", "Noah", "Paul"))
+    assert "<h3>Ben</h3>" not in html
+    missing = client.get(url, {"q": "Zed"}, HTTP_HX_REQUEST="true").content.decode()
+    assert "No player in round 1 has “Zed” in their name" in missing
+
+
+def test_find_my_seat_tells_a_player_who_sits_out(client, db):
+    tournament = make_tournament(couples=5)
+    round_ = services.seat_first_round(tournament=tournament)
+    resting = round_.sit_outs.select_related("player").first().player.name
+    html = client.get(reverse("public:find_seat", args=[tournament.pk]), {"q": resting}).content.decode()
+    assert "Sits out round 1" in html
+
+
+def test_find_my_seat_before_seating_and_after_the_event(client, tournament):
+    url = reverse("public:find_seat", args=[tournament.pk])
+    assert "Round 1 is not seated yet" in client.get(url, {"q": "Ada"}).content.decode()
+    assert "Find my seat" not in client.get(reverse("public:standings", args=[tournament.pk])).content.decode()
+
+
+def test_the_standings_page_has_the_find_my_seat_box_while_a_round_is_on(client, running_round, tournament):
+    html = client.get(reverse("public:standings", args=[tournament.pk])).content.decode()
+    assert "Find my seat for round 1" in html and 'name="q"' in html
+    assert 'hx-get="/s/' in html and 'action="/s/' in html
+
+
 def test_public_pages_never_show_director_links(client, finished_round, tournament):
     html = client.get(reverse("public:standings", args=[tournament.pk])).content.decode()
     assert "/t/" not in html and "/admin/" not in html
@@ -46,7 +127,7 @@ def _queries(client, name: str, tournament) -> int:
     return len(captured)
 
 
-@pytest.mark.parametrize("name", ["public:standings", "public:projector"])
+@pytest.mark.parametrize("name", ["public:standings", "public:projector", "public:find_seat"])
 def test_standings_queries_do_not_grow_with_the_number_of_tables(client, name, db):
     counts = []
     for couples in (4, 12):

@@ -10,7 +10,7 @@ from django.conf import settings
 from django.http import HttpRequest
 from django.urls import reverse
 
-from tournament.models import Game
+from tournament.models import Table
 
 
 def base_url(request: HttpRequest | None = None) -> str:
@@ -23,9 +23,9 @@ def base_url(request: HttpRequest | None = None) -> str:
     return "http://127.0.0.1:8000"
 
 
-def table_url(game: Game, base: str | None = None) -> str:
-    """The absolute address a scorekeeper's phone opens for ``game``."""
-    return (base or base_url()) + reverse("table:page", args=[game.token])
+def table_url(table: Table, base: str | None = None) -> str:
+    """The absolute address a scorekeeper's phone opens at ``table``, the same all event."""
+    return (base or base_url()) + reverse("table:page", args=[table.token])
 
 
 def qr_svg(url: str, *, scale: int = 4) -> str:

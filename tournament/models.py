@@ -87,6 +87,10 @@ class Tournament(models.Model):
         return rules_from_json({"preset": self.preset, **self.rule_overrides})
 
     @property
+    def is_finished(self) -> bool:
+        return self.status == self.Status.FINISHED
+
+    @property
     def split_partners(self) -> bool:
         return self.format == self.Format.PROGRESSIVE_SPLIT
 
@@ -141,9 +145,17 @@ class Player(models.Model):
         return self.name
 
 
+def new_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
 class Table(models.Model):
+    """A physical table; its scorekeeper link (``token``) stays the same all event and opens
+    whatever game is played at the table now."""
+
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="tables")
     number = models.PositiveSmallIntegerField(validators=[MinValueValidator(1)])
+    token = models.CharField(max_length=64, unique=True, default=new_token)
 
     class Meta:
         ordering = ["tournament", "number"]
@@ -154,6 +166,14 @@ class Table(models.Model):
 
     def __str__(self) -> str:
         return f"Table {self.number}"
+
+    def current_game(self) -> Game | None:
+        """The game this table's link opens: the one at this table in the event's current round
+        (seated or playing); None when no round is open or this table has no game in it."""
+        round_ = self.tournament.current_round()
+        if round_ is None:
+            return None
+        return self.games.select_related("round__tournament", "table").filter(round=round_).first()
 
 
 class Round(models.Model):
@@ -272,12 +292,8 @@ class SeatingChange(models.Model):
         return f"{self.round}: {self.description}"
 
 
-def new_token() -> str:
-    return secrets.token_urlsafe(24)
-
-
 class Game(models.Model):
-    """One table's game in one round; its scorekeeper reaches it through ``token``."""
+    """One table's game in one round; its scorekeeper reaches it through the table's link."""
 
     class Status(models.TextChoices):
         PLAYING = "playing", "Playing"
@@ -286,7 +302,6 @@ class Game(models.Model):
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="games")
     table = models.ForeignKey(Table, on_delete=models.RESTRICT, related_name="games")
-    token = models.CharField(max_length=64, unique=True, default=new_token)
     status = models.CharField(max_length=20, choices=Status, default=Status.PLAYING)
     first_dealer = models.CharField(max_length=1, choices=Seat, default=Seat.NORTH)
     ns_score = models.IntegerField(default=0)

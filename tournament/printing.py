@@ -211,7 +211,7 @@ def _sheet(
     for number in range(len(hands) + 1, _rows_needed(tournament, len(hands)) + 1):
         rows.append(SheetRow(number, [""] * 14))
     grid = Grid(len(rows))
-    url = table_url(game, base) if game else ""
+    url = table_url(game.table, base) if game else ""
     show_table_talk = bool(rules.table_talk_tricks) or bool(table_talk)
     return {
         "layer": f"{grid.name}{'-talk' if show_table_talk else ''}{'-qr' if url else ''}",
@@ -321,14 +321,14 @@ def blank_sheet(tournament: Tournament) -> Document:
                     [_sheets_context({**_base(tournament, title), "round": None}, [sheet])])  # fmt: skip
 
 
-def table_tents(round_: Round, base: str | None = None) -> Document:
-    tournament = round_.tournament
-    games = round_.games.select_related("table").order_by("table__number")
-    urls = [(g, table_url(g, base)) for g in games]
-    tents = [{"table": g.table.number, "url": url, "qr": qr_svg(url, scale=6)} for g, url in urls]
-    title = f"Table tents, round {round_.number}"
-    return Document(f"table-tents-round-{round_.number}", title, "print/tents.html",
-                    [{**_base(tournament, title), "round": round_, "tents": tents}])  # fmt: skip
+def table_tents(tournament: Tournament, base: str | None = None) -> Document:
+    """A tent for every table of the event, printed once: a table's link never changes by round."""
+    tables = tournament.tables.order_by("number")
+    urls = [(t.number, table_url(t, base)) for t in tables]
+    tents = [{"table": number, "url": url, "qr": qr_svg(url, scale=6)} for number, url in urls]
+    title = "Table tents"
+    return Document("table-tents", title, "print/tents.html",
+                    [{**_base(tournament, title), "round": None, "tents": tents}])  # fmt: skip
 
 
 def movement_slips(round_: Round, base: str | None = None) -> Document:
@@ -412,7 +412,6 @@ TOURNAMENT_DOCUMENTS: dict[str, Callable[[Tournament], Document]] = {
 }
 ROUND_DOCUMENTS: dict[str, Callable[[Round, str | None], Document]] = {
     "score-sheets": score_sheets,
-    "table-tents": table_tents,
     "movement-slips": movement_slips,
 }
 

@@ -411,12 +411,13 @@ def resolve_dispute(*, hand: Hand, resolution: str) -> None:
 
 
 @transaction.atomic
-def reissue_token(*, game: Game) -> str:
-    """Revoke a table's link and issue a new one; the old link stops working at once."""
-    game = Game.objects.select_for_update().get(pk=game.pk)
-    game.token = new_token()
-    game.save(update_fields=["token"])
-    return game.token
+def reissue_token(*, table: Table) -> str:
+    """Revoke a table's link and issue a new one for the rest of the event; the old link stops
+    working at once (its table tent must be reprinted)."""
+    table = Table.objects.select_for_update().get(pk=table.pk)
+    table.token = new_token()
+    table.save(update_fields=["token"])
+    return table.token
 
 
 @transaction.atomic

@@ -2,9 +2,10 @@
 
 Records refer to each other by their numbers in the tournament (team 3's second player, table 5,
 round 2), never by database ids, so an export imports into any database. Users are referred to
-by user name and linked again where that user exists on the importing machine. A table link's
-token is kept unless the importing database already uses it (then a new one is issued and the
-table's printed QR code must be reprinted).
+by user name and linked again where that user exists on the importing machine. A table's link
+token (``tables[].token``, one per physical table for the whole event) is kept unless the
+importing database already uses it (then a new one is issued and the table's tent must be
+reprinted). Older exports listed tables as bare numbers; their tables get new tokens.
 """
 
 from __future__ import annotations
@@ -66,7 +67,7 @@ def export_tournament(tournament: Tournament) -> dict[str, Any]:
             "entry_fee": str(tournament.entry_fee),
         },
         "teams": [_team(team) for team in teams],
-        "tables": list(tournament.tables.values_list("number", flat=True)),
+        "tables": [{"number": n, "token": token} for n, token in tournament.tables.values_list("number", "token")],
         "rounds": [_round(r, ref) for r in tournament.rounds.prefetch_related("seating_changes__changed_by")],
         "prizes": [_prize(p, ref) for p in tournament.prizes.prefetch_related("payouts__team", "payouts__recorded_by")],
     }
@@ -116,7 +117,6 @@ def _round(round_: Round, ref: dict[int, list[int]]) -> dict[str, Any]:
 def _game(game: Game) -> dict[str, Any]:
     return {
         "table": game.table.number,
-        "token": game.token,
         "status": game.status,
         "first_dealer": game.first_dealer,
         "winner": game.winner,
@@ -217,13 +217,20 @@ def _import(data: dict[str, Any]) -> Tournament:
                 recorded_by=users.get(pay["recorded_by"]),
                 recorded_at=parse_datetime(pay["recorded_at"]),
             )
-    tables = {n: Table.objects.create(tournament=tournament, number=n) for n in data["tables"]}
+    tables = {t.number: t for t in (_import_table(entry, tournament) for entry in data["tables"])}
     rules = tournament.rules
     for r in data["rounds"]:
         _import_round(r, tournament, tables, players, users, rules)
     for p in data["prizes"]:
         _import_prize(p, tournament, players, teams, users)
     return tournament
+
+
+def _import_table(entry: int | dict[str, Any], tournament: Tournament) -> Table:
+    number, token = (entry, "") if isinstance(entry, int) else (entry["number"], entry["token"])
+    if not token or Table.objects.filter(token=token).exists():
+        token = new_token()
+    return Table.objects.create(tournament=tournament, number=number, token=token)
 
 
 def _import_round(r: dict, tournament: Tournament, tables: dict, players: dict, users: dict, rules: Any) -> None:
@@ -247,11 +254,9 @@ def _import_round(r: dict, tournament: Tournament, tables: dict, players: dict, 
             changed_at=parse_datetime(c["changed_at"]),
         )
     for g in r["games"]:
-        token = g["token"] if not Game.objects.filter(token=g["token"]).exists() else new_token()
         game = Game.objects.create(
             round=round_,
             table=tables[g["table"]],
-            token=token,
             status=g["status"],
             first_dealer=g["first_dealer"],
             winner=g["winner"],

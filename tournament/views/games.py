@@ -30,7 +30,7 @@ def _context(request: HttpRequest, game: Game, form: HandForm, **extra: object) 
         "form": form,
         "tie_form": TieDecisionForm(),
         "revisions": HandRevision.objects.filter(hand__game=game).select_related("hand", "changed_by"),
-        "table_url": table_url(game, base_url(request)),
+        "table_url": table_url(game.table, base_url(request)),
         **extra,
     }
 
@@ -79,9 +79,11 @@ def game_hand(request: HttpRequest, tournament_id: int, game_id: int) -> HttpRes
 def game_reissue(request: HttpRequest, tournament_id: int, game_id: int) -> HttpResponse:
     tournament = tournament_or_404(tournament_id)
     game = game_or_404(tournament, game_id)
-    services.reissue_token(game=game)
+    services.reissue_token(table=game.table)
     messages.success(
-        request, f"Table {game.table.number} has a new link; the old one no longer works. Reprint its QR code."
+        request,
+        f"Table {game.table.number} has a new link for the rest of the event; the old one no longer works. "
+        "Reprint its table tent.",
     )
     return redirect("director:game", tournament.pk, game.pk)
 

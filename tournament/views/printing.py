@@ -30,6 +30,8 @@ def document(request: HttpRequest, tournament_id: int, name: str) -> HttpRespons
     if name in printing.ROUND_DOCUMENTS:
         round_ = round_or_404(tournament, whole_number(request.GET.get("round")))
         doc = printing.ROUND_DOCUMENTS[name](round_, base_url(request))
+    elif name == "table-tents":
+        doc = printing.table_tents(tournament, base_url(request))
     elif name in printing.TOURNAMENT_DOCUMENTS:
         doc = printing.TOURNAMENT_DOCUMENTS[name](tournament)
     else:

@@ -3,11 +3,16 @@
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
+from tournament.models import Round
+from tournament.places import find_places, page_of, round_places
 from tournament.reports import board, standings_rows
 from tournament.standings import TIEBREAK_TEXT
-from tournament.views.common import director_required, tournament_or_404
+from tournament.views.common import director_required, tournament_or_404, whole_number
 
-PROJECTOR_ROWS = 20
+# What fits at 1920x1080 in type readable across a hall; longer lists page every REFRESH seconds.
+PROJECTOR_STANDINGS_ROWS = 15
+PROJECTOR_SEATING_ROWS = 22
+PROJECTOR_REFRESH_SECONDS = 10
 
 
 def _standings_context(tournament_id: int) -> dict:
@@ -29,9 +34,28 @@ def standings(request: HttpRequest, tournament_id: int) -> HttpResponse:
 
 
 def projector(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """The seating of a round seated but not started (to find seats), else the standings and the
+    tables still playing; one page at a time, the next one on each refresh."""
     context = _standings_context(tournament_id)
-    context["top"] = context["rows"][:PROJECTOR_ROWS]
+    number, current = whole_number(request.GET.get("page"), 1), context["current"]
+    if current is not None and current.status == Round.Status.PLANNED:
+        context["seating"] = True
+        context["page"] = page_of(round_places(current), number, PROJECTOR_SEATING_ROWS)
+    else:
+        context["page"] = page_of(context["rows"], number, PROJECTOR_STANDINGS_ROWS)
+        context["board"] = context["board"] if current and current.status == Round.Status.RUNNING else []
+    context["refresh"] = PROJECTOR_REFRESH_SECONDS
     template = "public/_projector.html" if request.htmx else "public/projector.html"
+    return render(request, template, context)
+
+
+def find_seat(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """ "Find my seat": part of a name gives the table, seat, partner and opponents this round."""
+    context = _standings_context(tournament_id)
+    query = request.GET.get("q", "").strip()[:80]
+    current = context["current"]
+    context.update(query=query, places=find_places(current, query) if current and query else [])
+    template = "public/_find_seat.html" if request.htmx else "public/standings.html"
     return render(request, template, context)
 
 

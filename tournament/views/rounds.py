@@ -66,7 +66,7 @@ def round_links(request: HttpRequest, tournament_id: int, number: int) -> HttpRe
     round_ = round_or_404(tournament, number)
     games = round_.games.select_related("table").order_by("table__number")
     base = base_url(request)
-    links = [(game, url, mark_safe(qr_svg(url))) for game in games for url in [table_url(game, base)]]
+    links = [(game, url, mark_safe(qr_svg(url))) for game in games for url in [table_url(game.table, base)]]
     return render(request, "director/links.html", {"tournament": tournament, "round": round_, "links": links})
 
 

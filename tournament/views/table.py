@@ -1,7 +1,10 @@
 """The scorekeeper's pages, reached through a table's link (a token), with no account.
 
-A token reaches its own table's game in a running round and nothing else: another table's
-game has another token, a round not started shows a waiting page, a closed round is gone.
+A table keeps one link all event. The page opens the game at that table in the current round,
+or a waiting page between rounds. Everything a page sends back (preview, hand, dispute) names the
+round it was loaded for, so a form left open from a closed round never writes into the next
+round's game; a closed round's game is refused (410, with a page that says so). Another table's
+game is never reachable: a game is looked up only among the games of the token's table.
 """
 
 from functools import wraps
@@ -13,38 +16,47 @@ from django.views.decorators.http import require_GET, require_POST
 from scoring import InvalidHand, score_hand
 from tournament import services
 from tournament.forms import HandForm, hand_initial, standing_before
-from tournament.models import Game, Hand, HandRevision, Round
+from tournament.models import Game, Hand, HandRevision, Round, Table
 from tournament.reports import game_sheet
 from tournament.views.common import whole_number
 
 SWAPPED_PANEL = "table/_panel.html"
 SEAT_ORDER = [("north", "North", "ns"), ("east", "East", "ew"), ("south", "South", "ns"), ("west", "West", "ew")]
+WAITING_REFRESH_SECONDS = 15
 
 
-def _game_for_token_or_404(token: str) -> Game:
-    game = get_object_or_404(Game.objects.select_related("round__tournament", "table"), token=token)
+def _table_for_token_or_404(token: str) -> Table:
+    return get_object_or_404(Table.objects.select_related("tournament"), token=token)
+
+
+def _game_for_link_or_404(token: str, round_number: int) -> Game:
+    """The game of round ``round_number`` at the token's table; a closed round's raises RoundClosed."""
+    table = _table_for_token_or_404(token)
+    game = get_object_or_404(
+        Game.objects.select_related("round__tournament", "table"), table=table, round__number=round_number
+    )
     if game.round.status == Round.Status.CLOSED:
         raise RoundClosed(game)
     return game
 
 
 class RoundClosed(Http404):
-    """An old link: its round has closed. Shown as a page that says so (status 410 Gone)."""
+    """A form from a round that has closed. Shown as a page that says so (status 410 Gone)."""
 
     def __init__(self, game: Game) -> None:
-        super().__init__("This table link is for a round that has closed.")
+        super().__init__("This game's round has closed.")
         self.game = game
 
 
 def closed_link_page(view):
-    """Answer a closed round's link with a page that says where to go, instead of a bare 404."""
+    """Answer a closed round's form with a page that says where to go, instead of a bare 404."""
 
     @wraps(view)
     def wrapper(request: HttpRequest, token: str, *args: object, **kwargs: object) -> HttpResponse:
         try:
             return view(request, token, *args, **kwargs)
         except RoundClosed as closed:
-            return render(request, "table/closed.html", {"game": closed.game}, status=410)
+            return render(request, "table/closed.html", {"game": closed.game, "token": token}, status=410)
 
     return wrapper
 
@@ -83,12 +95,26 @@ def _panel(
     return render(request, template, context, status=status)
 
 
+def _waiting(request: HttpRequest, table: Table, game: Game | None) -> HttpResponse:
+    """Between rounds: which round is next here and who sits where; the page refreshes itself."""
+    tournament = table.tournament
+    context = {
+        "table": table,
+        "tournament": tournament,
+        "game": game,
+        "current": tournament.current_round(),
+        "seats": game_sheet(game, [])["seats"] if game else {},
+        "refresh": WAITING_REFRESH_SECONDS,
+    }
+    return render(request, "table/waiting.html", context)
+
+
 @require_GET
-@closed_link_page
 def table_page(request: HttpRequest, token: str) -> HttpResponse:
-    game = _game_for_token_or_404(token)
-    if game.round.status == Round.Status.PLANNED:
-        return render(request, "table/waiting.html", {"game": game})
+    table = _table_for_token_or_404(token)
+    game = table.current_game()
+    if game is None or game.round.status == Round.Status.PLANNED:
+        return _waiting(request, table, game)
     hands = _hands(game)
     last = hands[-1] if hands else None
     correcting = last if last and request.GET.get("correct") == str(last.number) else None
@@ -97,9 +123,9 @@ def table_page(request: HttpRequest, token: str) -> HttpResponse:
 
 @require_GET
 @closed_link_page
-def table_preview(request: HttpRequest, token: str) -> HttpResponse:
+def table_preview(request: HttpRequest, token: str, round_number: int) -> HttpResponse:
     """What the hand being typed would score, in words, and the totals after it."""
-    game = _game_for_token_or_404(token)
+    game = _game_for_link_or_404(token, round_number)
     form = _form(game, _hands(game), request.GET)
     result = None
     if form.is_valid() and not form.cleaned_data.get("misdeal"):
@@ -109,8 +135,8 @@ def table_preview(request: HttpRequest, token: str) -> HttpResponse:
 
 @require_POST
 @closed_link_page
-def table_hand(request: HttpRequest, token: str) -> HttpResponse:
-    game = _game_for_token_or_404(token)
+def table_hand(request: HttpRequest, token: str, round_number: int) -> HttpResponse:
+    game = _game_for_link_or_404(token, round_number)
     hands = _hands(game)
     form = _form(game, hands, request.POST)
     if not form.is_valid():
@@ -137,8 +163,8 @@ def table_hand(request: HttpRequest, token: str) -> HttpResponse:
 
 @require_POST
 @closed_link_page
-def table_dispute(request: HttpRequest, token: str, number: int) -> HttpResponse:
-    game = _game_for_token_or_404(token)
+def table_dispute(request: HttpRequest, token: str, round_number: int, number: int) -> HttpResponse:
+    game = _game_for_link_or_404(token, round_number)
     hand = get_object_or_404(Hand, game=game, number=number)
     note = request.POST.get("note", "").strip()[:300]
     services.flag_dispute(hand=hand, note=note or "Disputed at the table")

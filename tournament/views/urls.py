@@ -47,6 +47,7 @@ director_patterns = [
 public_patterns = [
     path("s/<int:tournament_id>/", public.standings, name="standings"),
     path("s/<int:tournament_id>/projector/", public.projector, name="projector"),
+    path("s/<int:tournament_id>/seat/", public.find_seat, name="find_seat"),
 ]
 
 urlpatterns = [

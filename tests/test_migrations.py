@@ -1,0 +1,42 @@
+"""Data migrations keep a running event working."""
+
+import pytest
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def _migrate(target: tuple[str, str]):
+    executor = MigrationExecutor(connection)
+    executor.migrate([target])
+    executor.loader.build_graph()
+    return executor.loader.project_state([target]).apps
+
+
+@pytest.fixture(autouse=True)
+def _back_to_the_latest_schema():
+    yield
+    executor = MigrationExecutor(connection)
+    executor.migrate(executor.loader.graph.leaf_nodes())
+
+
+def test_table_links_move_from_games_to_tables_keeping_the_current_rounds_link():
+    apps = _migrate(("tournament", "0001_initial"))
+    Tournament, Table, Round, Game = (apps.get_model("tournament", m) for m in ("Tournament", "Table", "Round", "Game"))
+    event = Tournament.objects.create(name="Old", preset="standard")
+    table = Table.objects.create(tournament=event, number=1)
+    Table.objects.create(tournament=event, number=2)  # no game yet: gets a fresh link
+    first, second = (Round.objects.create(tournament=event, number=n) for n in (1, 2))
+    Game.objects.create(round=first, table=table, token="round-one-link")
+    Game.objects.create(round=second, table=table, token="round-two-link")
+
+    apps = _migrate(("tournament", "0002_table_token"))
+    tokens = dict(apps.get_model("tournament", "Table").objects.values_list("number", "token"))
+    assert tokens[1] == "round-two-link"  # the phones on the current round keep their page
+    assert tokens[2] and tokens[2] != tokens[1]
+
+    apps = _migrate(("tournament", "0001_initial"))
+    games = apps.get_model("tournament", "Game").objects.order_by("round__number")
+    first_token, second_token = games.values_list("token", flat=True)
+    assert second_token == "round-two-link" and first_token != "round-two-link"
