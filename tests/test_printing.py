@@ -1,11 +1,14 @@
 """Printed documents: each renders, its text (real, extractable) says what it must, and the
 rule handout follows the rule set."""
 
+import base64
 import io
 import time
 
 import pytest
+import segno
 from django.urls import reverse
+from PIL import Image
 from pypdf import PdfReader
 
 from scoring.describe import handout
@@ -114,8 +117,16 @@ def test_score_sheet_html_carries_each_tables_qr_code(running_round, settings):
     document = printing.score_sheets(running_round)
     sheets = document.contexts[0]["sheets"]
     game = running_round.games.get(table__number=2)
-    assert sheets[1]["url"] == f"http://10.0.0.5:8000/table/{game.table.token}/"
-    assert sheets[1]["qr"].startswith("<svg")
+    url = f"http://10.0.0.5:8000/table/{game.table.token}/"
+    assert sheets[1]["url"] == url
+    assert qr_modules(sheets[1]["qr"]) == [list(row) for row in segno.make(url, error="m").matrix]
+
+
+def qr_modules(data_url: str) -> list[list[bool]]:
+    """The dark modules of a QR code printed as a PNG of a pixel a module, inside a border of 2."""
+    image = Image.open(io.BytesIO(base64.b64decode(data_url.removeprefix("data:image/png;base64,")))).convert("L")
+    size = image.width - 4
+    return [[image.getpixel((x + 2, y + 2)) < 128 for x in range(size)] for y in range(size)]
 
 
 def test_blank_sheet_has_no_names_and_no_link(tournament):
