@@ -7,6 +7,9 @@ STAMP := $(VENV)/.installed
 
 .PHONY: run test bench lint format install demo
 
+# Debug mode only where asked for: the app's default is production (see tournament/settings.py).
+DEV := DJANGO_DEBUG=true
+
 install: $(STAMP)
 
 $(PY):
@@ -18,18 +21,18 @@ $(STAMP): pyproject.toml | $(PY)
 	@touch $(STAMP)
 
 run: install
-	$(PY) manage.py migrate --noinput
-	$(PY) manage.py demo
-	$(PY) manage.py runserver 127.0.0.1:8000
+	$(DEV) $(PY) manage.py migrate --noinput
+	$(DEV) $(PY) manage.py demo
+	$(DEV) $(PY) manage.py runserver 127.0.0.1:8000
 
 test: install
 	$(PY) -m pytest
 
 bench: install
 	$(PY) bench/scoring_speed.py
-	$(PY) bench/tournament_scale.py
-	$(PY) bench/table_load.py
-	$(PY) bench/print_speed.py
+	$(DEV) $(PY) bench/tournament_scale.py
+	$(DEV) $(PY) bench/table_load.py
+	$(DEV) $(PY) bench/print_speed.py
 
 lint: install
 	$(VENV)/bin/ruff check .

@@ -80,7 +80,10 @@ def _fast_password_hashing(settings):
 
 @pytest.fixture
 def director(django_user_model):
-    return django_user_model.objects.create_user("dee", password="correct-horse-battery", is_staff=True)
+    """A superuser, who reaches every tournament (tests of who may reach what make their own users)."""
+    return django_user_model.objects.create_user(
+        "dee", password="correct-horse-battery", is_staff=True, is_superuser=True
+    )
 
 
 @pytest.fixture

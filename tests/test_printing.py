@@ -203,7 +203,7 @@ def test_an_unchanged_document_is_served_again_without_rendering(running_round, 
 
 @pytest.mark.django_db(transaction=True)
 def test_a_large_batch_renders_in_the_background_and_reports_progress(client, django_user_model):
-    director = django_user_model.objects.create_user("boss", password="x" * 12, is_staff=True)
+    director = django_user_model.objects.create_user("boss", password="x" * 12, is_staff=True, is_superuser=True)
     client.force_login(director)
     tournament = make_tournament(couples=30)
     round_ = services.seat_first_round(tournament=tournament)

@@ -50,7 +50,7 @@ def test_production_refuses_to_start_without_a_secret_key():
     ("name", "value"), [("DJANGO_DEBUG", "maybe"), ("DATABASE_CONN_MAX_AGE", "forever"), ("DJANGO_HTTPS", "2")]
 )
 def test_a_malformed_setting_stops_start_up_naming_the_variable(name, value):
-    done = _manage("check", env={name: value})
+    done = _manage("check", env={"DJANGO_DEBUG": "true", name: value})
     assert done.returncode != 0
     assert name in done.stderr
 

@@ -10,6 +10,7 @@ from tournament.models import (
     Game,
     Hand,
     HandRevision,
+    Membership,
     Payment,
     Payout,
     Player,
@@ -34,11 +35,20 @@ class PaymentInline(admin.TabularInline):
     extra = 0
 
 
+class MembershipInline(admin.TabularInline):
+    """Who runs the tournament besides the superuser (see tournament.access)."""
+
+    model = Membership
+    extra = 1
+    autocomplete_fields = ["user"]
+
+
 @admin.register(Tournament)
 class TournamentAdmin(admin.ModelAdmin):
     list_display = ["name", "date", "venue", "preset", "format", "status"]
     list_filter = ["status", "preset", "format"]
     search_fields = ["name", "venue"]
+    inlines = [MembershipInline]
 
 
 @admin.register(Team)

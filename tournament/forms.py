@@ -189,6 +189,27 @@ class PayoutPaidForm(forms.Form):
     received_by = forms.CharField(max_length=120, label="Received by (name)")
 
 
+class DisputeForm(forms.Form):
+    """A table flags a hand; the note (optional) says what is disputed."""
+
+    note = forms.CharField(max_length=300, required=False, label="What is disputed?")
+
+    def cleaned_note(self) -> str:
+        return self.cleaned_data["note"] or "Disputed at the table"
+
+
+class ResolutionForm(forms.Form):
+    resolution = forms.CharField(max_length=300, label="How it was settled")
+
+
+def error_text(form: forms.Form) -> str:
+    """A form's errors as one sentence per field, for a message line: "Note: Null characters…"."""
+    return " ".join(
+        f"{form.fields[name].label if name in form.fields else ''}: {' '.join(errors)}".lstrip(": ")
+        for name, errors in form.errors.items()
+    )
+
+
 def bid_choices(rules: RuleSet) -> list[tuple[str, str]]:
     """The bids a player may make under ``rules``, as (value, label)."""
     low = max(rules.min_player_bid, 1) if rules.has_nil else rules.min_player_bid

@@ -625,3 +625,28 @@ class PrintJob(models.Model):
     @property
     def percent(self) -> int:
         return round(100 * self.chunks_done / max(1, self.chunks_total))
+
+
+class Membership(models.Model):
+    """Who runs a tournament besides the superuser: its directors and their assistants.
+
+    :mod:`tournament.access` is the one place that reads it to decide what a user may reach.
+    """
+
+    class Role(models.TextChoices):
+        DIRECTOR = "director", "Director (everything, money and rules included)"
+        ASSISTANT = "assistant", "Assistant (rounds, hands and corrections; no money, no rules)"
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships")
+    role = models.CharField(max_length=20, choices=Role, default=Role.DIRECTOR)
+
+    class Meta:
+        ordering = ["tournament", "role", "user__username"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "user"], name="one_membership_per_user_and_tournament"),
+            models.CheckConstraint(condition=Q(role__in=["director", "assistant"]), name="membership_role_valid"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} ({self.get_role_display().split(' (')[0].lower()}) of {self.tournament}"

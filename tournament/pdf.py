@@ -32,7 +32,11 @@ def html_to_pdf(html: str) -> bytes:
     """
     from weasyprint import HTML
 
-    return HTML(string=html, base_url=str(settings.BASE_DIR)).write_pdf(finisher=_lay_over_backgrounds)
+    from tournament.pdf_fetch import AppFilesOnly
+
+    return HTML(string=html, base_url=str(settings.BASE_DIR), url_fetcher=AppFilesOnly()).write_pdf(
+        finisher=_lay_over_backgrounds
+    )
 
 
 BACKGROUND = "background-"

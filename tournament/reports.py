@@ -5,7 +5,6 @@ Each loader reads a fixed number of queries however many tables there are.
 
 from __future__ import annotations
 
-import csv
 import io
 from collections import defaultdict
 from dataclasses import dataclass
@@ -13,6 +12,7 @@ from decimal import Decimal
 
 from django.db.models import Count, Q, Sum
 
+from tournament import csvsafe
 from tournament.models import (
     HAND_FIELDS,
     Game,
@@ -192,7 +192,7 @@ def standings_csv(tournament: Tournament) -> str:
     rows = standings_rows(tournament)
     rounds = sorted({s.round for row in rows for s in row.standing.rounds if s is not None})
     out = io.StringIO()
-    writer = csv.writer(out)
+    writer = csvsafe.writer(out)
     writer.writerow(["rank", "name", "division", "withdrawn", "total", "rounds won", *[f"round {n}" for n in rounds]])
     for row in rows:
         per_round = {s.round: s.points for s in row.standing.rounds if s is not None}
@@ -230,7 +230,7 @@ def hands_csv(tournament: Tournament) -> str:
     for hand in Hand.objects.filter(game__round__tournament=tournament).order_by("game_id", "number"):
         hands_by_game[hand.game_id].append(hand)
     out = io.StringIO()
-    writer = csv.writer(out)
+    writer = csvsafe.writer(out)
     writer.writerow(HAND_CSV_HEADER)
     for game in Game.objects.filter(round__tournament=tournament).select_related("round", "table"):
         scored = iter(game.replay(rules, hands_by_game[game.pk]).hands)

@@ -1,11 +1,13 @@
 """Settings for Spades Director, read from the environment (see README: "Running an event").
 
-Locally nothing needs setting: DEBUG is on, the database is ``db.sqlite3`` beside
-``manage.py``. Production (``DJANGO_DEBUG=false``) refuses to start without
-``DJANGO_SECRET_KEY`` and ``DJANGO_ALLOWED_HOSTS``. A malformed value stops start-up with a
-message naming the variable.
+DEBUG is off unless ``DJANGO_DEBUG=true`` says otherwise (``make run`` and the test suite set
+it): a forgotten variable never runs an event in debug mode, it refuses to start without
+``DJANGO_SECRET_KEY`` and ``DJANGO_ALLOWED_HOSTS`` instead. The database is ``db.sqlite3``
+beside ``manage.py`` unless ``DATABASE_URL`` names another. A malformed value stops start-up
+with a message naming the variable.
 """
 
+import datetime
 import os
 from pathlib import Path
 
@@ -40,7 +42,7 @@ def _env_list(name: str, default: list[str]) -> list[str]:
     return [item.strip() for item in raw.split(",") if item.strip()] if raw else default
 
 
-DEBUG = _env_bool("DJANGO_DEBUG", default=True)
+DEBUG = _env_bool("DJANGO_DEBUG", default=False)
 # The demo's well-known director password is for a developer's machine only.
 DEMO_ALLOWED = DEBUG
 
@@ -69,6 +71,8 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "django_htmx",
+    "csp",
+    "axes",
     "tournament",
 ]
 
@@ -82,6 +86,9 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "csp.middleware.CSPMiddleware",
+    # Last, as django-axes asks: it turns a locked-out login into the page that says when to retry.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "tournament.urls"
@@ -110,13 +117,31 @@ DATABASES = {
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    # Score entry from many phones at once: wait for the write lock instead of failing.
-    DATABASES["default"]["OPTIONS"] = {"timeout": 20, "transaction_mode": "IMMEDIATE"}
+    # Score entry from many phones at once. WAL lets readers run beside the one writer (a long
+    # read no longer blocks a phone's save); synchronous=NORMAL is safe under WAL (a power cut
+    # can lose the last commits, never corrupt the file). IMMEDIATE takes the write lock when a
+    # transaction starts, so two writers queue (up to ``timeout`` seconds) instead of deadlocking.
+    DATABASES["default"]["OPTIONS"] = {
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        "transaction_mode": "IMMEDIATE",
+        "timeout": 20,
+    }
     # Tests use a file too: an in-memory database shared between threads fails a waiting writer
     # at once ("table is locked") where a file waits, so only a file tests what production does.
     DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / "test-db.sqlite3")}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# django-axes first: it refuses a locked-out login before the password is even checked.
+AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "django.contrib.auth.backends.ModelBackend"]
+# Login throttling (director login and the admin's): five failures lock that account, and
+# separately that address, for fifteen minutes.
+AXES_FAILURE_LIMIT = _env_int("SPADES_LOGIN_FAILURES", 5)
+AXES_COOLOFF_TIME = datetime.timedelta(minutes=_env_int("SPADES_LOGIN_COOLOFF_MINUTES", 15))
+AXES_LOCKOUT_PARAMETERS = ["ip_address", "username"]
+AXES_LOCKOUT_CALLABLE = "tournament.views.login.locked_out"
+AXES_RESET_ON_SUCCESS = True
+AXES_VERBOSE = False
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -159,5 +184,39 @@ SECURE_HSTS_INCLUDE_SUBDOMAINS = HTTPS
 SECURE_HSTS_PRELOAD = HTTPS
 if _env_bool("DJANGO_BEHIND_PROXY", default=False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    # The throttle counts the address the proxy saw, not the proxy's own.
+    AXES_IPWARE_PROXY_COUNT = 1
+    AXES_IPWARE_META_PRECEDENCE_ORDER = ["HTTP_X_FORWARDED_FOR", "REMOTE_ADDR"]
 SESSION_COOKIE_HTTPONLY = True
 X_FRAME_OPTIONS = "DENY"
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+
+# No inline script or style anywhere (static/js/app.js holds the page behaviour), so a name
+# typed with markup in it can never run. Images: the app's own, and the QR codes' data: URLs.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
+
+# Server errors go to standard error (gunicorn's error log) with their tracebacks; so do the
+# app's own warnings (a print job that failed, say).
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "{asctime} {levelname} {name}: {message}", "style": "{"}},
+    "handlers": {"stderr": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "loggers": {
+        "django.request": {"handlers": ["stderr"], "level": "ERROR", "propagate": False},
+        "tournament": {"handlers": ["stderr"], "level": "WARNING", "propagate": False},
+    },
+}

@@ -25,6 +25,7 @@ from tournament.models import (
     Game,
     Hand,
     HandRevision,
+    Membership,
     Payment,
     Payout,
     Player,
@@ -175,11 +176,15 @@ def parse(raw: bytes | str) -> dict[str, Any]:
 
 
 @transaction.atomic
-def import_tournament(data: dict[str, Any]) -> Tournament:
-    """Create a new tournament from an export; nothing is saved unless all of it is valid."""
+def import_tournament(data: dict[str, Any], *, by: Any = None) -> Tournament:
+    """Create a new tournament from an export, ``by`` its director; nothing is saved unless all
+    of it is valid."""
     try:
         with transaction.atomic():
-            return _import(data)
+            tournament = _import(data)
+            if by is not None:
+                Membership.objects.create(tournament=tournament, user=by, role=Membership.Role.DIRECTOR)
+            return tournament
     except (KeyError, TypeError, ValueError, IndexError, InvalidOperation, IntegrityError, ValidationError) as error:
         raise ValidationError(f"The export is damaged or incomplete ({type(error).__name__}: {error}).") from None
 

@@ -3,16 +3,38 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import wraps
 from typing import Any
 
 from django.contrib.auth.decorators import user_passes_test
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.utils.cache import patch_cache_control
 
+from tournament import access
 from tournament.models import Game, Round, Tournament
 
-director_required: Callable = user_passes_test(lambda user: user.is_active and user.is_staff)
-"""Only a logged-in, active staff member directs; anyone else is sent to the login page."""
+_staff_required: Callable = user_passes_test(lambda user: user.is_active and user.is_staff)
+
+
+def director_required(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """Every director page: a logged-in, active staff member (anyone else is sent to the login
+    page) who may open this page of this tournament (:func:`tournament.access.check_page`: 404
+    if it is not theirs, 403 for an assistant on a director's page). The answer is never
+    cached: it holds names and money, and a shared laptop's browser must not keep it."""
+
+    @_staff_required
+    @wraps(view)
+    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if "tournament_id" in kwargs:
+            request.role = access.check_page(
+                request.user, kwargs["tournament_id"], request.resolver_match.url_name, kwargs
+            )
+        response = view(request, *args, **kwargs)
+        patch_cache_control(response, private=True, no_store=True)
+        return response
+
+    return wrapper
 
 
 def whole_number(text: object, default: int = 0) -> int:

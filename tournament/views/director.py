@@ -7,16 +7,16 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
 from scoring.describe import summary
-from tournament import services
+from tournament import access, services
 from tournament.forms import TournamentForm
-from tournament.models import Round, Team, Tournament
+from tournament.models import Round, Team
 from tournament.reports import ledger
 from tournament.views.common import director_required, tournament_or_404
 
 
 @director_required
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "director/home.html", {"tournaments": Tournament.objects.all()})
+    return render(request, "director/home.html", {"tournaments": access.visible_tournaments(request.user)})
 
 
 @director_required
@@ -24,7 +24,7 @@ def home(request: HttpRequest) -> HttpResponse:
 def tournament_new(request: HttpRequest) -> HttpResponse:
     form = TournamentForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        tournament = form.save()
+        tournament = access.create_tournament(tournament=form.save(commit=False), by=request.user)
         return redirect("director:dashboard", tournament.pk)
     status = 422 if request.method == "POST" else 200
     return render(request, "director/tournament_form.html", {"form": form}, status=status)

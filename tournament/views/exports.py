@@ -48,7 +48,7 @@ def import_json(request: HttpRequest) -> HttpResponse:
     try:
         if upload is None:
             raise ValidationError("Choose the tournament's .json file to import.")
-        tournament = transfer.import_tournament(transfer.parse(upload.read()))
+        tournament = transfer.import_tournament(transfer.parse(upload.read()), by=request.user)
     except ValidationError as error:
         return render(request, "director/import.html", {"error": " ".join(error.messages)}, status=422)
     messages.success(request, f"Imported {tournament.name}.")

@@ -8,7 +8,7 @@ from django.views.decorators.http import require_POST
 
 from scoring import InvalidHand
 from tournament import services
-from tournament.forms import HandForm, TieDecisionForm, hand_initial, standing_before
+from tournament.forms import HandForm, ResolutionForm, TieDecisionForm, error_text, hand_initial, standing_before
 from tournament.links import base_url, table_url
 from tournament.models import Game, Hand, HandRevision, Round
 from tournament.reports import game_sheet
@@ -94,11 +94,11 @@ def game_resolve(request: HttpRequest, tournament_id: int, game_id: int, number:
     tournament = tournament_or_404(tournament_id)
     game = game_or_404(tournament, game_id)
     hand = get_object_or_404(Hand, game=game, number=number)
-    resolution = request.POST.get("resolution", "").strip()
-    if not resolution:
-        messages.error(request, "Say how the dispute was resolved.")
+    form = ResolutionForm(request.POST)
+    if form.is_valid():
+        services.resolve_dispute(hand=hand, resolution=form.cleaned_data["resolution"])
     else:
-        services.resolve_dispute(hand=hand, resolution=resolution[:300])
+        messages.error(request, f"The dispute stays open. {error_text(form)}")
     return redirect("director:game", tournament.pk, game.pk)
 
 

@@ -15,7 +15,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from scoring import InvalidHand, score_hand
 from tournament import services
-from tournament.forms import HandForm, hand_initial, standing_before
+from tournament.forms import DisputeForm, HandForm, error_text, hand_initial, standing_before
 from tournament.models import Game, Hand, HandRevision, Round, Table
 from tournament.reports import game_sheet
 from tournament.views.common import whole_number
@@ -166,8 +166,11 @@ def table_hand(request: HttpRequest, token: str, round_number: int) -> HttpRespo
 def table_dispute(request: HttpRequest, token: str, round_number: int, number: int) -> HttpResponse:
     game = _game_for_link_or_404(token, round_number)
     hand = get_object_or_404(Hand, game=game, number=number)
-    note = request.POST.get("note", "").strip()[:300]
-    services.flag_dispute(hand=hand, note=note or "Disputed at the table")
+    form = DisputeForm(request.POST)
+    if not form.is_valid():
+        hands = _hands(game)
+        return _panel(request, game, hands, _form(game, hands), status=422, notice=error_text(form))
+    services.flag_dispute(hand=hand, note=form.cleaned_note())
     if not request.htmx:
         return redirect("table:page", token)
     hands = _hands(game)
