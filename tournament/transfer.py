@@ -22,6 +22,7 @@ from django.utils.dateparse import parse_datetime
 
 from tournament.models import (
     HAND_FIELDS,
+    Dispute,
     Game,
     Hand,
     HandRevision,
@@ -80,7 +81,10 @@ def _team(team: Team) -> dict[str, Any]:
         "status": team.status,
         "checked_in": team.checked_in,
         "registered_at": _when(team.registered_at),
-        "players": [{"name": p.name, "division": p.division} for p in team.players.all()],
+        "players": [
+            {"name": p.name, "division": p.division, "substitute": p.substitute, "substitute_from": p.substitute_from}
+            for p in team.players.all()
+        ],
         "payments": [
             {
                 "kind": p.kind,
@@ -96,7 +100,9 @@ def _team(team: Team) -> dict[str, Any]:
 
 
 def _round(round_: Round, ref: dict[int, list[int]]) -> dict[str, Any]:
-    games = round_.games.select_related("table").prefetch_related("hands__revisions__changed_by")
+    games = round_.games.select_related("table").prefetch_related(
+        "hands__revisions__changed_by", "hands__disputes__raised_by", "hands__disputes__resolved_by"
+    )
     return {
         "number": round_.number,
         "status": round_.status,
@@ -136,6 +142,18 @@ def _game(game: Game) -> dict[str, Any]:
                         "after": r.after,
                     }
                     for r in hand.revisions.all()
+                ],
+                "disputes": [
+                    {
+                        "note": d.note,
+                        "raised_from": d.raised_from,
+                        "raised_by": _user(d.raised_by),
+                        "raised_at": _when(d.raised_at),
+                        "resolution": d.resolution,
+                        "resolved_by": _user(d.resolved_by),
+                        "resolved_at": _when(d.resolved_at),
+                    }
+                    for d in hand.disputes.all()
                 ],
             }
             for hand in game.hands.all()
@@ -211,7 +229,13 @@ def _import(data: dict[str, Any]) -> Tournament:
         )
         teams[team.number] = team
         for i, p in enumerate(t["players"]):
-            players[team.number, i] = Player.objects.create(team=team, name=p["name"], division=p["division"])
+            players[team.number, i] = Player.objects.create(
+                team=team,
+                name=p["name"],
+                division=p["division"],
+                substitute=p.get("substitute", ""),
+                substitute_from=p.get("substitute_from"),
+            )
         for pay in t["payments"]:
             Payment.objects.create(
                 team=team,
@@ -284,6 +308,19 @@ def _import_round(r: dict, tournament: Tournament, tables: dict, players: dict, 
                     after=v["after"],
                 )
                 for v in h["revisions"]
+            )
+            Dispute.objects.bulk_create(
+                Dispute(
+                    hand=hand,
+                    note=d["note"],
+                    raised_from=d["raised_from"],
+                    raised_by=users.get(d["raised_by"]),
+                    raised_at=parse_datetime(d["raised_at"]),
+                    resolution=d["resolution"],
+                    resolved_by=users.get(d["resolved_by"]),
+                    resolved_at=parse_datetime(d["resolved_at"] or ""),
+                )
+                for d in h.get("disputes", [])
             )
         game.rescore(rules)
 
