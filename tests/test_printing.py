@@ -5,7 +5,6 @@ import base64
 import functools
 import io
 import time
-from pathlib import Path
 
 import pytest
 import segno
@@ -144,7 +143,6 @@ def test_a_score_sheet_records_every_penalty_misdeal_and_dispute(db):
     services.resolve_dispute(hand=game.hands.get(number=3), resolution="Counted again: 6 stands")
     services.flag_dispute(hand=game.hands.get(number=4), note="Who led?")
     data = produce(tournament, printing.score_sheets(game.round))
-    Path("/tmp/a2/record.pdf").write_bytes(data)
     text = pages_text(data)[0]
     assert "Reneg (hand and side)" in text and "Hand 1: North–South, reneg" in text
     assert "Table talk (hand and side)" in text and "Hand 3: East–West, table talk ×2" in text
@@ -190,6 +188,15 @@ def test_a_spaced_line_puts_each_text_where_it_is_asked_for():
         start = line.index(text)
         assert abs(pdf.text_width(line[:start], 8.5) - x) <= em / 20
     assert pdf.text_width(line[: line.index("7", line.index("-120") + 4)], 8.5) > 41.0  # overlapping: after it
+
+
+def test_a_substitute_is_named_on_the_sheet_and_gets_the_slip(running_round, tournament):
+    ada = tournament.teams.get(number=1).players.get(name="Ada")
+    services.substitute_player(player=ada, substitute="Zoë Quinn", from_round=1)
+    sheet = pages_text(produce(tournament, printing.score_sheets(running_round)))[0]
+    assert "Zoë Quinn" in sheet and "Ada" not in sheet
+    slips = " ".join(pages_text(produce(tournament, printing.movement_slips(running_round))))
+    assert "Zoë Quinn" in slips
 
 
 def test_blank_sheet_has_no_names_and_no_link(tournament):

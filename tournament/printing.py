@@ -24,9 +24,10 @@ from django.utils import timezone
 from scoring.describe import handout, summary
 from tournament import pdf
 from tournament.links import qr_png, qr_svg, table_url
-from tournament.models import Payout, PrintJob, Round, Seat, Side, Tournament
+from tournament.models import Payout, PrintJob, Round, Seat, Side, Tournament, playing_name
 from tournament.reports import ledger, standings_rows, teams_with_balance
 from tournament.standings import TIEBREAK_TEXT
+from tournament.templatetags.wording import score
 
 log = logging.getLogger(__name__)
 SEAT_TITLES = dict(Seat.choices)
@@ -80,7 +81,7 @@ class Note:
 
 
 @dataclass(frozen=True)
-class Dispute:
+class DisputeNote:
     """A disputed hand: what the table said, and how the director settled it (blank while open)."""
 
     hand: int
@@ -206,8 +207,7 @@ def _sheet(
         for side, count in zip(Side.labels, hand.table_talk(), strict=True):
             if count:
                 table_talk.append(Note(hand.number, side, _times(count, "table talk")))
-        if hand.disputed or hand.dispute_resolution:
-            disputes.append(Dispute(hand.number, hand.dispute_note, "" if hand.disputed else hand.dispute_resolution))
+        disputes += [DisputeNote(hand.number, d.note, d.resolution) for d in hand.disputes.all()]
     for number in range(len(hands) + 1, _rows_needed(tournament, len(hands)) + 1):
         rows.append(SheetRow(number, [""] * 14))
     grid = Grid(len(rows))
@@ -272,13 +272,13 @@ def _side_cells(hand: Any, first: str, second: str, side: Any) -> list[object]:
     """A side's cells on the sheet: both bids, both players' tricks, points, bags, total."""
     bids = [getattr(hand, f"get_{seat}_bid_display")() for seat in (first, second)]
     tricks = [getattr(hand, f"{seat}_tricks") for seat in (first, second)]
-    return [*bids, *tricks, side.points, side.bags, side.score]
+    return [*bids, *tricks, score(side.points), side.bags, score(side.score)]
 
 
 def score_sheets(round_: Round, base: str | None = None) -> Document:
     tournament = round_.tournament
     seats: dict[int, dict[str, str]] = defaultdict(dict)
-    for table_id, seat, name in round_.seatings.values_list("table_id", "seat", "player__name"):
+    for table_id, seat, name in round_.seatings.annotate(name=playing_name()).values_list("table_id", "seat", "name"):
         seats[table_id][seat] = name
     hands: dict[int, list[Any]] = defaultdict(list)
     for hand in _hands_of(round_):
@@ -311,7 +311,7 @@ def _sheets_context(base: dict[str, Any], sheets: list[dict[str, Any]]) -> dict[
 def _hands_of(round_: Round) -> list[Any]:
     from tournament.models import Hand
 
-    return list(Hand.objects.filter(game__round=round_).order_by("game_id", "number"))
+    return list(Hand.objects.filter(game__round=round_).order_by("game_id", "number").prefetch_related("disputes"))
 
 
 def blank_sheet(tournament: Tournament) -> Document:
@@ -335,7 +335,7 @@ def movement_slips(round_: Round, base: str | None = None) -> Document:
     """A strip for every player: their table and seat this round, partner and opponents."""
     tournament = round_.tournament
     at: dict[int, dict[str, str]] = defaultdict(dict)
-    for table, seat, name in round_.seatings.values_list("table__number", "seat", "player__name"):
+    for table, seat, name in round_.seatings.annotate(name=playing_name()).values_list("table__number", "seat", "name"):
         at[table][seat] = name
     partner = {"N": "S", "S": "N", "E": "W", "W": "E"}
     opponents = {"N": "EW", "S": "EW", "E": "NS", "W": "NS"}
@@ -351,7 +351,7 @@ def movement_slips(round_: Round, base: str | None = None) -> Document:
         for s in Seat.values
     ]
     slips.sort(key=lambda slip: slip["name"].casefold())
-    resting = sorted(round_.sit_outs.values_list("player__name", flat=True), key=str.casefold)
+    resting = sorted(round_.sit_outs.annotate(name=playing_name()).values_list("name", flat=True), key=str.casefold)
     title = f"Movement slips, round {round_.number}"
     return Document(f"movement-slips-round-{round_.number}", title, "print/slips.html",
                     [{**_base(tournament, title), "round": round_, "slips": slips, "resting": resting}])  # fmt: skip
