@@ -89,10 +89,10 @@ class DisputeNote:
     resolution: str
 
 
-# The grid is the same on every sheet: it is drawn once, as an SVG per number of rows, under
-# each page's text, which sits in one absolutely placed block per column (a line per hand).
-# Laying it out as an HTML table cost ~60% of a page's render. Sizes in millimetres; the width
-# fits inside the margins of both A4 and Letter.
+# The grid is the same on every sheet: it is drawn once, as an SVG per number of rows, in the
+# background every sheet of a document shares, and each sheet's own text sits over it as a line
+# a hand. Laying it out as an HTML table cost ~60% of a page's render. Sizes in millimetres; the
+# width fits inside the margins of both A4 and Letter.
 HAND_WIDTH = 15.2
 CELL_WIDTH = 12.2
 GRID_FONT = 8.5  # points
@@ -217,7 +217,6 @@ def _sheet(
         "layer": f"{grid.name}{'-talk' if show_table_talk else ''}{'-qr' if url else ''}",
         "table": game.table.number if game else None,
         "seats": {SEAT_TITLES[s]: seats.get(s, "") for s in Seat.values},
-        "names": [f"{seats.get(first, '')}\n{seats.get(second, '')}" for first, second in (("N", "E"), ("S", "W"))],
         "rows": rows,
         "grid": grid,
         "lines": _grid_lines(rows),
