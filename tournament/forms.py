@@ -238,6 +238,8 @@ class HandForm(forms.Form):
 
     number = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
     version = forms.IntegerField(min_value=1, required=False, widget=forms.HiddenInput)
+    # One attempt at entering the hand, made on the phone; sending it again never stores it twice.
+    entry_key = forms.RegexField(regex=r"^[A-Za-z0-9_-]{8,64}$", required=False, widget=forms.HiddenInput)
     misdeal = forms.ChoiceField(required=False, label="Misdeal")
 
     def __init__(

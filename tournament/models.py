@@ -8,6 +8,7 @@ read one row per table; :meth:`Game.rescore` is the one place that recomputes it
 from __future__ import annotations
 
 import secrets
+from datetime import datetime, timedelta
 from decimal import Decimal
 
 from django.conf import settings
@@ -176,6 +177,9 @@ class Table(models.Model):
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="tables")
     number = models.PositiveSmallIntegerField(validators=[MinValueValidator(1)])
     token = models.CharField(max_length=64, unique=True, default=new_token)
+    # The table page reports in while open, so the director sees a phone that went quiet.
+    phone_heard_at = models.DateTimeField(null=True, blank=True)
+    phone_waiting = models.PositiveSmallIntegerField(default=0, help_text="Hands waiting on the phone to be sent.")
 
     class Meta:
         ordering = ["tournament", "number"]
@@ -186,6 +190,19 @@ class Table(models.Model):
 
     def __str__(self) -> str:
         return f"Table {self.number}"
+
+    PHONE_REPORT_EVERY = timedelta(seconds=30)
+
+    def phone_report(self, now: datetime | None = None) -> tuple[str, bool]:
+        """When the table's phone was last heard from, in words, and whether it has gone quiet
+        (no report for three report periods, or never)."""
+        if self.phone_heard_at is None:
+            return "not heard from yet", True
+        seconds = int(((now or timezone.now()) - self.phone_heard_at).total_seconds())
+        words = "heard just now" if seconds < 60 else f"heard {seconds // 60} min ago"
+        if self.phone_waiting:
+            words += f" · {self.phone_waiting} hand{'s' if self.phone_waiting != 1 else ''} waiting on the phone"
+        return words, seconds >= 3 * self.PHONE_REPORT_EVERY.total_seconds()
 
     def current_game(self) -> Game | None:
         """The game this table's link opens: the one at this table in the event's current round
@@ -432,11 +449,15 @@ class Hand(models.Model):
     confirmed_by = models.CharField(max_length=20, blank=True, help_text="Initials of the opponent who confirmed.")
     version = models.PositiveIntegerField(default=1)
     entered_at = models.DateTimeField(default=timezone.now)
+    # Made on the phone for one attempt at entering the hand: a retry of the same attempt (the
+    # answer was lost, or the hand waited on the phone) finds the hand instead of storing it twice.
+    entry_key = models.CharField(max_length=64, blank=True, default="", editable=False)
 
     class Meta:
         ordering = ["game", "number"]
         constraints = [
             models.UniqueConstraint(fields=["game", "number"], name="one_hand_number_per_game"),
+            models.UniqueConstraint(fields=["entry_key"], condition=~Q(entry_key=""), name="one_hand_per_entry_key"),
             *[
                 models.CheckConstraint(condition=Q(**{f"{seat}_tricks__lte": 13}), name=f"hand_{seat}_tricks_0_13")
                 for seat in ("north", "east", "south", "west")

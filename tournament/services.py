@@ -335,6 +335,7 @@ def enter_hand(
     by: User = None,
     expected_version: int | None = None,
     confirmed_by: str = "",
+    entry_key: str = "",
 ) -> Hand:
     """Store hand ``number`` of ``game`` (a new one, or a correction of an existing one).
 
@@ -346,8 +347,20 @@ def enter_hand(
 
     At the table (``source`` "table") only the last hand can be corrected, only while the round
     runs, and when the tournament asks for it an opponent's initials (``confirmed_by``) are needed.
+
+    ``entry_key`` names one attempt, made on the phone: when a hand already carries it (the
+    attempt was stored and is being sent again), that hand is returned and nothing is written,
+    as if the first send had just succeeded.
     """
     game = Game.objects.select_for_update().select_related("round__tournament", "table").get(pk=game.pk)
+    if entry_key:
+        # Read under the game's lock: a racing send of the same key has committed or not started.
+        sent = Hand.objects.filter(entry_key=entry_key).first()
+        if sent is not None:
+            if sent.game_id != game.pk:
+                raise InvalidHand("this entry was made for another table's game", field="hand", code="other_game")
+            sent.game = game
+            return sent
     hands = list(game.hands.order_by("number"))
     existing = next((h for h in hands if h.number == number), None)
     at_table = source == HandRevision.Source.TABLE
@@ -369,6 +382,8 @@ def enter_hand(
         hand, before = existing, existing.snapshot()
         hand.version += 1
     hand.confirmed_by = confirmed_by.strip()
+    if entry_key:
+        hand.entry_key = entry_key
     for field in HAND_FIELDS:
         setattr(hand, field, values.get(field, "" if field.endswith("bid") or field == "misdeal" else None))
     for field in ("ns_reneges", "ew_reneges", "ns_table_talk", "ew_table_talk"):
@@ -479,6 +494,12 @@ def resolve_dispute(*, hand: Hand, resolution: str, by: User = None) -> None:
     hand.disputes.filter(resolved_at__isnull=True).update(
         resolution=resolution.strip(), resolved_by=by, resolved_at=timezone.now()
     )
+
+
+def record_phone_report(*, table: Table, waiting: int) -> None:
+    """The table's page reported in (it does every half minute while open), with how many hands
+    wait on the phone to be sent."""
+    Table.objects.filter(pk=table.pk).update(phone_heard_at=timezone.now(), phone_waiting=waiting)
 
 
 @transaction.atomic
