@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
@@ -43,7 +43,10 @@ from tournament.models import (
     Tournament,
     new_token,
 )
-from tournament.reports import ledger, standings_rows, team_paid
+from tournament.reports import ledger, team_paid
+
+if TYPE_CHECKING:
+    from tournament.formats import EventFormat
 
 User = AbstractBaseUser | None
 
@@ -390,16 +393,19 @@ def enter_hand(
         setattr(hand, field, values.get(field) or 0)
     if hand.misdeal:
         _clear_scores(hand)
-    rules = game.round.tournament.rules
+    rules = game.rules
     ordered = sorted([h for h in hands if h.number != number] + [hand], key=lambda h: h.number)
     game.replay(rules, ordered)
     hand.save()
     HandRevision.objects.create(hand=hand, source=source, changed_by=by, before=before, after=hand.snapshot())
-    scored = game.rescore(rules, ordered)
-    if closed and not scored.over and not game.decided_by:
+    if existing is None:
+        game.call_time(number)
+    game.rescore(rules, ordered)
+    if closed and game.status != Game.Status.FINISHED:
         # The next round was seated from this game's result: it must still have one.
         raise InvalidHand("a correction in a closed round must leave the game decided", field="hand",
                           code="closed_round_undecided")  # fmt: skip
+    _format_of(game).game_changed(game=game)
     hand.game = game  # the locked, rescored game: callers read the new totals from here
     return hand
 
@@ -514,7 +520,15 @@ def reissue_token(*, table: Table) -> str:
 
 @transaction.atomic
 def decide_tie(*, game: Game, winner: str, how: str) -> None:
-    Game.objects.select_for_update().select_related("table").get(pk=game.pk).decide_tie(winner, how)
+    game = Game.objects.select_for_update().select_related("table", "round__tournament").get(pk=game.pk)
+    game.decide_tie(winner, how)
+    _format_of(game).game_changed(game=game)
+
+
+def _format_of(game: Game) -> EventFormat:
+    from tournament.formats import format_of  # formats sits above this module: imported when needed
+
+    return format_of(game.round.tournament)
 
 
 # --- prizes -----------------------------------------------------------------------------------
@@ -538,11 +552,14 @@ def award_prizes(*, tournament: Tournament) -> list[Payout]:
     pool = ledger(tournament).collected
     amounts = _prize_amounts(prizes, pool)
     specs = [prize_rules.PrizeSpec(p.pk, amounts[p.pk], p.place, p.division) for p in prizes]
-    rows = standings_rows(tournament)
+    from tournament.formats import format_of  # formats sits above this module
+
+    event_format = format_of(tournament)
+    rows = event_format.standings(tournament)
     awards = prize_rules.award(
         specs,
         [row.standing for row in rows],
-        ties=tournament.prize_ties,
+        ties=event_format.prize_ties(tournament),
         divisions={row.standing.entrant: row.division for row in rows},
         names={row.standing.entrant: row.name for row in rows},
     )

@@ -36,10 +36,9 @@ def _table_for_token_or_404(token: str) -> Table:
 
 def _game_for_link_or_404(token: str, round_number: int) -> Game:
     """The game of round ``round_number`` at the token's table; a closed round's raises RoundClosed."""
-    table = _table_for_token_or_404(token)
-    game = get_object_or_404(
-        Game.objects.select_related("round__tournament", "table"), table=table, round__number=round_number
-    )
+    game = _table_for_token_or_404(token).game_in_round(round_number)
+    if game is None:
+        raise Http404("This table has no game in that round.")
     if game.round.status == Round.Status.CLOSED:
         raise RoundClosed(game)
     return game
