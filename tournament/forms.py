@@ -21,6 +21,9 @@ SEAT_OF = {(1, 1): "north", (1, 2): "south", (2, 1): "east", (2, 2): "west"}
 SIDE_TITLES = {1: "North–South", 2: "East–West"}
 
 
+KNOCKOUT_ONLY = ("best_of", "final_best_of")
+
+
 class TournamentForm(forms.ModelForm):
     rule_overrides = forms.CharField(
         required=False,
@@ -34,6 +37,7 @@ class TournamentForm(forms.ModelForm):
         fields = [
             "name", "date", "venue", "preset", "format", "rounds_planned", "entry_fee",
             "seating_order", "seating_seed", "prize_ties", "require_confirmation", "paper_size", "rule_overrides",
+            "third_place_match", "best_of", "final_best_of", "final_preset", "tables_available",
         ]  # fmt: skip
         widgets = {"date": forms.DateInput(attrs={"type": "date"})}
 
@@ -41,6 +45,14 @@ class TournamentForm(forms.ModelForm):
         super().__init__(*args, **kwargs)
         if self.instance.pk and self.instance.rule_overrides:
             self.initial["rule_overrides"] = json.dumps(self.instance.rule_overrides)
+        for name in KNOCKOUT_ONLY:  # a progressive event's form need not say
+            self.fields[name].required = False
+
+    def clean_best_of(self) -> int:
+        return self.cleaned_data["best_of"] or 1
+
+    def clean_final_best_of(self) -> int:
+        return self.cleaned_data["final_best_of"] or 1
 
     def clean_rule_overrides(self) -> dict[str, Any]:
         text = self.cleaned_data["rule_overrides"].strip()
@@ -61,7 +73,7 @@ class TournamentForm(forms.ModelForm):
             message = "The format cannot change once round 1 is seated: the movement depends on it."
             self.add_error("format", ValidationError(message, code="format_locked"))
         preset = PRESETS.get(data.get("preset", ""))
-        fixed_format = data.get("format") == Tournament.Format.PROGRESSIVE_FIXED
+        fixed_format = data.get("format") != Tournament.Format.PROGRESSIVE_SPLIT  # knockouts: fixed partners
         if preset and data.get("format") and (preset.rules.partners == "fixed") != fixed_format:
             partners = "fixed partners" if preset.rules.partners == "fixed" else "partners who split each round"
             message = f"{preset.title} is played with {partners}: choose the matching format."
@@ -238,6 +250,8 @@ class HandForm(forms.Form):
 
     number = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
     version = forms.IntegerField(min_value=1, required=False, widget=forms.HiddenInput)
+    # One attempt at entering the hand, made on the phone; sending it again never stores it twice.
+    entry_key = forms.RegexField(regex=r"^[A-Za-z0-9_-]{8,64}$", required=False, widget=forms.HiddenInput)
     misdeal = forms.ChoiceField(required=False, label="Misdeal")
 
     def __init__(

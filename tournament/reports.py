@@ -17,6 +17,7 @@ from tournament.models import (
     HAND_FIELDS,
     Game,
     Hand,
+    Match,
     Payment,
     Payout,
     Player,
@@ -194,7 +195,9 @@ def board(round_: Round) -> list[BoardRow]:
     names: dict[int, dict[str, str]] = defaultdict(dict)
     for table, seat, name in round_.seatings.annotate(name=playing_name()).values_list("table_id", "seat", "name"):
         names[table][seat] = name
-    games = round_.games.select_related("table").annotate(disputed=Count("hands", filter=Q(hands__disputed=True)))
+    games = round_.games.select_related("table", "clock").annotate(
+        disputed=Count("hands", filter=Q(hands__disputed=True))
+    )
     return [BoardRow(game=g, seats=names[g.table_id], disputed=g.disputed) for g in games.order_by("table__number")]
 
 
@@ -309,8 +312,13 @@ def game_sheet(game: Game, hands: list[Hand] | None = None) -> dict:
 
     ``hands`` are the game's hands in order, when the caller has loaded them already.
     """
-    rules = game.round.tournament.rules
-    seats = dict(game.round.seatings.filter(table=game.table).annotate(name=playing_name()).values_list("seat", "name"))
+    rules = game.rules
+    if game.match_id:
+        seats = match_seats(game.match)
+    else:
+        seats = dict(
+            game.round.seatings.filter(table=game.table).annotate(name=playing_name()).values_list("seat", "name")
+        )
     hands = list(game.hands.order_by("number")) if hands is None else hands
     scored = iter(game.replay(rules, hands).hands)
     dealer_index = Seat.values.index(game.first_dealer)
@@ -325,3 +333,12 @@ def game_sheet(game: Game, hands: list[Hand] | None = None) -> dict:
         "next_dealer": Seat.labels[dealer_index % 4],
         "rules": rules,
     }
+
+
+def match_seats(match: Match) -> dict[str, str]:
+    """A knockout match's seats: home North–South, away East–West (players in registration order)."""
+    seats = {}
+    for team, pair in ((match.home, (Seat.NORTH, Seat.SOUTH)), (match.away, (Seat.EAST, Seat.WEST))):
+        names = [player.name for player in team.players.all()] if team else []
+        seats.update({seat: name for seat, name in zip(pair, names, strict=False)})
+    return seats

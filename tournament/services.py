@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
@@ -43,7 +43,10 @@ from tournament.models import (
     Tournament,
     new_token,
 )
-from tournament.reports import ledger, standings_rows, team_paid
+from tournament.reports import ledger, team_paid
+
+if TYPE_CHECKING:
+    from tournament.formats import EventFormat
 
 User = AbstractBaseUser | None
 
@@ -335,6 +338,7 @@ def enter_hand(
     by: User = None,
     expected_version: int | None = None,
     confirmed_by: str = "",
+    entry_key: str = "",
 ) -> Hand:
     """Store hand ``number`` of ``game`` (a new one, or a correction of an existing one).
 
@@ -346,8 +350,20 @@ def enter_hand(
 
     At the table (``source`` "table") only the last hand can be corrected, only while the round
     runs, and when the tournament asks for it an opponent's initials (``confirmed_by``) are needed.
+
+    ``entry_key`` names one attempt, made on the phone: when a hand already carries it (the
+    attempt was stored and is being sent again), that hand is returned and nothing is written,
+    as if the first send had just succeeded.
     """
     game = Game.objects.select_for_update().select_related("round__tournament", "table").get(pk=game.pk)
+    if entry_key:
+        # Read under the game's lock: a racing send of the same key has committed or not started.
+        sent = Hand.objects.filter(entry_key=entry_key).first()
+        if sent is not None:
+            if sent.game_id != game.pk:
+                raise InvalidHand("this entry was made for another table's game", field="hand", code="other_game")
+            sent.game = game
+            return sent
     hands = list(game.hands.order_by("number"))
     existing = next((h for h in hands if h.number == number), None)
     at_table = source == HandRevision.Source.TABLE
@@ -369,22 +385,27 @@ def enter_hand(
         hand, before = existing, existing.snapshot()
         hand.version += 1
     hand.confirmed_by = confirmed_by.strip()
+    if entry_key:
+        hand.entry_key = entry_key
     for field in HAND_FIELDS:
         setattr(hand, field, values.get(field, "" if field.endswith("bid") or field == "misdeal" else None))
     for field in ("ns_reneges", "ew_reneges", "ns_table_talk", "ew_table_talk"):
         setattr(hand, field, values.get(field) or 0)
     if hand.misdeal:
         _clear_scores(hand)
-    rules = game.round.tournament.rules
+    rules = game.rules
     ordered = sorted([h for h in hands if h.number != number] + [hand], key=lambda h: h.number)
     game.replay(rules, ordered)
     hand.save()
     HandRevision.objects.create(hand=hand, source=source, changed_by=by, before=before, after=hand.snapshot())
-    scored = game.rescore(rules, ordered)
-    if closed and not scored.over and not game.decided_by:
+    if existing is None:
+        game.call_time(number)
+    game.rescore(rules, ordered)
+    if closed and game.status != Game.Status.FINISHED:
         # The next round was seated from this game's result: it must still have one.
         raise InvalidHand("a correction in a closed round must leave the game decided", field="hand",
                           code="closed_round_undecided")  # fmt: skip
+    _format_of(game).game_changed(game=game)
     hand.game = game  # the locked, rescored game: callers read the new totals from here
     return hand
 
@@ -481,6 +502,12 @@ def resolve_dispute(*, hand: Hand, resolution: str, by: User = None) -> None:
     )
 
 
+def record_phone_report(*, table: Table, waiting: int) -> None:
+    """The table's page reported in (it does every half minute while open), with how many hands
+    wait on the phone to be sent."""
+    Table.objects.filter(pk=table.pk).update(phone_heard_at=timezone.now(), phone_waiting=waiting)
+
+
 @transaction.atomic
 def reissue_token(*, table: Table) -> str:
     """Revoke a table's link and issue a new one for the rest of the event; the old link stops
@@ -493,7 +520,15 @@ def reissue_token(*, table: Table) -> str:
 
 @transaction.atomic
 def decide_tie(*, game: Game, winner: str, how: str) -> None:
-    Game.objects.select_for_update().select_related("table").get(pk=game.pk).decide_tie(winner, how)
+    game = Game.objects.select_for_update().select_related("table", "round__tournament").get(pk=game.pk)
+    game.decide_tie(winner, how)
+    _format_of(game).game_changed(game=game)
+
+
+def _format_of(game: Game) -> EventFormat:
+    from tournament.formats import format_of  # formats sits above this module: imported when needed
+
+    return format_of(game.round.tournament)
 
 
 # --- prizes -----------------------------------------------------------------------------------
@@ -517,11 +552,14 @@ def award_prizes(*, tournament: Tournament) -> list[Payout]:
     pool = ledger(tournament).collected
     amounts = _prize_amounts(prizes, pool)
     specs = [prize_rules.PrizeSpec(p.pk, amounts[p.pk], p.place, p.division) for p in prizes]
-    rows = standings_rows(tournament)
+    from tournament.formats import format_of  # formats sits above this module
+
+    event_format = format_of(tournament)
+    rows = event_format.standings(tournament)
     awards = prize_rules.award(
         specs,
         [row.standing for row in rows],
-        ties=tournament.prize_ties,
+        ties=event_format.prize_ties(tournament),
         divisions={row.standing.entrant: row.division for row in rows},
         names={row.standing.entrant: row.name for row in rows},
     )

@@ -45,7 +45,7 @@ def create_event(*, couples: int, rounds: int, seed: int, partners: str = "split
 
 def play_game(game: Game, rng: random.Random) -> None:
     """Enter random legal hands at one table until its game is over."""
-    rules = game.round.tournament.rules
+    rules = game.rules
     number = game.hands.count()
     while game.status != Game.Status.FINISHED:
         (north, south), (east, west) = random_hand(rules, rng, scores=(game.ns_score, game.ew_score))

@@ -29,6 +29,14 @@ def dealer_for(sheet: dict[str, Any], number: Any) -> str:
     return sheet["next_dealer"]
 
 
+@register.filter
+def signed(value: int, kind: str = "points") -> str:
+    """A score with a true minus sign ("−60", never "-60" after a dash); points won also get a "+"."""
+    if value < 0:
+        return f"\u2212{-value}"
+    return f"+{value}" if kind == "points" and value > 0 else str(value)
+
+
 @register.simple_tag
 def quick_field(field: Any) -> str:
     """A select or number input for ``field``, built in Python.

@@ -8,6 +8,7 @@ from django.views.decorators.http import require_http_methods
 
 from scoring.describe import summary
 from tournament import access, services
+from tournament.formats import format_of
 from tournament.forms import TournamentForm
 from tournament.models import Round, Team
 from tournament.reports import ledger
@@ -57,6 +58,7 @@ def dashboard(request: HttpRequest, tournament_id: int) -> HttpResponse:
     context = {
         "tournament": tournament,
         "rules_summary": summary(tournament.rules),
+        "event_format": format_of(tournament),
         "rounds": rounds,
         "current": next((r for r in rounds if r.status != Round.Status.CLOSED), None),
         "team_count": tournament.teams.filter(status=Team.Status.ACTIVE).count(),

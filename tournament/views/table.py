@@ -7,10 +7,12 @@ round's game; a closed round's game is refused (410, with a page that says so). 
 game is never reachable: a game is looked up only among the games of the token's table.
 """
 
+import json
 from functools import wraps
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.templatetags.static import static
 from django.views.decorators.http import require_GET, require_POST
 
 from scoring import InvalidHand, score_hand
@@ -21,6 +23,9 @@ from tournament.reports import game_sheet
 from tournament.views.common import whole_number
 
 SWAPPED_PANEL = "table/_panel.html"
+# What the table page needs to open with no network, kept by the service worker.
+OFFLINE_ASSETS = ("css/app.css", "js/table.js", "django_htmx/htmx-2.min.js", "django_htmx/django-htmx.js",
+                  "favicon.svg")  # fmt: skip
 SEAT_ORDER = [("north", "North", "ns"), ("east", "East", "ew"), ("south", "South", "ns"), ("west", "West", "ew")]
 WAITING_REFRESH_SECONDS = 15
 
@@ -31,10 +36,9 @@ def _table_for_token_or_404(token: str) -> Table:
 
 def _game_for_link_or_404(token: str, round_number: int) -> Game:
     """The game of round ``round_number`` at the token's table; a closed round's raises RoundClosed."""
-    table = _table_for_token_or_404(token)
-    game = get_object_or_404(
-        Game.objects.select_related("round__tournament", "table"), table=table, round__number=round_number
-    )
+    game = _table_for_token_or_404(token).game_in_round(round_number)
+    if game is None:
+        raise Http404("This table has no game in that round.")
     if game.round.status == Round.Status.CLOSED:
         raise RoundClosed(game)
     return game
@@ -134,10 +138,21 @@ def table_preview(request: HttpRequest, token: str, round_number: int) -> HttpRe
     return render(request, "table/_preview.html", {"form": form, "result": result, "game": game})
 
 
+def _game_if_entry_stored(closed: RoundClosed, entry_key: str) -> Game:
+    """A hand sent again after its round closed: its game if the hand was stored (the phone never
+    heard that it was), so the answer is "saved"; else the round's closed, as for any other hand."""
+    if entry_key and closed.game.hands.filter(entry_key=entry_key).exists():
+        return closed.game
+    raise closed
+
+
 @require_POST
 @closed_link_page
 def table_hand(request: HttpRequest, token: str, round_number: int) -> HttpResponse:
-    game = _game_for_link_or_404(token, round_number)
+    try:
+        game = _game_for_link_or_404(token, round_number)
+    except RoundClosed as closed:
+        game = _game_if_entry_stored(closed, request.POST.get("entry_key", ""))
     hands = _hands(game)
     form = _form(game, hands, request.POST)
     if not form.is_valid():
@@ -146,6 +161,7 @@ def table_hand(request: HttpRequest, token: str, round_number: int) -> HttpRespo
         hand = services.enter_hand(
             game=game, number=form.cleaned_data["number"], values=form.values(), source=HandRevision.Source.TABLE,
             expected_version=form.cleaned_data["version"], confirmed_by=form.cleaned_data.get("confirmed_by", ""),
+            entry_key=form.cleaned_data["entry_key"],
         )  # fmt: skip
     except InvalidHand as error:
         form.add_error(None, f"{error.message[0].upper()}{error.message[1:]}.")
@@ -178,3 +194,21 @@ def table_dispute(request: HttpRequest, token: str, round_number: int, number: i
     return _panel(
         request, game, hands, _form(game, hands), notice=f"Hand {number} is flagged; the director will come over."
     )
+
+
+@require_POST
+def table_report(request: HttpRequest, token: str) -> HttpResponse:
+    """The open table page reports in, so the director sees when its phone was last heard from."""
+    table = _table_for_token_or_404(token)
+    services.record_phone_report(table=table, waiting=min(whole_number(request.POST.get("waiting")), 999))
+    return HttpResponse(status=204)
+
+
+@require_GET
+def table_worker(request: HttpRequest) -> HttpResponse:
+    """The service worker that opens table pages without a network (browsers run it over HTTPS or
+    on localhost only). Served from /table/ so that it may look after every table page."""
+    assets = json.dumps([static(path) for path in OFFLINE_ASSETS])
+    response = render(request, "table/sw.js", {"assets": assets}, content_type="text/javascript")
+    response["Cache-Control"] = "no-cache"
+    return response
