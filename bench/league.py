@@ -28,8 +28,9 @@ from django.test import Client  # noqa: E402
 from django.test.utils import CaptureQueriesContext, setup_test_environment  # noqa: E402
 from django.urls import reverse  # noqa: E402
 
+from scoring import Side  # noqa: E402
 from tournament import league, schedule, services  # noqa: E402
-from tournament.models import Game, Match, Round, Side, Table, Tournament  # noqa: E402
+from tournament.models import Game, Match, Round, Table, Tournament  # noqa: E402
 from tournament.scratch import throwaway_database  # noqa: E402
 from tournament.simulation import player_name  # noqa: E402
 

@@ -8,6 +8,7 @@ import re
 import pytest
 from pypdf import PdfReader
 
+from scoring import HandEntry
 from tests.conftest import COUPLES, PHONE
 from tournament import league, services
 from tournament.models import HandRevision, Match, Team, Tournament
@@ -34,7 +35,9 @@ def _win(match: Match) -> None:
     number = 0
     while game.status != game.Status.FINISHED:
         number += 1
-        services.enter_hand(game=game, number=number, values=values, source=HandRevision.Source.TABLE)
+        services.enter_hand(
+            game=game, number=number, entry=HandEntry.from_fields(values), source=HandRevision.Source.TABLE
+        )
         game.refresh_from_db()
 
 

@@ -7,9 +7,10 @@ from django.test import Client
 from django.urls import reverse
 from django.utils.html import escape
 
+from scoring import HandEntry, Seat
 from tests.conftest import make_tournament
 from tournament import league
-from tournament.models import Game, Match, Round, Seat, Team, Tournament
+from tournament.models import Game, Match, Round, Team, Tournament
 from tournament.schedule import Missed, PlayedResults
 
 
@@ -403,7 +404,9 @@ def play_to_the_end(game, values) -> None:
     number = game.hands.count()
     while game.status != Game.Status.FINISHED:
         number += 1
-        services.enter_hand(game=game, number=number, values=values, source=HandRevision.Source.TABLE)
+        services.enter_hand(
+            game=game, number=number, entry=HandEntry.from_fields(values), source=HandRevision.Source.TABLE
+        )
         game.refresh_from_db()
 
 
@@ -446,7 +449,7 @@ def test_a_correction_that_undoes_a_result_reopens_the_match_and_the_table_drops
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED
     hand = game.hands.get(number=3)  # it was the away side that bid and took ten
-    services.enter_hand(game=game, number=3, values=AWAY_TEN, source=HandRevision.Source.DIRECTOR,
+    services.enter_hand(game=game, number=3, entry=HandEntry.from_fields(AWAY_TEN), source=HandRevision.Source.DIRECTOR,
                         expected_version=hand.version)  # fmt: skip
     match.refresh_from_db()
     assert (match.status, match.winner_id, match.outcome) == (Match.Status.PLAYING, None, "")

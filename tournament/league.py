@@ -17,11 +17,11 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Max, Q, Sum
 
-from scoring import InvalidHand
+from scoring import InvalidHand, Seat
 from tournament import knockout
 from tournament import schedule as pure
 from tournament.league_table import LeagueRow, MatchResult, league_table, order_text
-from tournament.models import Clock, Game, Match, Round, RoundNotReady, Seat, Seating, Table, Team, Tournament
+from tournament.models import Clock, Game, Match, Round, RoundNotReady, Seating, Table, Team, Tournament
 from tournament.reports import StandingRow
 from tournament.standings import Standing
 
@@ -290,7 +290,7 @@ def open_night(*, tournament: Tournament, night: int, by: User = None) -> Round:
         east, west = players[match.away_id]
         Seating.objects.bulk_create(
             Seating(round=round_, table=table, seat=seat, player_id=player)
-            for seat, player in zip(Seat.values, (north, east, south, west), strict=True)
+            for seat, player in zip(Seat, (north, east, south, west), strict=True)
         )
     return round_
 
