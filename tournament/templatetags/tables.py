@@ -1,4 +1,4 @@
-"""Small helpers for the scorekeeper's form: a seat's two fields, its player, the dealer."""
+"""Small helpers for the scorekeeper's form: a seat's two fields, its player."""
 
 from typing import Any
 
@@ -23,14 +23,6 @@ def seat_name(sheet: dict[str, Any], title: str) -> str:
 
 
 @register.simple_tag
-def dealer_for(sheet: dict[str, Any], number: Any) -> str:
-    """Who deals hand ``number``: as recorded for a stored hand, else the next dealer."""
-    for row in sheet["rows"]:
-        if str(row.hand.number) == str(number):
-            return row.dealer
-    return sheet["next_dealer"]
-
-
 @register.filter
 def points(value: int) -> str:
     """Points a hand scored: "+61", "0", "−60" (a true minus sign, as scores have)."""

@@ -1,6 +1,6 @@
 from django.urls import include, path
 
-from tournament.views import director, exports, games, printing, prizes, public, rounds, teams
+from tournament.views import director, exports, games, knockout, league, printing, prizes, public, rounds, teams
 
 T = "t/<int:tournament_id>/"
 
@@ -26,6 +26,12 @@ director_patterns = [
     path(T + "rounds/<int:number>/links/", rounds.round_links, name="round_links"),
     path(T + "rounds/<int:number>/start/", rounds.round_start, name="round_start"),
     path(T + "rounds/<int:number>/close/", rounds.round_close, name="round_close"),
+    path(T + "rounds/<int:number>/clock/", knockout.round_clock, name="round_clock"),
+    path(T + "bracket/", knockout.bracket, name="bracket"),
+    path(T + "bracket/matches/<int:match_id>/", knockout.match_detail, name="match"),
+    path(T + "bracket/matches/<int:match_id>/decide/", knockout.match_decide, name="match_decide"),
+    path(T + "bracket/matches/<int:match_id>/table/", knockout.match_table, name="match_table"),
+    path(T + "clocks/<int:clock_id>/", knockout.clock_action, name="clock"),
     path(T + "games/<int:game_id>/", games.game_detail, name="game"),
     path(T + "games/<int:game_id>/hands/", games.game_hand, name="game_hand"),
     path(T + "games/<int:game_id>/tie/", games.game_tie, name="game_tie"),
@@ -44,11 +50,25 @@ director_patterns = [
     path(T + "export/standings.csv", exports.export_standings, name="export_standings"),
     path(T + "export/hands.csv", exports.export_hands, name="export_hands"),
     path(T + "export/tournament.json", exports.export_json, name="export_json"),
+    path(T + "league/", league.schedule, name="league_schedule"),
+    path(T + "league/build/", league.schedule_build, name="league_build"),
+    path(T + "league/matches/<int:match_id>/postpone/", league.match_postpone, name="league_postpone"),
+    path(T + "league/join/", league.team_join, name="league_join"),
+    path(T + "league/withdraw/", league.team_withdraw, name="league_withdraw"),
+    path(T + "league/nights/<int:number>/", league.night, name="league_night"),
+    path(T + "league/nights/<int:number>/open/", league.night_open, name="league_night_open"),
+    path(T + "league/nights/<int:number>/start/", league.night_start, name="league_night_start"),
+    path(T + "league/nights/<int:number>/close/", league.night_close, name="league_night_close"),
+    path(T + "league/table/", league.table, name="league_table"),
+    path(T + "league/championship/", league.championship_start, name="league_championship"),
 ]
 
 public_patterns = [
     path("s/<int:tournament_id>/", public.standings, name="standings"),
     path("s/<int:tournament_id>/projector/", public.projector, name="projector"),
+    path("s/<int:tournament_id>/league/", league.public_table, name="league"),
+    path("s/<int:tournament_id>/league/projector/", league.projector, name="league_projector"),
+    path("s/<int:tournament_id>/bracket/", knockout.public_bracket, name="bracket"),
     path("s/<int:tournament_id>/seat/", public.find_seat, name="find_seat"),
 ]
 
