@@ -23,7 +23,7 @@ from scoring.describe import handout, summary
 from tournament import pdf
 from tournament.links import qr_svg, table_url
 from tournament.models import Payout, PrintJob, Round, Seat, Tournament
-from tournament.reports import ledger, standings_rows, teams_with_balance
+from tournament.reports import ledger, payment_entries, standings_rows, teams_with_balance, totals_by_method
 from tournament.standings import TIEBREAK_TEXT
 
 log = logging.getLogger(__name__)
@@ -217,7 +217,8 @@ def payout_sheet(tournament: Tournament) -> Document:
 
 def fee_ledger(tournament: Tournament) -> Document:
     title = "Entry fees"
-    context = {**_base(tournament, title), "teams": teams_with_balance(tournament), "ledger": ledger(tournament)}
+    context = {**_base(tournament, title), "teams": teams_with_balance(tournament), "ledger": ledger(tournament),
+               "entries": payment_entries(tournament), "by_method": totals_by_method(tournament)}  # fmt: skip
     return Document("fee-ledger", title, "print/ledger.html", [context])
 
 

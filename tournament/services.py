@@ -152,6 +152,21 @@ def record_payment(*, team: Team, amount: Decimal, kind: str, method: str, note:
     return Payment.objects.create(team=team, kind=kind, amount=amount, method=method, note=note, recorded_by=by)
 
 
+@transaction.atomic
+def check_in_team(*, team: Team, method: str = "", by: User = None) -> Payment | None:
+    """Mark a team present and, given a ``method``, take what it still owes of the entry fee in
+    the same step (returned; None when nothing was owed or no method was given)."""
+    team = Team.objects.select_for_update().select_related("tournament").get(pk=team.pk)
+    team.checked_in = True
+    team.save(update_fields=["checked_in"])
+    owed = team.tournament.entry_fee - team_paid(team)
+    if not method or owed <= 0:
+        return None
+    return Payment.objects.create(
+        team=team, kind=Payment.Kind.PAYMENT, amount=owed, method=method, note="At check-in", recorded_by=by
+    )
+
+
 # --- rounds and movement ----------------------------------------------------------------------
 
 

@@ -16,6 +16,7 @@ director_patterns = [
     path(T + "teams/<int:team_id>/status/", teams.team_status, name="team_status"),
     path(T + "teams/<int:team_id>/check-in/", teams.team_check_in, name="team_check_in"),
     path(T + "teams/<int:team_id>/remove/", teams.team_remove, name="team_remove"),
+    path(T + "teams/<int:team_id>/arrive/", teams.team_arrive, name="team_arrive"),
     path(T + "teams/<int:team_id>/substitute/", teams.team_substitute, name="team_substitute"),
     path(T + "teams/<int:team_id>/payments/", teams.payments, name="payments"),
     path(T + "fees/", teams.fees, name="fees"),
