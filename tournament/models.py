@@ -131,6 +131,30 @@ class Team(models.Model):
         return " & ".join(player.name for player in self.players.all())
 
 
+def roster_key(name: str) -> str:
+    """A name as the roster compares it: spacing and case do not matter."""
+    return " ".join(name.split()).casefold()
+
+
+class RosterPlayer(models.Model):
+    """Someone who plays at the club, across events. Each event keeps its own copy of the name
+    (:attr:`Player.name`), so renaming someone here never rewrites an event's record."""
+
+    name = models.CharField(max_length=80)
+    key = models.CharField(max_length=80, db_index=True, editable=False)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["key", "id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def rename(self, name: str) -> None:
+        self.name, self.key = " ".join(name.split()), roster_key(name)
+        self.save(update_fields=["name", "key"])
+
+
 class Player(models.Model):
     """An entrant. A substitute may play in their place from a round on; what the substitute
     scores stays with this player (the entry), only the name at the table changes."""
@@ -140,6 +164,10 @@ class Player(models.Model):
     division = models.CharField(
         max_length=40, blank=True, help_text='For category prizes, such as "female" for high female.'
     )
+    roster = models.ForeignKey(
+        RosterPlayer, null=True, blank=True, on_delete=models.SET_NULL, related_name="entries",
+        help_text="The same person in other events.",
+    )  # fmt: skip
     substitute = models.CharField(max_length=80, blank=True, help_text="Who plays in this player's place.")
     substitute_from = models.PositiveSmallIntegerField(
         null=True, blank=True, help_text="The first round the substitute plays."

@@ -15,7 +15,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Max
+from django.db.models import F, Max
 from django.utils import timezone
 
 from scoring import InvalidHand
@@ -31,6 +31,7 @@ from tournament.models import (
     Payout,
     Player,
     Prize,
+    RosterPlayer,
     Round,
     RoundNotReady,
     Seat,
@@ -42,6 +43,7 @@ from tournament.models import (
     Team,
     Tournament,
     new_token,
+    roster_key,
 )
 from tournament.reports import ledger, standings_rows, team_paid
 
@@ -68,13 +70,32 @@ def register_team(
     late = locked.rounds.exists()
     team = Team.objects.create(tournament=locked, number=number, checked_in=late)
     Player.objects.bulk_create(
-        Player(team=team, name=name.strip(), division=division.strip())
+        Player(team=team, name=name.strip(), division=division.strip(), roster=roster_entry(name))
         for name, division in zip(names, divisions, strict=True)
     )
     planned = locked.rounds.filter(status=Round.Status.PLANNED).first()
     if planned is not None:
         _replan(planned, by=by, reason=f"Team {number} arrived late")
     return team
+
+
+def roster_entry(name: str) -> RosterPlayer:
+    """The club roster's entry for ``name``: the one who played most recently under that name
+    (picked from the list as it was typed), else a new entry."""
+    key = roster_key(name)
+    known = (
+        RosterPlayer.objects.filter(key=key).annotate(last=Max("entries__id")).order_by(F("last").desc(nulls_last=True))
+    )
+    return known.first() or RosterPlayer.objects.create(name=" ".join(name.split()), key=key)
+
+
+@transaction.atomic
+def rename_roster_player(*, person: RosterPlayer, name: str) -> None:
+    """Correct a name on the club roster; every event keeps the name it was played under."""
+    if not name.strip():
+        raise ValidationError({"name": "Give the name."}, code="required")
+    RosterPlayer.objects.select_for_update().get(pk=person.pk).rename(name)
+    person.refresh_from_db()
 
 
 @transaction.atomic

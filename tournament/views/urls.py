@@ -1,6 +1,6 @@
 from django.urls import include, path
 
-from tournament.views import director, exports, games, printing, prizes, public, rounds, teams
+from tournament.views import director, exports, games, printing, prizes, public, roster, rounds, teams
 
 T = "t/<int:tournament_id>/"
 
@@ -8,6 +8,8 @@ director_patterns = [
     path("", director.home, name="home"),
     path("t/new/", director.tournament_new, name="tournament_new"),
     path("import/", exports.import_json, name="import"),
+    path("roster/search/", roster.roster_search, name="roster_search"),
+    path("roster/<int:person_id>/", roster.roster_player, name="roster_player"),
     path(T, director.dashboard, name="dashboard"),
     path(T + "edit/", director.tournament_edit, name="tournament_edit"),
     path(T + "teams/", teams.teams, name="teams"),
