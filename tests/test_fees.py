@@ -54,7 +54,7 @@ def test_checking_in_takes_the_fee_in_one_press(director_client, tournament, dir
     team = tournament.teams.get(number=4)
     url = reverse("director:team_arrive", args=[tournament.pk, team.pk])
     teams_page = director_client.get(reverse("director:teams", args=[tournament.pk])).content.decode()
-    assert "Here, paid $20.00 cash" in teams_page and url in teams_page
+    assert "Team 4 is here and paid $20.00 cash" in teams_page and url in teams_page
     response = director_client.post(url, {"method": "card"}, HTTP_HX_REQUEST="true")
     assert response.status_code == 200 and "Team 4 is checked in, paid $20.00 card." in response.content.decode()
     team.refresh_from_db()
