@@ -103,3 +103,24 @@ def test_a_substitute_and_the_disputes_of_a_game(browser, live_server, director,
     screenshot(desk, "desktop-game-disputes")
     for page in (phone, desk):
         page.context.close()
+
+
+def test_a_rule_change_during_play_is_shown_before_it_is_made(browser, live_server, director, screenshot):
+    tournament = make_tournament(couples=4)
+    round_ = services.seat_first_round(tournament=tournament)
+    services.start_round(round_=round_)
+    for game in round_.games.all():
+        finish_game(game)
+    services.close_round(round_=round_)
+    for size, viewport in (("phone", PHONE), ("desktop", DESKTOP)):
+        page = browser.new_context(viewport=viewport, base_url=live_server.url).new_page()
+        _log_in(page, director)
+        page.goto(f"/t/{tournament.pk}/edit/")
+        page.fill("#id_rule_overrides", '{"overtrick_points": 0}')
+        page.get_by_role("button", name="Save").click()
+        page.wait_for_selector("text=Change the rules during play?")
+        assert "Closed round 1 is among them" in page.inner_text("main")
+        screenshot(page, f"{size}-rule-change-preview")
+        page.context.close()
+    tournament.refresh_from_db()
+    assert tournament.rule_overrides == {}
