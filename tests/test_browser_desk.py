@@ -2,13 +2,13 @@
 registration with the roster's names offered as they are typed, check-in with the fee, the fee
 ledger, a person's history, a substitute, and a game's disputes on both screens."""
 
-import datetime
 from decimal import Decimal
 
 import pytest
 
 from tests.conftest import DESKTOP, PHONE, even_hand, finish_game, make_tournament
 from tests.test_browser_director import _log_in
+from tests.test_roster import last_week  # noqa: F401 - a fixture
 from tournament import services
 from tournament.models import HandRevision, Payment, RosterPlayer
 
@@ -20,15 +20,7 @@ def _fits(page) -> bool:
 
 
 @pytest.fixture
-def evening(db, director):
-    last = make_tournament(couples=4, name="Last week", rounds_planned=1)
-    last.date = datetime.date(2026, 11, 13)
-    last.save()
-    round_ = services.seat_first_round(tournament=last)
-    services.start_round(round_=round_)
-    for game in round_.games.all():
-        finish_game(game)
-    services.close_round(round_=round_)
+def evening(last_week, director):  # noqa: F811 - the fixture imported above
     tonight = make_tournament(couples=6, name="Tonight")
     for number, method in ((1, "cash"), (2, "card")):
         team = tonight.teams.get(number=number)
