@@ -6,6 +6,7 @@ from decimal import Decimal
 
 import pytest
 
+from scoring import HandEntry
 from tests.conftest import DESKTOP, PHONE, even_hand, finish_game, make_tournament
 from tests.test_browser_director import _log_in
 from tests.test_roster import last_week  # noqa: F401 - a fixture
@@ -67,7 +68,9 @@ def test_a_substitute_and_the_disputes_of_a_game(browser, live_server, director,
     round_ = services.seat_first_round(tournament=evening)
     services.start_round(round_=round_)
     game = round_.games.get(table__number=1)
-    services.enter_hand(game=game, number=1, values=even_hand(7), source=HandRevision.Source.TABLE)
+    services.enter_hand(
+        game=game, number=1, entry=HandEntry.from_fields(even_hand(7)), source=HandRevision.Source.TABLE
+    )
     hand = game.hands.get()
     services.flag_dispute(hand=hand, note="EW say they took 7")
     services.resolve_dispute(hand=hand, resolution="Counted again: 6 stands", by=director)

@@ -3,7 +3,6 @@
 import pytest
 from django.urls import reverse
 
-from scoring import rules_from_json
 from tournament import rule_change, services
 from tournament.models import Side, Tournament
 
@@ -19,13 +18,15 @@ def _post(client, tournament, overrides: str, **extra):
     return client.post(reverse("director:tournament_edit", args=[tournament.pk]), data)
 
 
-def _rules(tournament, **overrides):
-    return rules_from_json({"preset": tournament.preset, **overrides})
+def _proposed(tournament, **overrides):
+    """``tournament`` with new rule overrides set, not saved."""
+    tournament.rule_overrides = overrides
+    return tournament
 
 
 def test_the_preview_names_each_game_that_moves_by_how_much_and_whose_result_flips(finished_round, tournament):
     services.close_round(round_=finished_round)
-    change = rule_change.preview(tournament, _rules(tournament, overtrick_points=0))
+    change = rule_change.preview(_proposed(tournament, overtrick_points=0))
     assert [(c.round, c.table) for c in change.changes] == [(1, 1), (1, 2), (1, 3), (1, 4)]
     first = change.changes[0]
     assert (first.before, first.after, first.moves) == ((244, 240), (240, 240), (-4, 0))
@@ -35,7 +36,7 @@ def test_the_preview_names_each_game_that_moves_by_how_much_and_whose_result_fli
 
 
 def test_rules_that_change_no_score_preview_nothing(finished_round, tournament):
-    assert rule_change.preview(tournament, _rules(tournament, bag_limit=20, bag_penalty=100)).changes == []
+    assert rule_change.preview(_proposed(tournament, bag_limit=20, bag_penalty=100)).changes == []
 
 
 def test_the_director_sees_the_changes_and_must_confirm(director_client, finished_round, tournament):

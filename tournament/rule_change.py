@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
-from scoring import InvalidHand, RuleSet
-from tournament.models import Game, Hand, Round, Seating, Side, Tournament
+from scoring import InvalidHand, Seat
+from tournament.models import Game, Hand, Round, Side, Tournament
 
 
 @dataclass(frozen=True)
@@ -52,39 +52,36 @@ class RuleChangePreview:
         return [c for c in self.changes if c.result_changes and not c.refused]
 
 
-def preview(tournament: Tournament, rules: RuleSet) -> RuleChangePreview:
-    """Every game with hands scored again under ``rules``, compared with what is stored."""
+def preview(proposed: Tournament) -> RuleChangePreview:
+    """Every game with hands scored again as ``proposed`` (the tournament with its new rules set
+    but not saved) would score it, compared with what is stored."""
     hands: dict[int, list[Hand]] = defaultdict(list)
-    for hand in Hand.objects.filter(game__round__tournament=tournament).order_by("game_id", "number"):
+    for hand in Hand.objects.filter(game__round__tournament=proposed).order_by("game_id", "number"):
         hands[hand.game_id].append(hand)
-    names: dict[tuple[int, int], dict[str, str]] = defaultdict(dict)
-    for round_id, table_id, seat, name in Seating.objects.filter(round__tournament=tournament).values_list(
-        "round_id", "table_id", "seat", "player__name"
-    ):
-        names[round_id, table_id][seat] = name
-    games = Game.objects.filter(round__tournament=tournament, pk__in=hands).select_related("round", "table")
+    games = Game.objects.filter(round__tournament=proposed, pk__in=hands).select_related("round", "table", "match")
     changes = []
-    for game in games.order_by("round__number", "table__number"):
-        change = _compare(game, hands[game.pk], rules, names[game.round_id, game.table_id])
+    for game in games.with_seat_names().order_by("round__number", "table__number"):
+        game.round.tournament = proposed  # score under the proposed rules (a final's own rules too)
+        change = _compare(game, hands[game.pk])
         if change.refused or change.before != change.after or change.result_changes:
             changes.append(change)
     return RuleChangePreview(changes)
 
 
-def _compare(game: Game, hands: list[Hand], rules: RuleSet, seats: dict[str, str]) -> GameChange:
+def _compare(game: Game, hands: list[Hand]) -> GameChange:
+    seats = game.seat_names()
     base = {
         "round": game.round.number,
         "table": game.table.number,
         "closed": game.round.status == Round.Status.CLOSED,
-        "north_south": f"{seats.get('N', '')} & {seats.get('S', '')}",
-        "east_west": f"{seats.get('E', '')} & {seats.get('W', '')}",
+        "north_south": f"{seats[Seat.NORTH]} & {seats[Seat.SOUTH]}",
+        "east_west": f"{seats[Seat.EAST]} & {seats[Seat.WEST]}",
         "before": (game.ns_score, game.ew_score),
         "winner_before": game.winner,
     }
     try:
-        scored = game.replay(rules, hands)
+        replayed = game.replay(hands)
     except InvalidHand as error:
         return GameChange(**base, after=base["before"], winner_after=game.winner, refused=error.message)
-    # As Game.rescore decides: a finished game's winner; a director's decision stands otherwise.
-    winner = Side.values[scored.winner] if scored.over else (game.winner if game.decided_by else "")
-    return GameChange(**base, after=tuple(scored.scores), winner_after=winner)
+    _status, winner, _decided_by = game.outcome(replayed, hands)
+    return GameChange(**base, after=tuple(replayed.game.scores), winner_after=winner)

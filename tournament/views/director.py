@@ -8,6 +8,7 @@ from django.views.decorators.http import require_http_methods
 
 from scoring.describe import summary
 from tournament import access, rule_change, services
+from tournament.formats import format_of
 from tournament.forms import TournamentForm
 from tournament.models import Round, Team, Tournament
 from tournament.reports import ledger
@@ -40,7 +41,8 @@ def tournament_edit(request: HttpRequest, tournament_id: int) -> HttpResponse:
         if confirm is not None:
             return confirm
         try:
-            tournament, flipped = services.update_tournament(form=form)
+            changes = {name: form.cleaned_data[name] for name in form.Meta.fields}
+            tournament, flipped = services.update_tournament(tournament=tournament, changes=changes, by=request.user)
         except ValidationError as error:
             form.add_error("rule_overrides" if "rule_overrides" in form.changed_data else "preset", error)
         else:
@@ -59,7 +61,7 @@ def _confirm_rule_change(request: HttpRequest, tournament: Tournament, form: Tou
     stored = Tournament.objects.get(pk=tournament.pk)  # the form has already set the new values on ``tournament``
     if tournament.rules == stored.rules or request.POST.get("confirm_rules") == "yes":
         return None
-    change = rule_change.preview(stored, tournament.rules)
+    change = rule_change.preview(tournament)
     if not change.changes:
         return None
     context = {"tournament": tournament, "change": change, "posted": _resubmission(request)}
@@ -78,6 +80,7 @@ def dashboard(request: HttpRequest, tournament_id: int) -> HttpResponse:
     context = {
         "tournament": tournament,
         "rules_summary": summary(tournament.rules),
+        "event_format": format_of(tournament),
         "rounds": rounds,
         "current": next((r for r in rounds if r.status != Round.Status.CLOSED), None),
         "team_count": tournament.teams.filter(status=Team.Status.ACTIVE).count(),

@@ -21,7 +21,7 @@ def roster_from_players(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournament', '0005_dispute_record'),
+        ('tournament', '0007_knockouts_and_clock'),
     ]
 
     operations = [
