@@ -44,7 +44,7 @@ from tournament.models import (
     new_token,
     roster_key,
 )
-from tournament.reports import ledger, team_paid
+from tournament.reports import fees_due, ledger, team_paid
 
 if TYPE_CHECKING:
     from tournament.formats import EventFormat
@@ -177,12 +177,12 @@ def record_payment(*, team: Team, amount: Decimal, kind: str, method: str, note:
 
 @transaction.atomic
 def check_in_team(*, team: Team, method: str = "", by: User = None) -> Payment | None:
-    """Mark a team present and, given a ``method``, take what it still owes of the entry fee in
+    """Mark a team present and, given a ``method``, take what it still owes of its fees in
     the same step (returned; None when nothing was owed or no method was given)."""
     team = Team.objects.select_for_update().select_related("tournament").get(pk=team.pk)
     team.checked_in = True
     team.save(update_fields=["checked_in"])
-    owed = team.tournament.entry_fee - team_paid(team)
+    owed = fees_due(team.tournament)[team.pk] - team_paid(team)
     if not method or owed <= 0:
         return None
     return Payment.objects.create(
