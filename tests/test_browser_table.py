@@ -113,7 +113,7 @@ def test_scorekeeper_scores_a_round_with_nil_blind_nil_misdeal_reneg_and_a_corre
     director_page.get_by_role("button", name="Log in").click()
     director_page.wait_for_url(lambda url: "/login/" not in url)
     director_page.goto(f"/t/{table_game.round.tournament_id}/rounds/1/")
-    assert "Finished: EW won" in director_page.inner_text("#board")
+    assert "Finished: won by Cleo & Dan (East–West)" in director_page.inner_text("#board")
     screenshot(director_page, "director-board-finished")
     assert Game.objects.get().status == Game.Status.FINISHED
 

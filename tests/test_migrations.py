@@ -40,3 +40,23 @@ def test_table_links_move_from_games_to_tables_keeping_the_current_rounds_link()
     games = apps.get_model("tournament", "Game").objects.order_by("round__number")
     first_token, second_token = games.values_list("token", flat=True)
     assert second_token == "round-two-link" and first_token != "round-two-link"
+
+
+def test_disputes_recorded_on_hands_before_become_dispute_records():
+    apps = _migrate(("tournament", "0004_player_substitute"))
+    models = {m: apps.get_model("tournament", m) for m in ("Tournament", "Table", "Round", "Game", "Hand")}
+    event = models["Tournament"].objects.create(name="Old", preset="standard")
+    table = models["Table"].objects.create(tournament=event, number=1)
+    round_ = models["Round"].objects.create(tournament=event, number=1)
+    game = models["Game"].objects.create(round=round_, table=table)
+    hands = models["Hand"].objects
+    hands.create(game=game, number=1, misdeal="no_spades", disputed=True, dispute_note="EW say 7")
+    hands.create(game=game, number=2, misdeal="no_spades", dispute_note="N bid 4", dispute_resolution="recounted")
+    hands.create(game=game, number=3, misdeal="no_spades")
+
+    apps = _migrate(("tournament", "0005_dispute_record"))
+    disputes = apps.get_model("tournament", "Dispute").objects.order_by("hand__number")
+    assert [(d.hand.number, d.note, d.resolution, d.resolved_at is None) for d in disputes] == [
+        (1, "EW say 7", "", True),
+        (2, "N bid 4", "recounted", False),
+    ]

@@ -5,6 +5,7 @@ import threading
 import pytest
 from django.db import close_old_connections
 from django.urls import reverse
+from django.utils import timezone
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -12,7 +13,7 @@ from scoring import PlayerHand, SideHand, score_hand
 from scoring.rules import PRESETS
 from tests.conftest import even_hand, finish_game, make_tournament
 from tournament import services
-from tournament.models import Game, Hand, HandRevision, Round
+from tournament.models import Dispute, Game, Hand, HandRevision, Round
 
 pytestmark = pytest.mark.django_db
 
@@ -319,6 +320,35 @@ def test_a_disputed_hand_shows_on_the_board_until_resolved(client, director_clie
     director_client.post(resolve, {"resolution": "Counted again: 6 and 7 stand"})
     assert "Disputed" not in director_client.get(board).content.decode()
     assert Hand.objects.get().dispute_resolution == "Counted again: 6 and 7 stand"
+
+
+def test_the_games_history_lists_disputes_and_their_resolutions_with_who_and_when(
+    client, director_client, director, game
+):
+    post_hand(client, game, 1, even_hand(7))
+    client.post(at(game, "dispute", 1), {"note": "EW say 7 tricks"})
+    phone = client.get(page(game.table.token)).content.decode()
+    assert "“EW say 7 tricks”" in phone and "by the table scorekeeper" in phone and "Waiting for the director" in phone
+    resolve = reverse("director:game_resolve", args=[game.round.tournament_id, game.pk, 1])
+    director_client.post(resolve, {"resolution": "Counted again: 6 and 7 stand"})
+    dispute = Dispute.objects.get()
+    assert (dispute.resolved_by, dispute.resolution) == (director, "Counted again: 6 and 7 stand")
+    when = timezone.localtime(dispute.resolved_at).strftime("%H:%M")
+    for html in (
+        client.get(page(game.table.token)).content.decode(),
+        director_client.get(reverse("director:game", args=[game.round.tournament_id, game.pk])).content.decode(),
+    ):
+        assert "Hand 1</strong>: “EW say 7 tricks”" in html
+        assert f'Settled: “Counted again: 6 and 7 stand” <small class="muted">by dee at {when}' in html
+
+
+def test_a_hand_disputed_twice_keeps_both_disputes(client, game, director):
+    post_hand(client, game, 1, even_hand(7))
+    hand = game.hands.get()
+    services.flag_dispute(hand=hand, note="first")
+    services.resolve_dispute(hand=hand, resolution="recounted", by=director)
+    services.flag_dispute(hand=hand, note="second")
+    assert [(d.note, d.is_open) for d in Dispute.objects.all()] == [("first", False), ("second", True)]
 
 
 def test_opponent_confirmation_when_the_director_asks_for_it(client, game):

@@ -32,6 +32,8 @@ def test_export_then_import_restores_the_tournament_exactly(finished_round, tour
         game=game, number=hand.number, values={**hand.snapshot(), "north_tricks": 3, "east_tricks": 4},
         source="director", by=director, expected_version=hand.version,
     )  # fmt: skip
+    services.flag_dispute(hand=hand, note="EW count 7")
+    services.resolve_dispute(hand=hand, resolution="recounted", by=director)
     exported = transfer.export_tournament(tournament)
     copy = restore.import_tournament(json.loads(json.dumps(exported)))
     assert copy.pk != tournament.pk

@@ -448,3 +448,13 @@ def test_a_damaged_export_with_a_repeated_team_is_refused_whole(director_client,
     response = director_client.post(reverse("director:import"), {"file": upload})
     assert response.status_code == 422 and b"two teams have this number" in response.content
     assert Tournament.objects.count() == 1
+
+
+def test_the_board_names_the_winners_and_prints_negative_scores_plainly(director_client, finished_round, tournament):
+    game = finished_round.games.get(table__number=1)
+    game.ns_score, game.ew_score = 71, -60
+    game.save()
+    html = director_client.get(reverse("director:round", args=[tournament.pk, 1])).content.decode()
+    seats = dict(finished_round.seatings.filter(table=game.table).values_list("seat", "player__name"))
+    assert f"won by {seats['N']} &amp; {seats['S']} (North–South)" in html
+    assert "NS won" not in html and "−60" in html and "-60" not in html

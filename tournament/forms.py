@@ -163,6 +163,18 @@ class PrizeForm(forms.ModelForm):
             self.add_error("division", ValidationError(message, code="duplicate"))
 
 
+class SubstituteForm(forms.Form):
+    """Who plays in a player's place, from which round to the end of the event."""
+
+    player = forms.ModelChoiceField(queryset=Player.objects.none(), widget=forms.RadioSelect, label="Replace")
+    substitute = forms.CharField(max_length=80, label="Substitute's name")
+    from_round = forms.IntegerField(min_value=1, max_value=50, label="From round")
+
+    def __init__(self, *args: Any, team: Team, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["player"].queryset = team.players.all()
+
+
 class SwapPlayersForm(forms.Form):
     first = forms.ModelChoiceField(queryset=Player.objects.none())
     second = forms.ModelChoiceField(queryset=Player.objects.none())

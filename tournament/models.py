@@ -132,16 +132,36 @@ class Team(models.Model):
 
 
 class Player(models.Model):
+    """An entrant. A substitute may play in their place from a round on; what the substitute
+    scores stays with this player (the entry), only the name at the table changes."""
+
     team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="players")
     name = models.CharField(max_length=80)
     division = models.CharField(
         max_length=40, blank=True, help_text='For category prizes, such as "female" for high female.'
     )
+    substitute = models.CharField(max_length=80, blank=True, help_text="Who plays in this player's place.")
+    substitute_from = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="The first round the substitute plays."
+    )
 
     class Meta:
         ordering = ["team", "id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(substitute="", substitute_from__isnull=True)
+                | (~Q(substitute="") & Q(substitute_from__gte=1)),
+                name="player_substitute_has_a_first_round",
+            ),
+        ]
 
     def __str__(self) -> str:
+        return self.name
+
+    def name_in_round(self, number: int) -> str:
+        """Who sits in this player's seat in round ``number``."""
+        if self.substitute and self.substitute_from is not None and number >= self.substitute_from:
+            return self.substitute
         return self.name
 
 
@@ -245,6 +265,13 @@ SEAT_ORDER = [Seat.NORTH, Seat.EAST, Seat.SOUTH, Seat.WEST]
 class Side(models.TextChoices):
     NS = "NS", "North–South"
     EW = "EW", "East–West"
+
+
+def playing_name() -> models.Case:
+    """For a Seating or SitOut query: who plays in the round, the player or their substitute
+    (the database twin of :meth:`Player.name_in_round`)."""
+    substituted = Q(player__substitute_from__isnull=False, player__substitute_from__lte=models.F("round__number"))
+    return models.Case(models.When(substituted, then="player__substitute"), default="player__name")
 
 
 class Seating(models.Model):
@@ -487,6 +514,39 @@ class HandRevision(models.Model):
             for field in HAND_FIELDS
             if self.before.get(field) != self.after.get(field)
         ]
+
+
+class Dispute(models.Model):
+    """A hand disputed at the table, and how the director settled it: who and when, both ways."""
+
+    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="disputes")
+    note = models.CharField(max_length=300)
+    raised_from = models.CharField(max_length=20, choices=HandRevision.Source, default=HandRevision.Source.TABLE)
+    raised_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    raised_at = models.DateTimeField(default=timezone.now)
+    resolution = models.CharField(max_length=300, blank=True)
+    resolved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    resolved_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["raised_at", "id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(resolved_at__isnull=True, resolution="") | Q(resolved_at__isnull=False) & ~Q(resolution=""),
+                name="dispute_resolved_with_words",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.hand}: {self.note}"
+
+    @property
+    def is_open(self) -> bool:
+        return self.resolved_at is None
 
 
 class Payment(models.Model):

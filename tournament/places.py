@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
-from tournament.models import Round, Seat
+from tournament.models import Round, Seat, playing_name
 
 PARTNER = {Seat.NORTH: Seat.SOUTH, Seat.SOUTH: Seat.NORTH, Seat.EAST: Seat.WEST, Seat.WEST: Seat.EAST}
 OPPONENTS = {
@@ -41,7 +41,7 @@ class Place:
 def round_places(round_: Round) -> list[Place]:
     """Every player of ``round_`` (seated or sitting out), in alphabetical order."""
     tables: dict[int, dict[str, str]] = defaultdict(dict)
-    for table, seat, name in round_.seatings.values_list("table__number", "seat", "player__name"):
+    for table, seat, name in round_.seatings.annotate(name=playing_name()).values_list("table__number", "seat", "name"):
         tables[table][seat] = name
     places = [
         Place(
@@ -54,7 +54,8 @@ def round_places(round_: Round) -> list[Place]:
         for table, names in tables.items()
         for seat in names
     ]
-    places += [Place(name=name, table=None) for name in round_.sit_outs.values_list("player__name", flat=True)]
+    resting = round_.sit_outs.annotate(name=playing_name()).values_list("name", flat=True)
+    places += [Place(name=name, table=None) for name in resting]
     return sorted(places, key=lambda p: (p.name.casefold(), p.table or 0))
 
 

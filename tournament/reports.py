@@ -27,6 +27,7 @@ from tournament.models import (
     SitOut,
     Team,
     Tournament,
+    playing_name,
 )
 from tournament.standings import RoundScore, Standing, rank, sit_out_points
 
@@ -144,6 +145,19 @@ def ledger(tournament: Tournament) -> Ledger:
     )
 
 
+def namesakes(team: Team) -> dict[str, list[int]]:
+    """For each of ``team``'s players, the other teams of the event with a player of the same
+    name (any case, any spacing); only names that repeat."""
+    names = {" ".join(p.name.split()).casefold(): p.name for p in team.players.all()}
+    found: dict[str, list[int]] = defaultdict(list)
+    others = Player.objects.filter(team__tournament_id=team.tournament_id).exclude(team=team)
+    for name, number in others.order_by("team__number").values_list("name", "team__number"):
+        key = " ".join(name.split()).casefold()
+        if key in names and number not in found[names[key]]:
+            found[names[key]].append(number)
+    return dict(found)
+
+
 def team_paid(team: Team) -> Decimal:
     """What a team has paid, net of refunds."""
     money = Payment.objects.filter(team=team).aggregate(
@@ -178,14 +192,14 @@ class BoardRow:
 def board(round_: Round) -> list[BoardRow]:
     """Every table of a round: who sits where, the score, and open disputes."""
     names: dict[int, dict[str, str]] = defaultdict(dict)
-    for table, seat, name in round_.seatings.values_list("table_id", "seat", "player__name"):
+    for table, seat, name in round_.seatings.annotate(name=playing_name()).values_list("table_id", "seat", "name"):
         names[table][seat] = name
     games = round_.games.select_related("table").annotate(disputed=Count("hands", filter=Q(hands__disputed=True)))
     return [BoardRow(game=g, seats=names[g.table_id], disputed=g.disputed) for g in games.order_by("table__number")]
 
 
 def sitting_out_names(round_: Round) -> list[str]:
-    return list(round_.sit_outs.values_list("player__name", flat=True))
+    return list(round_.sit_outs.annotate(name=playing_name()).values_list("name", flat=True))
 
 
 def standings_csv(tournament: Tournament) -> str:
@@ -222,9 +236,8 @@ def hands_csv(tournament: Tournament) -> str:
     """Every hand of every table, with the points it scored and the running score."""
     rules = tournament.rules
     names: dict[tuple[int, int], dict[str, str]] = defaultdict(dict)
-    for round_id, table_id, seat, name in Seating.objects.filter(round__tournament=tournament).values_list(
-        "round_id", "table_id", "seat", "player__name"
-    ):
+    seatings = Seating.objects.filter(round__tournament=tournament).annotate(name=playing_name())
+    for round_id, table_id, seat, name in seatings.values_list("round_id", "table_id", "seat", "name"):
         names[round_id, table_id][seat] = name
     hands_by_game: dict[int, list[Hand]] = defaultdict(list)
     for hand in Hand.objects.filter(game__round__tournament=tournament).order_by("game_id", "number"):
@@ -274,8 +287,10 @@ def movement_rows(round_: Round) -> list[MovementRow]:
         for player in previous.sit_outs.values_list("player_id", flat=True):
             before[player] = "sat out"
     tables: dict[int, list[MovementSeat]] = defaultdict(list)
-    for table, seat, player, name in round_.seatings.order_by("table__number").values_list(
-        "table__number", "seat", "player_id", "player__name"
+    for table, seat, player, name in (
+        round_.seatings.order_by("table__number")
+        .annotate(name=playing_name())
+        .values_list("table__number", "seat", "player_id", "name")
     ):
         tables[table].append(MovementSeat(Seat(seat).label, name, before.get(player, "new")))
     order = {label: i for i, label in enumerate(Seat.labels)}
@@ -295,7 +310,7 @@ def game_sheet(game: Game, hands: list[Hand] | None = None) -> dict:
     ``hands`` are the game's hands in order, when the caller has loaded them already.
     """
     rules = game.round.tournament.rules
-    seats = dict(game.round.seatings.filter(table=game.table).values_list("seat", "player__name"))
+    seats = dict(game.round.seatings.filter(table=game.table).annotate(name=playing_name()).values_list("seat", "name"))
     hands = list(game.hands.order_by("number")) if hands is None else hands
     scored = iter(game.replay(rules, hands).hands)
     dealer_index = Seat.values.index(game.first_dealer)

@@ -29,6 +29,7 @@ from django.utils.dateparse import parse_datetime
 from scoring import InvalidHand
 from tournament.models import (
     HAND_FIELDS,
+    Dispute,
     Game,
     Hand,
     HandRevision,
@@ -214,6 +215,7 @@ class _Plan:
     changes: list[SeatingChange] = field(default_factory=list)
     games: list[tuple[Game, list[Hand]]] = field(default_factory=list)
     revisions: list[HandRevision] = field(default_factory=list)
+    disputes: list[Dispute] = field(default_factory=list)
     prizes: list[Prize] = field(default_factory=list)
     payouts: list[Payout] = field(default_factory=list)
 
@@ -278,10 +280,14 @@ def _teams(plan: _Plan, entries: list[Any], users: dict) -> dict[tuple[int, int]
             _fail(row.where, f"a team has two players, not {len(people)}", "team_size")
         for i, person in enumerate(people):
             p = _Row(person, f"Team {number}, player {i + 1}")
-            player = Player(team=team, name=p.text("name"), division=p.text("division"))
+            player = Player(team=team, name=p.text("name"), division=p.text("division"),
+                            substitute=p.text("substitute", optional=True),
+                            substitute_from=p.number("substitute_from", optional=True, low=1, high=32767))  # fmt: skip
             _clean(player, p.where)
             if not player.name.strip():
                 _fail(p.where, "name: a player needs a name", "required")
+            if bool(player.substitute) != (player.substitute_from is not None):
+                _fail(p.where, "a substitute needs the round they start from, and only then", "substitute")
             players[number, i] = player
             plan.players.append(player)
         for i, entry_ in enumerate(row.items("payments", "payments"), start=1):
@@ -449,7 +455,21 @@ def _hand(plan: _Plan, row: _Row, game: Game, index: int, users: dict) -> Hand:
         _fail(row.where, "a hand that was played has every bid and every player's tricks", "required")
     for i, entry in enumerate(row.items("revisions", "revisions"), start=1):
         _revision(plan, _Row(entry, f"{row.where}, revision {i}"), hand, users)
+    disputes = row.items("disputes", "revisions") if "disputes" in row.data else []  # older exports have none
+    for i, entry in enumerate(disputes, start=1):
+        _dispute(plan, _Row(entry, f"{row.where}, dispute {i}"), hand, users)
     return hand
+
+
+def _dispute(plan: _Plan, row: _Row, hand: Hand, users: dict) -> None:
+    dispute = Dispute(hand=hand, note=row.text("note"), raised_from=row.text("raised_from"),
+                      raised_by=row.user("raised_by", users), raised_at=row.when("raised_at"),
+                      resolution=row.text("resolution"), resolved_by=row.user("resolved_by", users),
+                      resolved_at=row.when("resolved_at", optional=True))  # fmt: skip
+    _clean(dispute, row.where)
+    if (dispute.resolved_at is None) != (dispute.resolution == ""):
+        _fail(row.where, "a settled dispute has its resolution and when it was settled, an open one neither", "dispute")
+    plan.disputes.append(dispute)
 
 
 def _revision(plan: _Plan, row: _Row, hand: Hand, users: dict) -> None:
@@ -577,6 +597,7 @@ def _write(plan: _Plan, *, by: Any, replace: Tournament | None) -> Tournament:
     Game.objects.bulk_create(game for game, _ in plan.games)
     Hand.objects.bulk_create(hand for _, hands in plan.games for hand in hands)
     HandRevision.objects.bulk_create(plan.revisions)
+    Dispute.objects.bulk_create(plan.disputes)
     Prize.objects.bulk_create(plan.prizes)
     Payout.objects.bulk_create(plan.payouts)
     rules = tournament.rules

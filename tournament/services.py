@@ -23,6 +23,7 @@ from tournament import prizes as prize_rules
 from tournament import rotation
 from tournament.models import (
     HAND_FIELDS,
+    Dispute,
     Game,
     Hand,
     HandRevision,
@@ -51,18 +52,82 @@ User = AbstractBaseUser | None
 
 
 @transaction.atomic
-def register_team(*, tournament: Tournament, names: Sequence[str], divisions: Sequence[str] = ("", "")) -> Team:
-    """Register a couple; team numbers follow registration order even when two desks race."""
+def register_team(
+    *, tournament: Tournament, names: Sequence[str], divisions: Sequence[str] = ("", ""), by: User = None
+) -> Team:
+    """Register a couple; team numbers follow registration order even when two desks race.
+
+    A couple registering once play has begun is a late arrival: present (checked in), it joins
+    where the movement puts arrivals (the highest table, or sitting out). A round seated but not
+    started is re-seated at once to take it in; otherwise it joins when the next round is seated.
+    """
     locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
     if locked.status == Tournament.Status.FINISHED:
         raise ValidationError("Registration is closed: the tournament has finished.", code="finished")
     number = (locked.teams.aggregate(top=Max("number"))["top"] or 0) + 1
-    team = Team.objects.create(tournament=locked, number=number)
+    late = locked.rounds.exists()
+    team = Team.objects.create(tournament=locked, number=number, checked_in=late)
     Player.objects.bulk_create(
         Player(team=team, name=name.strip(), division=division.strip())
         for name, division in zip(names, divisions, strict=True)
     )
+    planned = locked.rounds.filter(status=Round.Status.PLANNED).first()
+    if planned is not None:
+        _replan(planned, by=by, reason=f"Team {number} arrived late")
     return team
+
+
+@transaction.atomic
+def remove_team(*, team: Team, by: User = None) -> None:
+    """Delete a team registered by mistake: only before round 1 starts, and only with no money
+    on record (a payment or refund stays in the ledger; withdraw the team instead). Later teams
+    move up a number so the numbers stay 1, 2, 3…; a seated round 1 is re-seated without it."""
+    team = Team.objects.select_for_update().select_related("tournament").get(pk=team.pk)
+    tournament = team.tournament
+    if tournament.rounds.exclude(status=Round.Status.PLANNED).exists():
+        raise ValidationError(
+            f"Team {team.number} cannot be removed once round 1 has started; withdraw it instead.", code="started"
+        )
+    if team.payments.exists():
+        raise ValidationError(
+            f"Team {team.number} has fees on record, which stay in the ledger; refund and withdraw it instead.",
+            code="has_payments",
+        )
+    planned = tournament.rounds.filter(status=Round.Status.PLANNED).first()
+    if planned is not None:
+        planned.seatings.all().delete()
+        planned.sit_outs.all().delete()
+    number = team.number
+    team.delete()
+    for later in tournament.teams.select_for_update().filter(number__gt=number).order_by("number"):
+        later.number -= 1
+        later.save(update_fields=["number"])
+    if planned is not None:
+        _replan(planned, by=by, reason=f"Team {number} was removed")
+
+
+@transaction.atomic
+def substitute_player(*, player: Player, substitute: str, from_round: int, by: User = None) -> None:
+    """``substitute`` plays in ``player``'s place from round ``from_round`` to the end; what the
+    substitute scores stays with ``player``'s entry. The round must not have closed."""
+    player = Player.objects.select_for_update().select_related("team__tournament").get(pk=player.pk)
+    tournament = player.team.tournament
+    substitute = " ".join(substitute.split())
+    if not substitute or substitute.casefold() == player.name.casefold():
+        raise ValidationError({"substitute": "Give the substitute's name."}, code="no_substitute")
+    closed = tournament.rounds.filter(status=Round.Status.CLOSED).aggregate(top=Max("number"))["top"] or 0
+    if not closed < from_round <= tournament.rounds_planned:
+        raise ValidationError(
+            {"from_round": f"Choose a round from {closed + 1} to {tournament.rounds_planned}: closed rounds stay."},
+            code="round_closed",
+        )
+    player.substitute, player.substitute_from = substitute, from_round
+    player.save(update_fields=["substitute", "substitute_from"])
+    round_ = tournament.rounds.filter(number=from_round).first()
+    if round_ is not None:
+        SeatingChange.objects.create(
+            round=round_, changed_by=by, description=f"{substitute} plays for {player.name} from round {from_round}."
+        )
 
 
 @transaction.atomic
@@ -396,18 +461,24 @@ def after_result_change(*, game: Game, by: User = None) -> str:
 
 
 @transaction.atomic
-def flag_dispute(*, hand: Hand, note: str) -> None:
-    """The table disputes a hand; it shows on the director's board until resolved."""
+def flag_dispute(*, hand: Hand, note: str, source: str = HandRevision.Source.TABLE, by: User = None) -> Dispute:
+    """The table disputes a hand; it shows on the director's board until resolved, and stays
+    in the game's history with who raised it and when."""
     hand = Hand.objects.select_for_update().get(pk=hand.pk)
     hand.disputed, hand.dispute_note, hand.dispute_resolution = True, note.strip(), ""
     hand.save(update_fields=["disputed", "dispute_note", "dispute_resolution"])
+    return Dispute.objects.create(hand=hand, note=note.strip(), raised_from=source, raised_by=by)
 
 
 @transaction.atomic
-def resolve_dispute(*, hand: Hand, resolution: str) -> None:
+def resolve_dispute(*, hand: Hand, resolution: str, by: User = None) -> None:
+    """Settle every open dispute on ``hand`` with ``resolution``, recording who and when."""
     hand = Hand.objects.select_for_update().get(pk=hand.pk)
     hand.disputed, hand.dispute_resolution = False, resolution.strip()
     hand.save(update_fields=["disputed", "dispute_resolution"])
+    hand.disputes.filter(resolved_at__isnull=True).update(
+        resolution=resolution.strip(), resolved_by=by, resolved_at=timezone.now()
+    )
 
 
 @transaction.atomic

@@ -63,7 +63,10 @@ def _team(team: Team) -> dict[str, Any]:
         "status": team.status,
         "checked_in": team.checked_in,
         "registered_at": _when(team.registered_at),
-        "players": [{"name": p.name, "division": p.division} for p in team.players.all()],
+        "players": [
+            {"name": p.name, "division": p.division, "substitute": p.substitute, "substitute_from": p.substitute_from}
+            for p in team.players.all()
+        ],
         "payments": [
             {
                 "kind": p.kind,
@@ -79,7 +82,9 @@ def _team(team: Team) -> dict[str, Any]:
 
 
 def _round(round_: Round, ref: dict[int, list[int]]) -> dict[str, Any]:
-    games = round_.games.select_related("table").prefetch_related("hands__revisions__changed_by")
+    games = round_.games.select_related("table").prefetch_related(
+        "hands__revisions__changed_by", "hands__disputes__raised_by", "hands__disputes__resolved_by"
+    )
     return {
         "number": round_.number,
         "status": round_.status,
@@ -119,6 +124,18 @@ def _game(game: Game) -> dict[str, Any]:
                         "after": r.after,
                     }
                     for r in hand.revisions.all()
+                ],
+                "disputes": [
+                    {
+                        "note": d.note,
+                        "raised_from": d.raised_from,
+                        "raised_by": _user(d.raised_by),
+                        "raised_at": _when(d.raised_at),
+                        "resolution": d.resolution,
+                        "resolved_by": _user(d.resolved_by),
+                        "resolved_at": _when(d.resolved_at),
+                    }
+                    for d in hand.disputes.all()
                 ],
             }
             for hand in game.hands.all()

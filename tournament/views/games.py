@@ -10,7 +10,7 @@ from scoring import InvalidHand
 from tournament import services
 from tournament.forms import HandForm, ResolutionForm, TieDecisionForm, error_text, hand_initial, standing_before
 from tournament.links import base_url, table_url
-from tournament.models import Game, Hand, HandRevision, Round
+from tournament.models import Dispute, Game, Hand, HandRevision, Round
 from tournament.reports import game_sheet
 from tournament.views.common import director_required, game_or_404, tournament_or_404, whole_number
 
@@ -30,6 +30,7 @@ def _context(request: HttpRequest, game: Game, form: HandForm, **extra: object) 
         "form": form,
         "tie_form": TieDecisionForm(),
         "revisions": HandRevision.objects.filter(hand__game=game).select_related("hand", "changed_by"),
+        "disputes": Dispute.objects.filter(hand__game=game).select_related("hand", "raised_by", "resolved_by"),
         "table_url": table_url(game.table, base_url(request)),
         **extra,
     }
@@ -96,7 +97,7 @@ def game_resolve(request: HttpRequest, tournament_id: int, game_id: int, number:
     hand = get_object_or_404(Hand, game=game, number=number)
     form = ResolutionForm(request.POST)
     if form.is_valid():
-        services.resolve_dispute(hand=hand, resolution=form.cleaned_data["resolution"])
+        services.resolve_dispute(hand=hand, resolution=form.cleaned_data["resolution"], by=request.user)
     else:
         messages.error(request, f"The dispute stays open. {error_text(form)}")
     return redirect("director:game", tournament.pk, game.pk)

@@ -16,7 +16,7 @@ from django.views.decorators.http import require_GET, require_POST
 from scoring import InvalidHand, score_hand
 from tournament import services
 from tournament.forms import DisputeForm, HandForm, error_text, hand_initial, standing_before
-from tournament.models import Game, Hand, HandRevision, Round, Table
+from tournament.models import Dispute, Game, Hand, HandRevision, Round, Table
 from tournament.reports import game_sheet
 from tournament.views.common import whole_number
 
@@ -91,6 +91,7 @@ def _panel(
 ) -> HttpResponse:
     context = {"game": game, "sheet": game_sheet(game, hands), "form": form, "notice": notice, "stored": stored}
     context["seat_order"] = SEAT_ORDER
+    context["disputes"] = Dispute.objects.filter(hand__game=game).select_related("hand", "raised_by", "resolved_by")
     template = SWAPPED_PANEL if request.htmx else "table/page.html"
     return render(request, template, context, status=status)
 

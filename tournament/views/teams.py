@@ -8,9 +8,9 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
 from tournament import services
-from tournament.forms import PaymentForm, PlayerForm, RegistrationForm
-from tournament.models import Player, Team, Tournament
-from tournament.reports import ledger, team_paid, teams_with_balance
+from tournament.forms import PaymentForm, PlayerForm, RegistrationForm, SubstituteForm
+from tournament.models import Player, Round, Team, Tournament
+from tournament.reports import ledger, namesakes, team_paid, teams_with_balance
 from tournament.templatetags.money import money
 from tournament.views.common import director_required, render_page, tournament_or_404
 
@@ -24,7 +24,32 @@ def _team_or_404(tournament: Tournament, team_id: int) -> Team:
 
 
 def _registration_context(tournament: Tournament, form: RegistrationForm) -> dict:
-    return {"tournament": tournament, "form": form, "teams": teams_with_balance(tournament)}
+    started = tournament.rounds.exclude(status=Round.Status.PLANNED).exists()
+    return {
+        "tournament": tournament,
+        "form": form,
+        "teams": teams_with_balance(tournament),
+        "can_remove": not started,
+        "can_substitute": tournament.status == Tournament.Status.RUNNING,
+    }
+
+
+def _registered_message(request: HttpRequest, team: Team) -> None:
+    messages.success(request, f"Registered team {team.number}: {team.names}.")
+    current = team.tournament.current_round()
+    if current is not None:
+        joins = current.number if current.status == Round.Status.PLANNED else current.number + 1
+        messages.info(
+            request,
+            f"Team {team.number} joins in round {joins}, at the highest table or sitting out, as the movement says.",
+        )
+    for name, numbers in namesakes(team).items():
+        teams_text = ", ".join(str(n) for n in numbers)
+        messages.warning(
+            request,
+            f"{name} is also registered in team {teams_text}. Both are kept (two people can share a name); "
+            "add an initial to tell them apart, or remove the team if it was entered twice.",
+        )
 
 
 @director_required
@@ -41,12 +66,14 @@ def team_add(request: HttpRequest, tournament_id: int) -> HttpResponse:
     status = 422
     if form.is_valid():
         try:
-            team = services.register_team(tournament=tournament, names=form.names(), divisions=form.divisions())
+            team = services.register_team(
+                tournament=tournament, names=form.names(), divisions=form.divisions(), by=request.user
+            )
         except ValidationError as error:
             form.add_error(None, error)
         else:
             form, status = RegistrationForm(), 200
-            messages.success(request, f"Registered team {team.number}: {team.names}.")
+            _registered_message(request, team)
     context = _registration_context(tournament, form)
     if not request.htmx and status == 200:
         return redirect("director:teams", tournament.pk)
@@ -85,6 +112,48 @@ def team_status(request: HttpRequest, tournament_id: int, team_id: int) -> HttpR
     else:
         messages.success(request, f"Team {team.number} is now {Team.Status(status).label.lower()}.")
     return redirect("director:teams", tournament.pk)
+
+
+@director_required
+@require_POST
+def team_remove(request: HttpRequest, tournament_id: int, team_id: int) -> HttpResponse:
+    tournament = tournament_or_404(tournament_id)
+    team = _team_or_404(tournament, team_id)
+    names = team.names
+    try:
+        services.remove_team(team=team, by=request.user)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    else:
+        messages.success(request, f"Removed team {team.number} ({names}); the teams after it moved up a number.")
+    return redirect("director:teams", tournament.pk)
+
+
+@director_required
+@require_http_methods(["GET", "POST"])
+def team_substitute(request: HttpRequest, tournament_id: int, team_id: int) -> HttpResponse:
+    tournament = tournament_or_404(tournament_id)
+    team = _team_or_404(tournament, team_id)
+    current = tournament.current_round()
+    first = current.number + (current.status == Round.Status.RUNNING) if current else 1
+    form = SubstituteForm(request.POST or None, team=team, initial={"from_round": first})
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            services.substitute_player(
+                player=data["player"], substitute=data["substitute"], from_round=data["from_round"], by=request.user
+            )
+        except ValidationError as error:
+            form.add_error(None, error)
+        else:
+            messages.success(
+                request,
+                f"{data['substitute']} plays for {data['player'].name} from round {data['from_round']}; "
+                f"the scores stay with {data['player'].name}.",
+            )
+            return redirect("director:teams", tournament.pk)
+    context = {"tournament": tournament, "team": team, "form": form}
+    return render(request, "director/substitute.html", context, status=422 if form.errors else 200)
 
 
 @director_required

@@ -1,0 +1,32 @@
+"""Words for numbers and sides on the director's and public pages."""
+
+from django import template
+
+from tournament.models import Seat, Side
+
+register = template.Library()
+MINUS = "\u2212"
+
+
+@register.filter
+def score(value: object) -> str:
+    """A score with a true minus sign, so "71–−60" never reads as "71–-60"."""
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        return ""
+    return f"{MINUS}{-number}" if number < 0 else str(number)
+
+
+@register.simple_tag
+def winners(game: object, seats: dict[str, str]) -> str:
+    """Who won ``game``, by name with the side in words: "Ada & Eve (North–South)".
+
+    ``seats`` maps seat letters ("N") or seat words ("North") to names."""
+    side = getattr(game, "winner", "")
+    if side not in Side.values:
+        return ""
+    pair = (Seat.NORTH, Seat.SOUTH) if side == Side.NS else (Seat.EAST, Seat.WEST)
+    names = " & ".join(n for n in (seats.get(seat.value) or seats.get(seat.label, "") for seat in pair) if n)
+    label = Side(side).label
+    return f"{names} ({label})" if names else label
