@@ -155,7 +155,6 @@ def test_the_same_name_registered_twice_is_a_warning_not_a_refusal(director_clie
 
 
 def test_a_substitute_travels_with_the_export(finished_round, tournament):
-
     services.substitute_player(player=Player.objects.get(name="Ada"), substitute="Zoe", from_round=2)
     copy = restore.import_tournament(transfer.export_tournament(tournament))
     ada = Player.objects.get(team__tournament=copy, name="Ada")
