@@ -7,32 +7,49 @@ read one row per table; :meth:`Game.rescore` is the one place that recomputes it
 
 from __future__ import annotations
 
+import functools
+import json
 import secrets
+from datetime import datetime, timedelta
 from decimal import Decimal
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
-from django.db.models import Q
+from django.db.models import OuterRef, Q, Subquery
 from django.utils import timezone
 
-from scoring import Game as ScoringGame
-from scoring import InvalidHand, InvalidRules, PlayerHand, RuleSet, rules_from_json
+from scoring import HandEntry, InvalidRules, Replay, RuleSet, Seat, Side, replay, rules_from_json
+from scoring.entry import FIELD_NAMES
 from scoring.rules import MISDEAL_REASONS, PRESETS
 
 PRESET_CHOICES = [(name, preset.title) for name, preset in PRESETS.items()]
+BEST_OF = [(1, "One game"), (3, "Best of 3"), (5, "Best of 5")]
 MONEY = {"max_digits": 10, "decimal_places": 2}
+# The database stores a seat as "N" and a side as "NS"; the names come from scoring's enums.
+SEAT_CHOICES = [(seat.value, seat.label) for seat in Seat]
+SIDE_CHOICES = [(side.value, side.label) for side in Side]
+Standing = tuple[tuple[int, int], tuple[int, int]]
+"""Each side's (score, bags), North–South first."""
 
 
 class RoundNotReady(ValidationError):
     """A round cannot change state yet; the message says which tables hold it up."""
 
 
+@functools.lru_cache(maxsize=64)
+def _rule_set(preset: str, overrides: str) -> RuleSet:
+    """A rule set is a frozen value: every tournament (and request) on the same rules shares one."""
+    return rules_from_json({"preset": preset, **json.loads(overrides)})
+
+
 class Tournament(models.Model):
     class Format(models.TextChoices):
         PROGRESSIVE_SPLIT = "progressive_split", "Progressive tables, partners split (individual scores)"
         PROGRESSIVE_FIXED = "progressive_fixed", "Progressive tables, fixed partners (team scores)"
+        SINGLE_ELIMINATION = "single_elimination", "Knockout: single elimination (fixed partners)"
+        DOUBLE_ELIMINATION = "double_elimination", "Knockout: double elimination (fixed partners)"
 
     class Status(models.TextChoices):
         REGISTRATION = "registration", "Registration open"
@@ -42,6 +59,7 @@ class Tournament(models.Model):
     class SeatingOrder(models.TextChoices):
         RANDOM = "random", "Random draw"
         REGISTRATION = "registration", "Registration order"
+        DIRECTOR = "director", "Seeds set by the director (knockouts)"
 
     class PaperSize(models.TextChoices):
         LETTER = "letter", "US Letter"
@@ -65,6 +83,26 @@ class Tournament(models.Model):
     seating_seed = models.PositiveIntegerField(default=0, help_text="The random draw of round 1 is reproducible.")
     prize_ties = models.CharField(max_length=20, choices=PrizeTies, default=PrizeTies.SHARE)
     paper_size = models.CharField(max_length=10, choices=PaperSize, default=PaperSize.LETTER)
+    third_place_match = models.BooleanField(
+        default=False, help_text="Single elimination: the semi-final losers play for third place."
+    )
+    best_of = models.PositiveSmallIntegerField(
+        choices=BEST_OF, default=1, help_text="Knockout matches before the final: games a match is the best of."
+    )
+    final_best_of = models.PositiveSmallIntegerField(choices=BEST_OF, default=1, verbose_name="Final: best of")
+    final_preset = models.CharField(
+        max_length=40,
+        choices=PRESET_CHOICES,
+        blank=True,
+        verbose_name="Final's rule set",
+        help_text="Knockouts: the final can be played under another rule set (blank: the same as the rest).",
+    )
+    tables_available = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(1), MaxValueValidator(500)],
+        help_text="Knockouts: tables the venue has; matches wait for a free one (blank: as many as needed).",
+    )
     require_confirmation = models.BooleanField(
         default=False, help_text="A player of the other side confirms each hand at the table before it counts."
     )
@@ -83,8 +121,20 @@ class Tournament(models.Model):
 
     @property
     def rules(self) -> RuleSet:
-        """The rule set this tournament scores by: its preset with its overrides applied."""
-        return rules_from_json({"preset": self.preset, **self.rule_overrides})
+        """The rule set this tournament scores by: its preset with its overrides applied.
+
+        Built once per instance and built again only when the preset or overrides change.
+        """
+        key = (self.preset, json.dumps(self.rule_overrides, sort_keys=True))
+        cached = self.__dict__.get("_rules")
+        if cached is None or cached[0] != key:
+            cached = self.__dict__["_rules"] = (key, _rule_set(*key))
+        return cached[1]
+
+    @property
+    def final_rules(self) -> RuleSet:
+        """The rule set of a knockout's final: the final's preset (with no overrides) or the tournament's."""
+        return rules_from_json({"preset": self.final_preset}) if self.final_preset else self.rules
 
     @property
     def is_finished(self) -> bool:
@@ -93,6 +143,10 @@ class Tournament(models.Model):
     @property
     def split_partners(self) -> bool:
         return self.format == self.Format.PROGRESSIVE_SPLIT
+
+    @property
+    def is_knockout(self) -> bool:
+        return self.format in (self.Format.SINGLE_ELIMINATION, self.Format.DOUBLE_ELIMINATION)
 
     def clean(self) -> None:
         try:
@@ -115,6 +169,9 @@ class Team(models.Model):
     number = models.PositiveIntegerField(help_text="Registration order, from 1.")
     status = models.CharField(max_length=20, choices=Status, default=Status.ACTIVE)
     checked_in = models.BooleanField(default=False)
+    seed = models.PositiveSmallIntegerField(
+        null=True, blank=True, validators=[MinValueValidator(1)], help_text="Knockouts: 1 is the top seed."
+    )
     registered_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
@@ -176,6 +233,9 @@ class Table(models.Model):
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="tables")
     number = models.PositiveSmallIntegerField(validators=[MinValueValidator(1)])
     token = models.CharField(max_length=64, unique=True, default=new_token)
+    # The table page reports in while open, so the director sees a phone that went quiet.
+    phone_heard_at = models.DateTimeField(null=True, blank=True)
+    phone_waiting = models.PositiveSmallIntegerField(default=0, help_text="Hands waiting on the phone to be sent.")
 
     class Meta:
         ordering = ["tournament", "number"]
@@ -187,13 +247,32 @@ class Table(models.Model):
     def __str__(self) -> str:
         return f"Table {self.number}"
 
+    PHONE_REPORT_EVERY = timedelta(seconds=30)
+
+    def phone_report(self, now: datetime | None = None) -> tuple[str, bool]:
+        """When the table's phone was last heard from, in words, and whether it has gone quiet
+        (no report for three report periods, or never)."""
+        if self.phone_heard_at is None:
+            return "not heard from yet", True
+        seconds = int(((now or timezone.now()) - self.phone_heard_at).total_seconds())
+        words = "heard just now" if seconds < 60 else f"heard {seconds // 60} min ago"
+        if self.phone_waiting:
+            words += f" · {self.phone_waiting} hand{'s' if self.phone_waiting != 1 else ''} waiting on the phone"
+        return words, seconds >= 3 * self.PHONE_REPORT_EVERY.total_seconds()
+
     def current_game(self) -> Game | None:
         """The game this table's link opens: the one at this table in the event's current round
         (seated or playing); None when no round is open or this table has no game in it."""
         round_ = self.tournament.current_round()
         if round_ is None:
             return None
-        return self.games.select_related("round__tournament", "table").filter(round=round_).first()
+        return self.game_in_round(round_.number)
+
+    def game_in_round(self, number: int) -> Game | None:
+        """This table's game in round ``number``. A knockout plays its matches' games one after
+        another in one round: the game being played, else the last one played here."""
+        games = self.games.select_related("round__tournament", "table", "match").filter(round__number=number)
+        return games.current_first().first()
 
 
 class Round(models.Model):
@@ -216,6 +295,18 @@ class Round(models.Model):
 
     def __str__(self) -> str:
         return f"Round {self.number}"
+
+    @property
+    def is_planned(self) -> bool:
+        return self.status == self.Status.PLANNED
+
+    @property
+    def is_running(self) -> bool:
+        return self.status == self.Status.RUNNING
+
+    @property
+    def is_closed(self) -> bool:
+        return self.status == self.Status.CLOSED
 
     def start(self) -> None:
         if self.status != self.Status.PLANNED:
@@ -252,21 +343,6 @@ def _numbers(numbers: list[int]) -> str:
     return ", ".join(str(n) for n in numbers)
 
 
-class Seat(models.TextChoices):
-    NORTH = "N", "North"
-    EAST = "E", "East"
-    SOUTH = "S", "South"
-    WEST = "W", "West"
-
-
-SEAT_ORDER = [Seat.NORTH, Seat.EAST, Seat.SOUTH, Seat.WEST]
-
-
-class Side(models.TextChoices):
-    NS = "NS", "North–South"
-    EW = "EW", "East–West"
-
-
 def playing_name() -> models.Case:
     """For a Seating or SitOut query: who plays in the round, the player or their substitute
     (the database twin of :meth:`Player.name_in_round`)."""
@@ -277,7 +353,7 @@ def playing_name() -> models.Case:
 class Seating(models.Model):
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="seatings")
     table = models.ForeignKey(Table, on_delete=models.RESTRICT, related_name="seatings")
-    seat = models.CharField(max_length=1, choices=Seat)
+    seat = models.CharField(max_length=1, choices=SEAT_CHOICES)
     player = models.ForeignKey(Player, on_delete=models.RESTRICT, related_name="seatings")
 
     class Meta:
@@ -319,6 +395,26 @@ class SeatingChange(models.Model):
         return f"{self.round}: {self.description}"
 
 
+class GameQuerySet(models.QuerySet):
+    def current_first(self) -> GameQuerySet:
+        """The game being played first, then the latest: a knockout table plays its matches' games
+        one after another in one round."""
+        return self.order_by(models.Case(models.When(status=Game.Status.PLAYING, then=0), default=1), "-id")
+
+    def with_seat_names(self) -> GameQuerySet:
+        """The games with their four players' names (see :meth:`Game.seat_names`) in the same query."""
+        return self.annotate(
+            **{
+                f"{seat.prefix}_name": Subquery(
+                    Seating.objects.filter(round=OuterRef("round"), table=OuterRef("table"), seat=seat)
+                    .annotate(name=playing_name())
+                    .values("name")[:1]
+                )
+                for seat in Seat
+            }
+        )
+
+
 class Game(models.Model):
     """One table's game in one round; its scorekeeper reaches it through the table's link."""
 
@@ -330,49 +426,112 @@ class Game(models.Model):
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="games")
     table = models.ForeignKey(Table, on_delete=models.RESTRICT, related_name="games")
     status = models.CharField(max_length=20, choices=Status, default=Status.PLAYING)
-    first_dealer = models.CharField(max_length=1, choices=Seat, default=Seat.NORTH)
+    first_dealer = models.CharField(max_length=1, choices=SEAT_CHOICES, default=Seat.NORTH)
     ns_score = models.IntegerField(default=0)
     ew_score = models.IntegerField(default=0)
     ns_bags = models.PositiveSmallIntegerField(default=0)
     ew_bags = models.PositiveSmallIntegerField(default=0)
     hands_played = models.PositiveSmallIntegerField(default=0)
-    winner = models.CharField(max_length=2, choices=Side, blank=True)
+    winner = models.CharField(max_length=2, choices=SIDE_CHOICES, blank=True)
     decided_by = models.CharField(
         max_length=200, blank=True, help_text="How a tie was settled when the director decided it."
     )
+    match = models.ForeignKey("Match", null=True, blank=True, on_delete=models.CASCADE, related_name="games")
+    match_game = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Game 1, 2, … of its match.")
+    clock = models.ForeignKey("Clock", null=True, blank=True, on_delete=models.SET_NULL, related_name="games")
+    time_up_hand = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="The hand being played when time was called: the game ends after it."
+    )
+
+    objects = GameQuerySet.as_manager()
 
     class Meta:
         ordering = ["round", "table__number"]
         constraints = [
-            models.UniqueConstraint(fields=["round", "table"], name="one_game_per_table_per_round"),
+            models.UniqueConstraint(
+                fields=["round", "table"], condition=Q(match__isnull=True), name="one_game_per_table_per_round"
+            ),
+            models.UniqueConstraint(fields=["match", "match_game"], name="one_game_number_per_match"),
         ]
 
     def __str__(self) -> str:
         return f"{self.round}, {self.table}"
 
-    def replay(self, rules: RuleSet, hands: list[Hand] | None = None) -> ScoringGame:
-        """The scoring engine's game after this table's scored hands (misdeals skipped)."""
-        game = ScoringGame(rules)
-        for hand in hands if hands is not None else self.hands.order_by("number"):
-            if hand.misdeal:
-                continue
-            try:
-                game = game.play(hand.players(), reneges=hand.reneges(), table_talk=hand.table_talk())
-            except InvalidHand as error:
-                raise InvalidHand(
-                    f"hand {hand.number}: {error.message}",
-                    field=error.field, team=error.team, player=error.player, code=error.code,
-                ) from None  # fmt: skip
-        return game
+    @property
+    def rules(self) -> RuleSet:
+        """The rule set this game is scored by: a knockout's final may have its own."""
+        tournament = self.round.tournament
+        if self.match_id and self.match.stage == Match.Stage.FINAL:
+            return tournament.final_rules
+        return tournament.rules
 
-    def rescore(self, rules: RuleSet, hands: list[Hand] | None = None) -> ScoringGame:
+    @property
+    def time_called(self) -> bool:
+        return self.time_up_hand is not None
+
+    @property
+    def is_tied(self) -> bool:
+        return self.status == self.Status.TIED
+
+    @property
+    def is_finished(self) -> bool:
+        return self.status == self.Status.FINISHED
+
+    @property
+    def next_dealer(self) -> Seat:
+        """Who deals the next hand: the deal moves on after every scored hand, not after a misdeal."""
+        return Seat(self.first_dealer).after(self.hands_played)
+
+    def seat_names(self) -> dict[Seat, str]:
+        """Who sits where at this table: from the query when loaded :meth:`~GameQuerySet.with_seat_names`,
+        else read now."""
+        if hasattr(self, "north_name"):
+            return {seat: getattr(self, f"{seat.prefix}_name") or "" for seat in Seat}
+        seatings = self.round.seatings.filter(table_id=self.table_id).annotate(name=playing_name())
+        names = dict(seatings.values_list("seat", "name"))
+        return {seat: names.get(seat, "") for seat in Seat}
+
+    @property
+    def standing(self) -> Standing:
+        """Each side's (score, bags) now, from the cached totals: the standing before the next hand."""
+        return (self.ns_score, self.ns_bags), (self.ew_score, self.ew_bags)
+
+    def standing_before(self, number: int, hands: list[Hand]) -> Standing:
+        """Each side's (score, bags) before hand ``number``, replaying the ``hands`` before it."""
+        return self.replay([hand for hand in hands if hand.number < number]).standing_before(number)
+
+    def replay(self, hands: list[Hand] | None = None) -> Replay:
+        """This table's game replayed from ``hands`` (all its hands, in order, if not given):
+        one result per hand, ``None`` for a misdeal. :class:`scoring.InvalidHand` names the
+        first hand the tournament's rules refuse."""
+        hands = list(self.hands.order_by("number")) if hands is None else hands
+        return replay(
+            self.rules,
+            [hand.entry for hand in hands],
+            first_dealer=Seat(self.first_dealer),
+            numbers=[hand.number for hand in hands],
+        )
+
+    def rescore(self, hands: list[Hand] | None = None) -> Replay:
         """Recompute the cached totals and status from the hands (all of them, in order) and save."""
-        game = self.replay(rules, hands)
+        hands = list(self.hands.order_by("number")) if hands is None else hands
+        replayed = self.replay(hands)
+        self.record(replayed, hands)
+        return replayed
+
+    def record(self, replayed: Replay, hands: list[Hand]) -> None:
+        """Save the totals and status of ``replayed``, this game's ``hands`` scored."""
+        game = replayed.game
         self.ns_score, self.ew_score = game.scores
         self.ns_bags, self.ew_bags = game.bags
         self.hands_played = game.hands_played
         if game.over:
-            self.status, self.winner, self.decided_by = self.Status.FINISHED, Side.values[game.winner], ""
+            self.status, self.winner, self.decided_by = self.Status.FINISHED, Side.at(game.winner), ""
+        elif self._ended_by_time(hands) and game.scores[0] != game.scores[1]:
+            # Rule text 004: the hand under way when time is called is finished, then the higher
+            # score wins; level scores play one more hand (each until one breaks the tie).
+            winner = Side.NS if game.scores[0] > game.scores[1] else Side.EW
+            self.status, self.winner, self.decided_by = self.Status.FINISHED, winner, ""
         elif game.tied and not self.decided_by:
             self.status, self.winner = self.Status.TIED, ""
         elif not self.decided_by:
@@ -387,9 +546,19 @@ class Game(models.Model):
                 "status",
                 "winner",
                 "decided_by",
+                "time_up_hand",
             ]
         )
-        return game
+
+    def call_time(self, number: int, now: datetime | None = None) -> None:
+        """Hand ``number`` was just entered: if its clock had run out, time is called on it, so
+        the game ends after this hand (see :meth:`rescore`). Saved by :meth:`rescore`."""
+        if self.time_up_hand is None and self.clock_id is not None and self.clock.expired(now):
+            self.time_up_hand = number
+
+    def _ended_by_time(self, hands: list[Hand]) -> bool:
+        scored = [hand.number for hand in hands if not hand.misdeal]
+        return self.time_up_hand is not None and bool(scored) and scored[-1] >= self.time_up_hand
 
     def decide_tie(self, winner: str, how: str) -> None:
         """The director settles a tied game (a cut of the cards, say) instead of another hand."""
@@ -402,10 +571,6 @@ class Game(models.Model):
 BID_VALUES = [str(n) for n in range(14)] + ["nil", "blind_nil"]
 BID_CHOICES = [(v, {"nil": "Nil", "blind_nil": "Blind nil"}.get(v, v)) for v in BID_VALUES]
 MISDEAL_CHOICES = [(key, text[0].upper() + text[1:]) for key, text in MISDEAL_REASONS.items()]
-
-
-def _bid_value(text: str) -> int | str:
-    return int(text) if text.isdigit() else text
 
 
 class Hand(models.Model):
@@ -432,20 +597,24 @@ class Hand(models.Model):
     confirmed_by = models.CharField(max_length=20, blank=True, help_text="Initials of the opponent who confirmed.")
     version = models.PositiveIntegerField(default=1)
     entered_at = models.DateTimeField(default=timezone.now)
+    # Made on the phone for one attempt at entering the hand: a retry of the same attempt (the
+    # answer was lost, or the hand waited on the phone) finds the hand instead of storing it twice.
+    entry_key = models.CharField(max_length=64, blank=True, default="", editable=False)
 
     class Meta:
         ordering = ["game", "number"]
         constraints = [
             models.UniqueConstraint(fields=["game", "number"], name="one_hand_number_per_game"),
+            models.UniqueConstraint(fields=["entry_key"], condition=~Q(entry_key=""), name="one_hand_per_entry_key"),
             *[
                 models.CheckConstraint(condition=Q(**{f"{seat}_tricks__lte": 13}), name=f"hand_{seat}_tricks_0_13")
-                for seat in ("north", "east", "south", "west")
+                for seat in (s.prefix for s in Seat)
             ],
             *[
                 models.CheckConstraint(
                     condition=Q(**{f"{seat}_bid__in": ["", *BID_VALUES]}), name=f"hand_{seat}_bid_valid"
                 )
-                for seat in ("north", "east", "south", "west")
+                for seat in (s.prefix for s in Seat)
             ],
             models.CheckConstraint(
                 condition=Q(misdeal="")
@@ -459,30 +628,23 @@ class Hand(models.Model):
     def __str__(self) -> str:
         return f"{self.game}, hand {self.number}"
 
-    def players(self) -> tuple[tuple[PlayerHand, PlayerHand], tuple[PlayerHand, PlayerHand]]:
-        """The hand in the engine's terms: (north, south) then (east, west)."""
+    @property
+    def entry(self) -> HandEntry:
+        """The hand as entered (a misdeal keeps no bids or tricks)."""
+        return HandEntry.from_fields(self.snapshot())
 
-        def seat(name: str) -> PlayerHand:
-            return PlayerHand(_bid_value(getattr(self, f"{name}_bid")), getattr(self, f"{name}_tricks"))
-
-        return (seat("north"), seat("south")), (seat("east"), seat("west"))
-
-    def reneges(self) -> tuple[int, int]:
-        return self.ns_reneges, self.ew_reneges
-
-    def table_talk(self) -> tuple[int, int]:
-        return self.ns_table_talk, self.ew_table_talk
+    def store(self, entry: HandEntry) -> None:
+        """Set the hand's columns from ``entry`` (the caller saves)."""
+        for field, value in entry.fields().items():
+            setattr(self, field, value)
 
     def snapshot(self) -> dict[str, object]:
         """The entered values, for the history and for exports."""
         return {field: getattr(self, field) for field in HAND_FIELDS}
 
 
-HAND_FIELDS = [
-    "north_bid", "east_bid", "south_bid", "west_bid",
-    "north_tricks", "east_tricks", "south_tricks", "west_tricks",
-    "ns_reneges", "ew_reneges", "ns_table_talk", "ew_table_talk", "misdeal",
-]  # fmt: skip
+HAND_FIELDS = list(FIELD_NAMES)
+"""The hand's entered columns, in the order exports list them."""
 
 
 class HandRevision(models.Model):
@@ -574,10 +736,6 @@ class Payment(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} of ${self.amount} for team {self.team.number}"
-
-    @property
-    def signed_amount(self) -> Decimal:
-        return self.amount if self.kind == self.Kind.PAYMENT else -self.amount
 
 
 class Prize(models.Model):
@@ -710,3 +868,144 @@ class Membership(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} ({self.get_role_display().split(' (')[0].lower()}) of {self.tournament}"
+
+
+# --- knockouts and the clock ------------------------------------------------------------------
+
+
+class Clock(models.Model):
+    """A time limit that counts down: a knockout match's, or one progressive table's in a round.
+
+    Running while started and not paused; ``paused_seconds`` adds up earlier pauses.
+    """
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="clocks")
+    minutes = models.PositiveSmallIntegerField(validators=[MinValueValidator(1)])
+    extra_minutes = models.PositiveSmallIntegerField(default=0)
+    started_at = models.DateTimeField(null=True, blank=True)
+    paused_at = models.DateTimeField(null=True, blank=True)
+    paused_seconds = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [models.CheckConstraint(condition=Q(minutes__gte=1), name="clock_minutes_from_1")]
+
+    def __str__(self) -> str:
+        return f"{self.minutes}+{self.extra_minutes} min clock"
+
+    @property
+    def started(self) -> bool:
+        return self.started_at is not None
+
+    @property
+    def running(self) -> bool:
+        return self.started_at is not None and self.paused_at is None
+
+    def remaining_seconds(self, now: datetime | None = None) -> int | None:
+        """Seconds left (negative once over), or None before it starts."""
+        if self.started_at is None:
+            return None
+        until = self.paused_at or now or timezone.now()
+        elapsed = (until - self.started_at).total_seconds() - self.paused_seconds
+        return int((self.minutes + self.extra_minutes) * 60 - elapsed)
+
+    def expired(self, now: datetime | None = None) -> bool:
+        remaining = self.remaining_seconds(now)
+        return remaining is not None and remaining <= 0
+
+    def deadline(self) -> datetime | None:
+        """When a running clock runs out."""
+        if not self.running:
+            return None
+        total = (self.minutes + self.extra_minutes) * 60 + self.paused_seconds
+        return self.started_at + timedelta(seconds=total)  # type: ignore[operator]
+
+    def start(self, now: datetime) -> None:
+        if self.started_at is None:
+            self.started_at = now
+        elif self.paused_at is not None:
+            self.paused_seconds += int((now - self.paused_at).total_seconds())
+            self.paused_at = None
+
+    def pause(self, now: datetime) -> None:
+        if self.running:
+            self.paused_at = now
+
+
+class Match(models.Model):
+    """A knockout match: one bracket slot, played as one game or the best of 3 or 5 at a table.
+
+    ``key`` names the slot in :mod:`tournament.bracket` (``W1-1``, ``L2-3``, ``F1``, ``3P``).
+    """
+
+    class Stage(models.TextChoices):
+        WINNERS = "winners", "Winners' bracket"
+        LOSERS = "losers", "Losers' bracket"
+        FINAL = "final", "Final"
+        THIRD_PLACE = "third-place", "Third place"
+
+    class Status(models.TextChoices):
+        WAITING = "waiting", "Waiting for its teams"
+        READY = "ready", "Ready: waiting for a table"
+        PLAYING = "playing", "Playing"
+        FINISHED = "finished", "Finished"
+        BYE = "bye", "Bye"
+        NOT_NEEDED = "not-needed", "Not needed"
+
+    class Outcome(models.TextChoices):
+        PLAYED = "played", "Played"
+        WALKOVER = "walkover", "Walkover"
+        DECISION = "decision", "Director's decision"
+        TIME = "time", "Time called"
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="matches")
+    key = models.CharField(max_length=10)
+    stage = models.CharField(max_length=12, choices=Stage)
+    round = models.PositiveSmallIntegerField()
+    number = models.PositiveSmallIntegerField()
+    position = models.PositiveSmallIntegerField(help_text="The slot's place in the bracket's playing order.")
+    home = models.ForeignKey(Team, null=True, blank=True, on_delete=models.RESTRICT, related_name="+")
+    away = models.ForeignKey(Team, null=True, blank=True, on_delete=models.RESTRICT, related_name="+")
+    best_of = models.PositiveSmallIntegerField(choices=BEST_OF, default=1)
+    status = models.CharField(max_length=12, choices=Status, default=Status.WAITING)
+    table = models.ForeignKey(Table, null=True, blank=True, on_delete=models.RESTRICT, related_name="matches")
+    clock = models.OneToOneField(Clock, null=True, blank=True, on_delete=models.SET_NULL, related_name="match")
+    winner = models.ForeignKey(Team, null=True, blank=True, on_delete=models.RESTRICT, related_name="+")
+    outcome = models.CharField(max_length=10, choices=Outcome, blank=True)
+    reason = models.CharField(max_length=200, blank=True, help_text="Why, for a walkover or a decision.")
+    finished_order = models.PositiveSmallIntegerField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["tournament", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "key"], name="match_key_unique_in_tournament"),
+            models.CheckConstraint(condition=Q(best_of__in=[1, 3, 5]), name="match_best_of_1_3_5"),
+            models.CheckConstraint(
+                condition=~Q(outcome__in=["walkover", "decision"]) | ~Q(reason=""), name="match_decision_has_reason"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_stage_display()} {self.label}"
+
+    @property
+    def label(self) -> str:
+        if self.stage == self.Stage.FINAL:
+            return "second final" if self.round == 2 else "final"
+        if self.stage == self.Stage.THIRD_PLACE:
+            return "third-place match"
+        return f"round {self.round}, match {self.number}"
+
+    @property
+    def games_to_win(self) -> int:
+        return self.best_of // 2 + 1
+
+    @property
+    def is_over(self) -> bool:
+        return self.status in (self.Status.FINISHED, self.Status.BYE, self.Status.NOT_NEEDED)
+
+    @property
+    def loser(self) -> Team | None:
+        if self.status != self.Status.FINISHED or self.winner_id is None:
+            return None
+        return self.away if self.winner_id == self.home_id else self.home

@@ -410,9 +410,8 @@ def _game(plan: _Plan, row: _Row, round_: Round, tables: dict, users: dict) -> N
         _hand(plan, _Row(entry, f"{row.where}, hand {i}"), game, i, users)
         for i, entry in enumerate(row.items("hands", "hands"), start=1)
     ]
-    rules = plan.tournament.rules
     try:
-        scored = game.replay(rules, hands)
+        scored = game.replay(hands).game
     except InvalidHand as error:
         _fail(row.where, f"{error.message} under this tournament's rules", "hand")
     decided = scored.tied and not scored.over and game.winner in Side.values and game.status == Game.Status.FINISHED
@@ -600,7 +599,6 @@ def _write(plan: _Plan, *, by: Any, replace: Tournament | None) -> Tournament:
     Dispute.objects.bulk_create(plan.disputes)
     Prize.objects.bulk_create(plan.prizes)
     Payout.objects.bulk_create(plan.payouts)
-    rules = tournament.rules
     for game, hands in plan.games:
-        game.rescore(rules, hands)
+        game.rescore(hands)
     return tournament

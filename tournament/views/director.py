@@ -8,6 +8,7 @@ from django.views.decorators.http import require_http_methods
 
 from scoring.describe import summary
 from tournament import access, services
+from tournament.formats import format_of
 from tournament.forms import TournamentForm
 from tournament.models import Round, Team
 from tournament.reports import ledger
@@ -37,7 +38,8 @@ def tournament_edit(request: HttpRequest, tournament_id: int) -> HttpResponse:
     form = TournamentForm(request.POST or None, instance=tournament)
     if request.method == "POST" and form.is_valid():
         try:
-            tournament, flipped = services.update_tournament(form=form)
+            changes = {name: form.cleaned_data[name] for name in form.Meta.fields}
+            tournament, flipped = services.update_tournament(tournament=tournament, changes=changes, by=request.user)
         except ValidationError as error:
             form.add_error("rule_overrides" if "rule_overrides" in form.changed_data else "preset", error)
         else:
@@ -57,6 +59,7 @@ def dashboard(request: HttpRequest, tournament_id: int) -> HttpResponse:
     context = {
         "tournament": tournament,
         "rules_summary": summary(tournament.rules),
+        "event_format": format_of(tournament),
         "rounds": rounds,
         "current": next((r for r in rounds if r.status != Round.Status.CLOSED), None),
         "team_count": tournament.teams.filter(status=Team.Status.ACTIVE).count(),

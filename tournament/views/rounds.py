@@ -8,6 +8,7 @@ from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 
 from tournament import services
+from tournament.formats import format_of
 from tournament.forms import SwapPlayersForm, SwapTeamsForm
 from tournament.links import base_url, qr_svg, table_url
 from tournament.models import Player, Round, Team
@@ -19,12 +20,13 @@ from tournament.views.common import director_required, round_or_404, tournament_
 @require_POST
 def seat_first(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = tournament_or_404(tournament_id)
+    event_format = format_of(tournament)
     try:
-        round_ = services.seat_first_round(tournament=tournament, by=request.user)
+        round_ = event_format.start(tournament=tournament, by=request.user)
     except ValidationError as error:
         messages.error(request, " ".join(error.messages))
         return redirect("director:dashboard", tournament.pk)
-    return redirect("director:round", tournament.pk, round_.number)
+    return redirect(event_format.play_url(tournament, round_))
 
 
 def _swap_forms(round_: Round, data: dict | None = None) -> tuple[SwapPlayersForm, SwapTeamsForm]:
@@ -65,6 +67,7 @@ def round_links(request: HttpRequest, tournament_id: int, number: int) -> HttpRe
     tournament = tournament_or_404(tournament_id)
     round_ = round_or_404(tournament, number)
     games = round_.games.select_related("table").order_by("table__number")
+    games = list({game.table_id: game for game in games}.values())  # a knockout plays several games a table
     base = base_url(request)
     links = [(game, url, mark_safe(qr_svg(url))) for game in games for url in [table_url(game.table, base)]]
     return render(request, "director/links.html", {"tournament": tournament, "round": round_, "links": links})

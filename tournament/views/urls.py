@@ -1,6 +1,6 @@
 from django.urls import include, path
 
-from tournament.views import director, exports, games, printing, prizes, public, rounds, teams
+from tournament.views import director, exports, games, knockout, printing, prizes, public, rounds, teams
 
 T = "t/<int:tournament_id>/"
 
@@ -26,6 +26,12 @@ director_patterns = [
     path(T + "rounds/<int:number>/links/", rounds.round_links, name="round_links"),
     path(T + "rounds/<int:number>/start/", rounds.round_start, name="round_start"),
     path(T + "rounds/<int:number>/close/", rounds.round_close, name="round_close"),
+    path(T + "rounds/<int:number>/clock/", knockout.round_clock, name="round_clock"),
+    path(T + "bracket/", knockout.bracket, name="bracket"),
+    path(T + "bracket/matches/<int:match_id>/", knockout.match_detail, name="match"),
+    path(T + "bracket/matches/<int:match_id>/decide/", knockout.match_decide, name="match_decide"),
+    path(T + "bracket/matches/<int:match_id>/table/", knockout.match_table, name="match_table"),
+    path(T + "clocks/<int:clock_id>/", knockout.clock_action, name="clock"),
     path(T + "games/<int:game_id>/", games.game_detail, name="game"),
     path(T + "games/<int:game_id>/hands/", games.game_hand, name="game_hand"),
     path(T + "games/<int:game_id>/tie/", games.game_tie, name="game_tie"),
@@ -49,6 +55,7 @@ director_patterns = [
 public_patterns = [
     path("s/<int:tournament_id>/", public.standings, name="standings"),
     path("s/<int:tournament_id>/projector/", public.projector, name="projector"),
+    path("s/<int:tournament_id>/bracket/", knockout.public_bracket, name="bracket"),
     path("s/<int:tournament_id>/seat/", public.find_seat, name="find_seat"),
 ]
 

@@ -1,15 +1,17 @@
 import json
 
-from django.core.management.base import BaseCommand, CommandParser
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from tournament.scratch import throwaway_database
 from tournament.simulation import simulate
+from tournament.simulation_knockout import FORMATS, simulate_knockout
 
 
 class Command(BaseCommand):
     help = (
-        "Play a whole progressive event with random legal hands on a throw-away database and print its log "
-        "(tables, players, points, winners, who sat out). The real database is not touched."
+        "Play a whole event with random legal hands on a throw-away database and print its log: a progressive "
+        "event (tables, players, points, winners, who sat out) or, with --format, a knockout (seeds, every match "
+        "in the order played, places). The real database is not touched."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -18,8 +20,15 @@ class Command(BaseCommand):
         parser.add_argument("--seed", type=int, default=1, help="random seed: the same seed plays the same event")
         parser.add_argument("--partners", choices=["split", "fixed"], default="split")
         parser.add_argument("--json", action="store_true", help="print the log as one JSON object")
+        parser.add_argument("--format", choices=["progressive", *FORMATS], default="progressive")
+        parser.add_argument("--teams", type=int, default=8, help="knockouts: registered teams")
+        parser.add_argument("--third-place", action="store_true", help="single elimination: a third-place match")
+        parser.add_argument("--best-of", type=int, choices=[1, 3, 5], default=1, help="knockouts: games a match")
 
     def handle(self, *args: object, **options: object) -> None:
+        if options["format"] != "progressive":
+            self._knockout(options)
+            return
         with throwaway_database():
             log = simulate(
                 couples=options["couples"], rounds=options["rounds"], seed=options["seed"], partners=options["partners"]
@@ -35,3 +44,24 @@ class Command(BaseCommand):
                     f"{t['east']} & {t['west']} {t['ew_points']:>5}   winner {t['winner']}"
                 )
         self.stdout.write(f"Simulated {len(log['rounds'])} rounds.")
+
+    def _knockout(self, options: dict) -> None:
+        if options["teams"] < 2:
+            raise CommandError("--teams: a knockout needs at least two teams.")
+        with throwaway_database():
+            log = simulate_knockout(
+                format=options["format"], teams=options["teams"], seed=options["seed"],
+                third_place=options["third_place"], best_of=options["best_of"],
+            )  # fmt: skip
+        if options["json"]:
+            self.stdout.write(json.dumps(log))
+            return
+        for m in log["matches"]:
+            away = "bye" if m["teams"][1] is None else f"team {m['teams'][1]}"
+            scores = ", ".join(f"{a}-{b}" for a, b in m["games"])
+            self.stdout.write(
+                f"{m['stage']:>11} round {m['round']} match {m['number']}: team {m['teams'][0]} v {away}"
+                f"  {scores}  winner team {m['winner']}"
+            )
+        places = log["places"]
+        self.stdout.write(f"Champion: team {places['1']}; runner-up: team {places['2']}; third: {places['3']}.")

@@ -1,0 +1,45 @@
+/* The table pages' service worker. Browsers run it only over HTTPS or on localhost; on a plain-HTTP
+ * venue network the page must already be open (its waiting hands live in localStorage either way).
+ * A table page is fetched from the network when it answers, else opened as last seen. */
+"use strict";
+const CACHE = "spades-table-v1";
+const ASSETS = {{ assets|safe }};
+
+self.addEventListener("install", (event) => {
+  // One asset missing must not stop the rest from being kept.
+  event.waitUntil(caches.open(CACHE).then((cache) =>
+    Promise.all(ASSETS.map((url) => cache.add(url).catch(() => undefined)))).then(() => self.skipWaiting()));
+});
+
+self.addEventListener("activate", (event) => event.waitUntil(self.clients.claim()));
+
+function offlinePage() {
+  const html = "<!doctype html><meta name=viewport content='width=device-width'><title>Offline</title>" +
+    "<p style='font:18px system-ui;padding:16px'>No network, and this table page was not opened on this " +
+    "phone before. Open the table link again when the network is back.</p>";
+  return new Response(html, { status: 503, headers: { "Content-Type": "text/html; charset=utf-8" } });
+}
+
+self.addEventListener("fetch", (event) => {
+  const request = event.request;
+  const url = new URL(request.url);
+  if (request.method !== "GET" || url.origin !== self.location.origin) return;
+  if (request.mode === "navigate") {
+    event.respondWith(fetch(request).then((response) => {
+      if (response.ok) {
+        const copy = response.clone();
+        caches.open(CACHE).then((cache) => cache.put(request, copy));
+      }
+      return response;
+    }).catch(() => caches.match(request).then((hit) => hit || offlinePage())));
+  } else if (ASSETS.includes(url.pathname)) {
+    // The kept copy at once; a fresh one is fetched behind it for next time.
+    event.respondWith(caches.open(CACHE).then((cache) => cache.match(request).then((hit) => {
+      const fresh = fetch(request).then((response) => {
+        if (response.ok) cache.put(request, response.clone());
+        return response;
+      }).catch(() => hit || Response.error());
+      return hit || fresh;
+    })));
+  }
+});

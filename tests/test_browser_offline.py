@@ -1,0 +1,157 @@
+"""The table page through a dropped network (headless Chromium, 360×740, Playwright's offline mode).
+
+The live server runs on localhost, where the browser allows the service worker: the page reopens
+with no network. Hands saved offline wait on the phone and arrive once each, in order.
+"""
+
+import pytest
+
+from scoring import HandEntry
+from tests.conftest import make_tournament
+from tournament import services
+from tournament.models import Hand, HandRevision, Table
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+# Ordinary hands: four bids, then three trick counts (West's fills in as 13 minus the others).
+HANDS = [
+    ({"north": "3", "east": "4", "south": "3", "west": "2"}, {"north": 4, "east": 3, "south": 3}),
+    ({"north": "4", "east": "3", "south": "2", "west": "3"}, {"north": 4, "east": 3, "south": 2}),
+    ({"north": "2", "east": "2", "south": "4", "west": "4"}, {"north": 2, "east": 3, "south": 4}),
+]
+
+
+@pytest.fixture
+def table_game(db):
+    tournament = make_tournament(couples=2)
+    round_ = services.seat_first_round(tournament=tournament)
+    services.start_round(round_=round_)
+    return round_.games.get()
+
+
+def url(game) -> str:
+    return f"/table/{game.table.token}/"
+
+
+class Thumb:
+    """Taps the page as a scorekeeper's thumb would, and counts the taps."""
+
+    def __init__(self, page) -> None:
+        self.page, self.taps = page, 0
+
+    def tap(self, selector: str) -> None:
+        self.page.tap(selector)
+        self.taps += 1
+
+    def key(self, value: object) -> None:
+        self.tap(f".pad .key[data-value='{value}']")
+
+    def hand(self, bids: dict, tricks: dict, number: int) -> None:
+        for seat in ("north", "east", "south", "west"):
+            self.key(bids[seat])
+        for seat in ("north", "east", "south"):
+            self.key(tricks[seat])
+        self.tap(f"button:has-text('Save hand {number}')")
+
+
+def stored(game) -> list[tuple]:
+    return list(
+        Hand.objects.filter(game=game)
+        .order_by("number")
+        .values_list("number", "north_bid", "east_bid", "north_tricks", "west_tricks")
+    )
+
+
+def expected(first: int, hands: list) -> list[tuple]:
+    return [
+        (first + i, bids["north"], bids["east"], tricks["north"], 13 - sum(tricks.values()))
+        for i, (bids, tricks) in enumerate(hands)
+    ]
+
+
+def wait_for_worker(page) -> None:
+    page.wait_for_function("navigator.serviceWorker && navigator.serviceWorker.controller !== null")
+
+
+def test_hands_saved_offline_survive_a_reload_and_arrive_once_in_order(phone_page, table_game, screenshot):
+    page = phone_page
+    page.goto(url(table_game))
+    wait_for_worker(page)
+    page.reload()  # the worker keeps the page and its assets as it loads
+    page.context.set_offline(True)
+    thumb = Thumb(page)
+    for number, (bids, tricks) in enumerate(HANDS, start=1):
+        thumb.hand(bids, tricks, number)
+        page.wait_for_selector(f"text=will send when the network is back ({number} waiting)")
+        page.wait_for_selector(f"button:has-text('Save hand {number + 1}')")
+    assert "No network" in page.inner_text("#phone-status")
+    screenshot(page, "table-offline-three-waiting")
+    assert Hand.objects.count() == 0
+
+    page.reload()  # no network: the service worker opens the page as last seen
+    page.wait_for_selector("text=(3 waiting)")
+    assert "Save hand 4" in page.inner_text("#hand-form")
+    assert page.inner_text("[data-dealer]") == "dealer: West"  # North, East and South dealt hands 1 to 3
+    # On the phone, a hand that does not add up is still caught.
+    for value in ("1", "1", "1", "1", "5", "5", "5"):
+        thumb.key(value)
+    page.fill("#id_west_tricks", "5")
+    thumb.tap("button:has-text('Save hand 4')")
+    page.wait_for_selector("p.error:has-text('The tricks add up to 20; a hand has 13.')")
+
+    page.context.set_offline(False)
+    page.wait_for_selector("text=Hand 3 sent", timeout=15_000)
+    assert stored(table_game) == expected(1, HANDS)
+    assert HandRevision.objects.count() == 3
+    assert not page.evaluate(f"JSON.parse(localStorage.getItem('spades.waiting.{table_game.table.token}'))").__len__()
+    screenshot(page, "table-back-online")
+
+
+def test_a_waiting_hand_another_phone_entered_stops_the_list_and_shows_both(phone_page, table_game, screenshot):
+    page = phone_page
+    page.goto(url(table_game))
+    page.context.set_offline(True)
+    thumb = Thumb(page)
+    thumb.hand(*HANDS[0], number=1)
+    thumb.hand(*HANDS[1], number=2)
+    page.wait_for_selector("text=(2 waiting)")
+    # Meanwhile another phone at the table enters hand 1 its own way.
+    other = {"north_bid": "5", "east_bid": "3", "south_bid": "3", "west_bid": "2",
+             "north_tricks": 6, "east_tricks": 3, "south_tricks": 2, "west_tricks": 2}  # fmt: skip
+    services.enter_hand(game=table_game, number=1, entry=HandEntry.from_fields(other), source=HandRevision.Source.TABLE)
+
+    page.context.set_offline(False)
+    page.wait_for_selector("text=Hand 1 was not accepted")
+    stored_card = page.inner_text(".stored")
+    mine = page.inner_text(".card.mine")
+    assert "bids N 5" in stored_card and "bids N 3 · E 4 · S 3 · W 2" in mine
+    assert "Hand 2: bids N 4" in page.inner_text(".waiting-list")  # the hand after it waits
+    screenshot(page, "table-waiting-conflict")
+    page.wait_for_timeout(5000)  # a retry round passes: nothing more is sent
+    assert Hand.objects.count() == 1
+
+    page.get_by_role("button", name="Drop mine, keep the stored hand").click()
+    page.wait_for_selector("text=Hand 2 sent")
+    assert [h[0] for h in stored(table_game)] == [1, 2]
+    assert stored(table_game)[1] == expected(2, HANDS[1:2])[0]
+
+
+def test_the_preview_offline_says_so_and_never_carries_the_csrf_token(phone_page, table_game):
+    page = phone_page
+    previews = []
+    page.on("request", lambda request: "/preview/" in request.url and previews.append(request.url))
+    page.goto(url(table_game))
+    Thumb(page).key("3")
+    page.wait_for_timeout(600)
+    assert previews and not any("csrfmiddlewaretoken" in address for address in previews)
+    page.context.set_offline(True)
+    Thumb(page).key("4")
+    page.wait_for_selector("#preview >> text=Score shown when online.")
+
+
+def test_the_table_page_reports_in_and_says_how_many_hands_wait(phone_page, table_game):
+    page = phone_page
+    page.goto(url(table_game))
+    page.wait_for_function("performance.getEntriesByType('resource').some(e => e.name.includes('/report/'))")
+    table = Table.objects.get(pk=table_game.table_id)
+    assert table.phone_heard_at is not None and table.phone_waiting == 0

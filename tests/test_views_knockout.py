@@ -1,0 +1,162 @@
+"""The knockout pages: bracket and match board, settling and seating matches, clocks, the public bracket."""
+
+import datetime
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+
+from tests.test_knockout import current_game, enter, hand, knockout_event, match, win_game
+from tournament.models import Clock, Match, Round
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_director_draws_a_knockout_from_the_dashboard_and_lands_on_the_bracket(director_client):
+    tournament = knockout_event(teams=4)
+    tournament.rounds.all().delete()
+    tournament.matches.all().delete()
+    response = director_client.get(reverse("director:dashboard", args=[tournament.pk]))
+    assert b"Draw the bracket and start" in response.content
+    response = director_client.post(reverse("director:seat_first", args=[tournament.pk]))
+    assert response.status_code == 302 and response.url == reverse("director:bracket", args=[tournament.pk])
+    assert tournament.matches.filter(status=Match.Status.PLAYING).count() == 2
+
+
+def test_the_bracket_page_shows_the_matches_playing_with_tables_and_clocks(director_client):
+    tournament = knockout_event(teams=5)
+    Clock.objects.filter(tournament=tournament).update(started_at=timezone.now())
+    page = director_client.get(reverse("director:bracket", args=[tournament.pk])).content.decode()
+    assert "Now playing" in page and "Start clock" not in page and "Pause" in page
+    assert 'data-clock data-remaining="' in page
+    assert "(1) Ada &amp; Ben" in page and "bye" in page
+    fragment = director_client.get(reverse("director:bracket", args=[tournament.pk]), headers={"HX-Request": "true"})
+    assert fragment.content.decode().startswith('<div id="bracket-board"')
+
+
+def test_the_bracket_page_needs_a_director(client):
+    tournament = knockout_event(teams=2)
+    response = client.get(reverse("director:bracket", args=[tournament.pk]))
+    assert response.status_code == 302 and "/login/" in response.url
+
+
+def test_a_walkover_is_recorded_with_its_reason(director_client):
+    tournament = knockout_event(teams=4)
+    first = match(tournament, "W1-1")
+    url = reverse("director:match_decide", args=[tournament.pk, first.pk])
+    response = director_client.post(url, {"kind": "walkover", "winner": first.away_id, "reason": "No show"})
+    assert response.status_code == 302
+    first.refresh_from_db()
+    assert (first.winner_id, first.outcome, first.reason) == (first.away_id, "walkover", "No show")
+
+
+def test_a_decision_without_a_reason_is_refused_next_to_the_field(director_client):
+    tournament = knockout_event(teams=4)
+    first = match(tournament, "W1-1")
+    url = reverse("director:match_decide", args=[tournament.pk, first.pk])
+    response = director_client.post(url, {"kind": "decision", "winner": first.home_id, "reason": ""})
+    assert response.status_code == 422 and b"This field is required" in response.content
+    response = director_client.post(url, {"kind": "decision", "winner": 999999, "reason": "x"})
+    assert response.status_code == 422
+    assert match(tournament, "W1-1").status == Match.Status.PLAYING
+
+
+def test_match_actions_refuse_get_and_missing_matches(director_client):
+    tournament = knockout_event(teams=4)
+    first = match(tournament, "W1-1")
+    url = reverse("director:match_decide", args=[tournament.pk, first.pk])
+    assert director_client.get(url).status_code == 405
+    missing = reverse("director:match_decide", args=[tournament.pk, 999999])
+    assert director_client.post(missing, {"kind": "decision"}).status_code == 404
+
+
+def test_match_actions_need_a_director(client):
+    tournament = knockout_event(teams=4)
+    first = match(tournament, "W1-1")
+    url = reverse("director:match_decide", args=[tournament.pk, first.pk])
+    assert client.post(url, {"kind": "walkover", "winner": first.home_id, "reason": "x"}).status_code == 302
+    assert match(tournament, "W1-1").outcome == ""
+
+
+def test_the_director_seats_a_waiting_match_at_a_free_table(director_client):
+    tournament = knockout_event(teams=4, tables_available=1)
+    second = match(tournament, "W1-2")
+    assert second.status == Match.Status.READY
+    url = reverse("director:match_table", args=[tournament.pk, second.pk])
+    busy = match(tournament, "W1-1").table
+    director_client.post(url, {"table": busy.pk})
+    assert match(tournament, "W1-2").status == Match.Status.READY  # table 1 is in use
+    tournament.tables.create(number=2)
+    director_client.post(url, {"table": tournament.tables.get(number=2).pk})
+    assert match(tournament, "W1-2").table.number == 2
+
+
+def test_clock_actions_start_pause_and_extend_and_refuse_bad_minutes(director_client):
+    tournament = knockout_event(teams=2)
+    clock = match(tournament, "F1").clock
+    url = reverse("director:clock", args=[tournament.pk, clock.pk])
+    director_client.post(url, {"action": "start"})
+    director_client.post(url, {"action": "extra", "minutes": "5"})
+    director_client.post(url, {"action": "extra", "minutes": "abc"})
+    director_client.post(url, {"action": "pause"})
+    clock.refresh_from_db()
+    assert clock.started and not clock.running and clock.extra_minutes == 5
+    assert director_client.get(url).status_code == 405
+    assert director_client.post(reverse("director:clock", args=[tournament.pk, 999999])).status_code == 404
+
+
+def test_a_progressive_rounds_clock_runs_at_every_table(director_client, running_round):
+    tournament = running_round.tournament
+    tournament.rule_overrides = {"time_limit_minutes": 20}
+    tournament.save()
+    director_client.post(reverse("director:round_clock", args=[tournament.pk, running_round.number]))
+    clocks = Clock.objects.filter(games__round=running_round)
+    assert clocks.count() == running_round.games.count() and all(c.running for c in clocks)
+    page = director_client.get(reverse("director:round", args=[tournament.pk, running_round.number]))
+    assert b"data-clock" in page.content
+
+
+def test_a_round_clock_without_a_time_limit_is_refused_with_a_message(director_client, running_round):
+    response = director_client.post(
+        reverse("director:round_clock", args=[running_round.tournament_id, running_round.number]), follow=True
+    )
+    assert b"no time limit" in response.content
+
+
+def test_the_table_phone_counts_down_and_says_time_when_it_runs_out(client):
+    tournament = knockout_event(teams=2)
+    final = match(tournament, "F1")
+    url = reverse("table:page", args=[final.table.token])
+    final.clock.started_at = timezone.now()
+    final.clock.save()
+    page = client.get(url).content.decode()
+    assert "data-clock" in page and "Final" in page
+    final.clock.started_at = timezone.now() - datetime.timedelta(minutes=31)
+    final.clock.save()
+    page = client.get(url).content.decode()
+    assert "Time: finish this hand. It is the last hand of this game" in page
+
+
+def test_a_table_link_follows_its_table_from_match_to_match(client):
+    tournament = knockout_event(teams=4, tables_available=1)
+    first = match(tournament, "W1-1")
+    url = reverse("table:page", args=[first.table.token])
+    win_game(first)
+    page = client.get(url).content.decode()
+    assert "round 1, match 2" in page  # the waiting match took the free table
+    game = current_game(match(tournament, "W1-2"))
+    response = client.post(reverse("table:hand", args=[first.table.token, 1]), {"number": 1, "version": "", **hand()})
+    assert response.status_code in (200, 302)
+    assert game.hands.count() == 1
+
+
+def test_the_public_bracket_shows_tables_and_the_champion(client):
+    tournament = knockout_event(teams=2)
+    page = client.get(reverse("public:bracket", args=[tournament.pk])).content.decode()
+    assert "Now playing" in page and "Table" in page
+    game = current_game(match(tournament, "F1"))
+    while game.status != "finished":
+        game = enter(game, hand())
+    page = client.get(reverse("public:bracket", args=[tournament.pk]) + "?projector=1").content.decode()
+    assert "Champion: <strong>Ada &amp; Ben</strong>" in page
+    assert tournament.rounds.get().status == Round.Status.CLOSED

@@ -1,0 +1,85 @@
+"""The clock: a time limit (the rule set's ``time_limit_minutes``) that the director starts,
+pauses and extends, for a knockout match or every table of a progressive round.
+
+When a clock has run out, the next hand entered at its table is the last of the game (rule text
+004, see :meth:`tournament.models.Game.rescore`); the pages count down from :meth:`Clock.deadline`.
+"""
+
+from __future__ import annotations
+
+import datetime
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+
+from tournament.models import Clock, Game, Match, Round
+
+MAX_EXTRA_MINUTES = 120
+
+
+def _minutes(round_: Round) -> int:
+    minutes = round_.tournament.rules.time_limit_minutes
+    if not minutes:
+        raise ValidationError("This rule set has no time limit, so there is no clock to start.", code="no_limit")
+    return minutes
+
+
+@transaction.atomic
+def start_round_clock(*, round_: Round) -> int:
+    """Start (or resume) the clock at every table of a running round; returns how many run."""
+    round_ = Round.objects.select_for_update().select_related("tournament").get(pk=round_.pk)
+    if round_.status != Round.Status.RUNNING:
+        raise ValidationError(f"Round {round_.number} is not running.", code="round_not_running")
+    now = timezone.now()
+    games = list(round_.games.exclude(status=Game.Status.FINISHED).select_related("clock"))
+    for game in games:
+        if game.clock is None:
+            game.clock = Clock.objects.create(tournament_id=round_.tournament_id, minutes=_minutes(round_))
+            game.save(update_fields=["clock"])
+        _start(game.clock, now)
+    return len(games)
+
+
+@transaction.atomic
+def pause_round_clock(*, round_: Round) -> None:
+    now = timezone.now()
+    for clock in Clock.objects.select_for_update().filter(games__round=round_).distinct():
+        clock.pause(now)
+        clock.save(update_fields=["paused_at"])
+
+
+def _start(clock: Clock, now: datetime.datetime) -> None:
+    clock.start(now)
+    clock.save(update_fields=["started_at", "paused_at", "paused_seconds"])
+
+
+@transaction.atomic
+def start_clock(*, clock: Clock) -> None:
+    """Start a match's clock, or resume it after a pause."""
+    _start(Clock.objects.select_for_update().get(pk=clock.pk), timezone.now())
+
+
+@transaction.atomic
+def pause_clock(*, clock: Clock) -> None:
+    clock = Clock.objects.select_for_update().get(pk=clock.pk)
+    clock.pause(timezone.now())
+    clock.save(update_fields=["paused_at"])
+
+
+@transaction.atomic
+def add_minutes(*, clock: Clock, minutes: int) -> None:
+    """Give one table (or match) extra minutes; taking them back is giving a negative number."""
+    clock = Clock.objects.select_for_update().get(pk=clock.pk)
+    total = clock.extra_minutes + minutes
+    if not 0 <= total <= MAX_EXTRA_MINUTES:
+        message = f"Extra time adds up to between 0 and {MAX_EXTRA_MINUTES} minutes a table."
+        raise ValidationError({"minutes": ValidationError(message, code="extra_minutes")})
+    clock.extra_minutes = total
+    clock.save(update_fields=["extra_minutes"])
+
+
+def clock_of_match(match: Match) -> Clock:
+    if match.clock is None:
+        raise ValidationError(f"The {match.label} has no time limit.", code="no_limit")
+    return match.clock

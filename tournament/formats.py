@@ -1,0 +1,123 @@
+"""Event formats as strategies behind one interface, chosen by the tournament's ``format``.
+
+A format answers what the views and services need to know without asking which format it is:
+what starting play seats (a progressive round 1, or a knockout's first matches at their tables),
+what a changed game decides (nothing until a progressive round closes; a knockout's match, and
+who advances), the places (standings, or the bracket), and which director page runs play.
+Look a tournament's format up with :func:`format_of`; add a format by adding a class here.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.urls import reverse
+
+from tournament import knockout, services
+from tournament.models import Game, Round, Team, Tournament
+from tournament.reports import StandingRow, standings_rows
+from tournament.standings import TIEBREAK_TEXT, Standing
+
+User = AbstractBaseUser | None
+
+
+class EventFormat:
+    """The interface: every method has the progressive behaviour's meaning in the other formats."""
+
+    start_label = "Seat round 1"
+    start_text = "Seat round 1 when the teams are here."
+    is_knockout = False
+    places_text = TIEBREAK_TEXT
+
+    def start(self, *, tournament: Tournament, by: User = None) -> Round:
+        """Seat the first round (or wave) of play; returns the round now being played or planned."""
+        raise NotImplementedError
+
+    def game_changed(self, *, game: Game) -> None:
+        """A hand was entered or corrected, or a tie decided, at ``game``: act on what it decides."""
+        raise NotImplementedError
+
+    def standings(self, tournament: Tournament) -> list[StandingRow]:
+        """Every entrant's place, best first: what the standings pages and the prizes use."""
+        raise NotImplementedError
+
+    def prize_ties(self, tournament: Tournament) -> str:
+        """How entrants level in the standings share prizes (see :mod:`tournament.prizes`)."""
+        return tournament.prize_ties
+
+    def play_url(self, tournament: Tournament, round_: Round) -> str:
+        """The director's page where ``round_`` is run."""
+        return reverse("director:round", args=[tournament.pk, round_.number])
+
+
+class Progressive(EventFormat):
+    """Progressive tables: a movement seats each round; results move players when it closes."""
+
+    def start(self, *, tournament: Tournament, by: User = None) -> Round:
+        return services.seat_first_round(tournament=tournament, by=by)
+
+    def game_changed(self, *, game: Game) -> None:
+        return None  # the round's close reads every table's result
+
+    def standings(self, tournament: Tournament) -> list[StandingRow]:
+        return standings_rows(tournament)
+
+
+class Knockout(EventFormat):
+    """A bracket: each match at a free table; a match's result moves its winner on at once."""
+
+    start_label = "Draw the bracket and start"
+    start_text = "Draw the bracket when the teams are here; the first matches take their tables at once."
+    is_knockout = True
+    places_text = (
+        "Places come from the bracket: the champion, the final's loser, then third (the third-place match, "
+        "or the semi-final losers sharing it); further teams share a place with those knocked out in the same round."
+    )
+
+    def start(self, *, tournament: Tournament, by: User = None) -> Round:
+        return knockout.draw_bracket(tournament=tournament, by=by)
+
+    def game_changed(self, *, game: Game) -> None:
+        if game.match_id is not None:
+            knockout.game_changed(game=game)
+
+    def standings(self, tournament: Tournament) -> list[StandingRow]:
+        placed = knockout.places(tournament)
+        teams = {team.pk: team for team in tournament.teams.prefetch_related("players")}
+        won: dict[int, int] = {}
+        for winner in tournament.matches.filter(outcome__gt="").values_list("winner_id", flat=True):
+            won[winner] = won.get(winner, 0) + 1
+        rows = []
+        for place in placed:
+            for team_id in place.teams:
+                team = teams[team_id]
+                players = list(team.players.all())
+                divisions = {p.division for p in players}
+                standing = Standing(place.place, team_id, won.get(team_id, 0), won.get(team_id, 0), (), (place.place,))
+                rows.append(
+                    StandingRow(
+                        standing,
+                        team.names,
+                        divisions.pop() if len(divisions) == 1 else "",
+                        team.status == Team.Status.WITHDRAWN,
+                    )
+                )
+        return rows
+
+    def prize_ties(self, tournament: Tournament) -> str:
+        return "tiebreak"  # the bracket is the only tiebreak: teams sharing a place share its prizes
+
+    def play_url(self, tournament: Tournament, round_: Round) -> str:
+        return reverse("director:bracket", args=[tournament.pk])
+
+
+PROGRESSIVE, KNOCKOUT = Progressive(), Knockout()
+FORMATS: dict[str, EventFormat] = {
+    Tournament.Format.PROGRESSIVE_SPLIT: PROGRESSIVE,
+    Tournament.Format.PROGRESSIVE_FIXED: PROGRESSIVE,
+    Tournament.Format.SINGLE_ELIMINATION: KNOCKOUT,
+    Tournament.Format.DOUBLE_ELIMINATION: KNOCKOUT,
+}
+
+
+def format_of(tournament: Tournament) -> EventFormat:
+    return FORMATS[tournament.format]

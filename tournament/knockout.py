@@ -1,0 +1,297 @@
+"""Knockout services: draw the bracket, play its matches at tables, advance winners, place teams.
+
+The bracket's shape and who meets whom come from the pure :mod:`tournament.bracket`; this module
+loads and saves around it. A knockout has one :class:`Round` that holds every match's games, so
+table links, hand entry, corrections and disputes work as in a progressive round. After any change
+to a match (a game's result, a walkover, a decision) :func:`_advance` brings every match up to date
+from the results: winners move on by themselves, byes pass, ready matches take free tables.
+
+Home sits North–South and away East–West in every game of a match.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import Max, Q
+from django.utils import timezone
+
+from scoring import InvalidHand, Side
+from tournament import bracket as pure
+from tournament.models import Clock, Game, Match, Round, Table, Team, Tournament
+
+User = AbstractBaseUser | None
+
+
+def bracket_of(tournament: Tournament, teams: int) -> pure.Bracket:
+    if tournament.format == Tournament.Format.DOUBLE_ELIMINATION:
+        return pure.double_elimination(teams)
+    return pure.single_elimination(teams, third_place=tournament.third_place_match)
+
+
+def _entrants(tournament: Tournament) -> list[Team]:
+    """The teams that play: checked in (every active team if nobody is checked in yet)."""
+    teams = list(tournament.teams.filter(status=Team.Status.ACTIVE).order_by("number"))
+    if any(team.checked_in for team in teams):
+        teams = [team for team in teams if team.checked_in]
+    return teams
+
+
+def _seeded(tournament: Tournament, teams: list[Team]) -> list[Team]:
+    order = tournament.seating_order
+    if order == Tournament.SeatingOrder.RANDOM:
+        return pure.random_seeding(teams, tournament.seating_seed)
+    if order == Tournament.SeatingOrder.DIRECTOR:
+        try:
+            return pure.director_seeding(teams, {team: team.seed for team in teams})
+        except ValueError:
+            raise ValidationError(
+                f"Give every playing team a seed from 1 to {len(teams)}, each number once (Teams page).",
+                code="seeds",
+            ) from None
+    return teams
+
+
+@transaction.atomic
+def draw_bracket(*, tournament: Tournament, by: User = None) -> Round:
+    """Seed the teams, build the bracket and start it: the first matches take their tables."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    if tournament.rounds.exists():
+        raise ValidationError("The bracket is already drawn.", code="already_drawn")
+    teams = _entrants(tournament)
+    if len(teams) < 2:
+        raise ValidationError("A knockout needs at least two teams present.", code="too_few_teams")
+    seeded = _seeded(tournament, teams)
+    tournament.teams.update(seed=None)  # a team not playing keeps no seed
+    for seed, team in enumerate(seeded, start=1):
+        team.seed = seed
+    Team.objects.bulk_update(seeded, ["seed"])
+    shape = bracket_of(tournament, len(seeded))
+    Match.objects.bulk_create(
+        Match(
+            tournament=tournament,
+            key=slot.key,
+            stage=slot.stage.value,
+            round=slot.round,
+            number=slot.number,
+            position=position,
+            best_of=tournament.final_best_of if slot.stage == pure.Stage.FINAL else tournament.best_of,
+        )
+        for position, slot in enumerate(shape.slots, start=1)
+    )
+    tables = tournament.tables_available or max(1, len(seeded) // 2)
+    known = set(tournament.tables.values_list("number", flat=True))
+    Table.objects.bulk_create(Table(tournament=tournament, number=n) for n in range(1, tables + 1) if n not in known)
+    round_ = Round.objects.create(tournament=tournament, number=1)
+    round_.start()
+    tournament.status = Tournament.Status.RUNNING
+    tournament.save(update_fields=["status"])
+    _advance(tournament)
+    return round_
+
+
+def knockout_round(tournament: Tournament) -> Round | None:
+    return tournament.rounds.filter(number=1).first()
+
+
+def state(tournament: Tournament, matches: Sequence[Match] | None = None) -> pure.BracketState[int]:
+    """The bracket's state from the saved results (team ids as the teams)."""
+    matches = list(tournament.matches.all()) if matches is None else matches
+    seeds = list(tournament.teams.filter(seed__isnull=False).order_by("seed").values_list("pk", flat=True))
+    results = {m.key: m.winner_id for m in matches if m.status == Match.Status.FINISHED}
+    return pure.resolve(bracket_of(tournament, len(seeds)), seeds, results)
+
+
+def _advance(tournament: Tournament) -> None:
+    """Bring every match up to date with the results; ready matches take free tables."""
+    matches = list(tournament.matches.select_for_update().order_by("position"))
+    by_key = {m.key: m for m in matches}
+    current = state(tournament, matches)
+    order = max((m.finished_order or 0 for m in matches), default=0)
+    changed = []
+    for ms in current.matches:
+        match = by_key[ms.slot.key]
+        before = (match.home_id, match.away_id, match.status, match.winner_id)
+        match.home_id, match.away_id = ms.teams
+        if ms.status == pure.Status.BYE and match.status != Match.Status.BYE:
+            order += 1
+            match.status, match.winner_id, match.finished_order = Match.Status.BYE, ms.winner, order
+        elif ms.status == pure.Status.NOT_NEEDED:
+            match.status = Match.Status.NOT_NEEDED
+        elif ms.status == pure.Status.READY and match.status in (Match.Status.WAITING, Match.Status.NOT_NEEDED):
+            match.status = Match.Status.READY
+        elif ms.status == pure.Status.WAITING:
+            match.status = Match.Status.WAITING
+        if before != (match.home_id, match.away_id, match.status, match.winner_id):
+            changed.append(match)
+    Match.objects.bulk_update(changed, ["home", "away", "status", "winner", "finished_order"])
+    _assign_free_tables(tournament, matches)
+    if current.finished:
+        _finish(tournament)
+
+
+def _assign_free_tables(tournament: Tournament, matches: list[Match]) -> None:
+    """Each ready match, in bracket order, takes the lowest-numbered free table."""
+    waiting = [m for m in matches if m.status == Match.Status.READY and m.table_id is None]
+    if not waiting:
+        return
+    busy = {m.table_id for m in matches if m.status == Match.Status.PLAYING}
+    free = [t for t in tournament.tables.order_by("number") if t.pk not in busy]
+    for match, table in zip(waiting, free, strict=False):
+        _put_at_table(match, table)
+
+
+def _put_at_table(match: Match, table: Table) -> None:
+    tournament = match.tournament
+    rules = tournament.final_rules if match.stage == Match.Stage.FINAL else tournament.rules
+    minutes = rules.time_limit_minutes
+    if minutes and match.clock_id is None:
+        match.clock = Clock.objects.create(tournament_id=match.tournament_id, minutes=minutes)
+    match.table, match.status = table, Match.Status.PLAYING
+    match.save(update_fields=["table", "status", "clock"])
+    _new_game(match, 1)
+
+
+def _new_game(match: Match, number: int) -> Game:
+    round_ = Round.objects.get(tournament_id=match.tournament_id, number=1)
+    return Game.objects.create(
+        round=round_, table_id=match.table_id, match=match, match_game=number, clock_id=match.clock_id
+    )
+
+
+@transaction.atomic
+def assign_table(*, match: Match, table: Table) -> None:
+    """The director puts a ready match at a table of their choice (it must be free)."""
+    match = Match.objects.select_for_update().select_related("tournament").get(pk=match.pk)
+    if match.status != Match.Status.READY:
+        raise ValidationError(f"The {match.label} is not waiting for a table.", code="not_ready")
+    if Match.objects.filter(table=table, status=Match.Status.PLAYING).exists():
+        raise ValidationError(f"Table {table.number} is in use.", code="table_busy")
+    _put_at_table(match, table)
+
+
+def game_changed(*, game: Game) -> None:
+    """A hand was entered or corrected, or a tie decided, in one of a match's games: settle the
+    match (next game, or its winner) and let the bracket move on."""
+    match = Match.objects.select_for_update().select_related("tournament", "clock").get(pk=game.match_id)
+    games = list(match.games.order_by("match_game"))
+    winner = _winner_from_games(match, games)
+    if match.status == Match.Status.FINISHED:
+        changed = winner is None or winner[0] != match.winner_id
+        if changed and _later_matches_started(match):
+            raise InvalidHand(
+                "this correction would change who won the match, but the winner's next match has started; "
+                "the director decides the match instead",
+                field="hand",
+                code="bracket_moved_on",
+            )
+        if changed:
+            _reopen(match)
+    if winner is not None:
+        _finish_match(match, winner[0], winner[1])
+    elif match.status == Match.Status.PLAYING and games[-1].status == Game.Status.FINISHED:
+        _new_game(match, games[-1].match_game + 1)
+    _advance(match.tournament)
+
+
+def _winner_from_games(match: Match, games: list[Game]) -> tuple[int, str] | None:
+    """(winning team id, outcome), or None while the match goes on.
+
+    A team that wins a majority of the games wins. Once time is called the game under way is the
+    last one (rule text 004: games not started are not played): more games won wins, then more
+    points over the match's games; still level, the director decides.
+    """
+    wins = {match.home_id: 0, match.away_id: 0}
+    points = {match.home_id: 0, match.away_id: 0}
+    for g in games:
+        points[match.home_id] += g.ns_score
+        points[match.away_id] += g.ew_score
+        if g.status == Game.Status.FINISHED:
+            wins[match.home_id if g.winner == Side.NS else match.away_id] += 1
+    last = games[-1] if games else None
+    for team, won in wins.items():
+        if won >= match.games_to_win:
+            return team, Match.Outcome.TIME if last.time_called else Match.Outcome.PLAYED  # type: ignore[union-attr]
+    if last is None or last.status != Game.Status.FINISHED or not any(g.time_called for g in games):
+        return None
+    home, away = match.home_id, match.away_id
+    if wins[home] != wins[away]:
+        return (home if wins[home] > wins[away] else away), Match.Outcome.TIME
+    if points[home] != points[away]:
+        return (home if points[home] > points[away] else away), Match.Outcome.TIME
+    return None
+
+
+def _later_matches(match: Match):
+    teams = [match.home_id, match.away_id]
+    return Match.objects.filter(
+        Q(home_id__in=teams) | Q(away_id__in=teams), tournament_id=match.tournament_id, position__gt=match.position
+    )
+
+
+def _later_matches_started(match: Match) -> bool:
+    return Game.objects.filter(match__in=_later_matches(match), hands__isnull=False).exists()
+
+
+def _reopen(match: Match) -> None:
+    """A correction undid the match's result: it is playing again, and the matches it had filled
+    (none has a hand yet) give their tables back until the bracket fills them again."""
+    match.status, match.winner, match.outcome, match.finished_order = Match.Status.PLAYING, None, "", None
+    match.save(update_fields=["status", "winner", "outcome", "finished_order"])
+    later = _later_matches(match).filter(status=Match.Status.PLAYING)
+    Game.objects.filter(match__in=later).delete()
+    later.update(status=Match.Status.WAITING, table=None)
+
+
+def _finish_match(match: Match, winner: int, outcome: str, reason: str = "") -> None:
+    last = Match.objects.filter(tournament_id=match.tournament_id).aggregate(top=Max("finished_order"))["top"] or 0
+    match.status, match.winner_id, match.outcome, match.reason = Match.Status.FINISHED, winner, outcome, reason
+    match.finished_order, match.finished_at = last + 1, timezone.now()
+    match.save(update_fields=["status", "winner", "outcome", "reason", "finished_order", "finished_at"])
+
+
+@transaction.atomic
+def walkover(*, match: Match, winner: Team, reason: str, by: User = None) -> None:
+    """A team did not show: the other goes through without playing."""
+    _decide(match, winner, reason, Match.Outcome.WALKOVER)
+
+
+@transaction.atomic
+def decide_match(*, match: Match, winner: Team, reason: str, by: User = None) -> None:
+    """The director decides a match (over time and level, say); games under way end there."""
+    _decide(match, winner, reason, Match.Outcome.DECISION)
+
+
+def _decide(match: Match, winner: Team, reason: str, outcome: str) -> None:
+    match = Match.objects.select_for_update().select_related("tournament").get(pk=match.pk)
+    if not reason.strip():
+        raise ValidationError(
+            {"reason": ValidationError("Give the reason: it goes on the record.", code="reason_required")}
+        )
+    if match.status not in (Match.Status.READY, Match.Status.PLAYING):
+        raise ValidationError(f"The {match.label} is {match.get_status_display().lower()}.", code="not_open")
+    if winner.pk not in (match.home_id, match.away_id):
+        raise ValidationError({"winner": ValidationError("Choose one of the match's two teams.", code="not_in_match")})
+    side = Side.NS if winner.pk == match.home_id else Side.EW
+    for game in match.games.exclude(status=Game.Status.FINISHED):
+        game.status, game.winner = Game.Status.FINISHED, side
+        game.decided_by = f"{Match.Outcome(outcome).label}: {reason.strip()}"[:200]
+        game.save(update_fields=["status", "winner", "decided_by"])
+    _finish_match(match, winner.pk, outcome, reason.strip())
+    _advance(match.tournament)
+
+
+def _finish(tournament: Tournament) -> None:
+    round_ = knockout_round(tournament)
+    if round_ is not None and round_.status == Round.Status.RUNNING:
+        round_.close()
+    tournament.status = Tournament.Status.FINISHED
+    tournament.save(update_fields=["status"])
+
+
+def places(tournament: Tournament) -> list[pure.Place[int]]:
+    """Every team's place once the bracket is finished (team ids), best first."""
+    return state(tournament).places()

@@ -1,0 +1,116 @@
+"""Read-side views of a knockout: the bracket by columns and the matches now playing, with clocks.
+
+A fixed number of queries however large the bracket is.
+"""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass, field
+
+from django.db.models import Count, Q
+
+from tournament.models import Clock, Game, Match, Player, Tournament
+
+STAGE_TITLES = {
+    Match.Stage.WINNERS: "Round {round}",
+    Match.Stage.LOSERS: "Losers' round {round}",
+    Match.Stage.THIRD_PLACE: "Third place",
+}
+
+
+@dataclass
+class MatchCard:
+    match: Match
+    home: str
+    away: str
+    games: list[Game] = field(default_factory=list)
+    disputed: int = 0
+
+    @property
+    def current_game(self) -> Game | None:
+        return next((g for g in self.games if g.status != Game.Status.FINISHED), None)
+
+    @property
+    def wins(self) -> tuple[int, int]:
+        finished = [g for g in self.games if g.status == Game.Status.FINISHED]
+        return sum(g.winner == "NS" for g in finished), sum(g.winner == "EW" for g in finished)
+
+    @property
+    def clock(self) -> Clock | None:
+        return self.match.clock
+
+
+@dataclass
+class Column:
+    title: str
+    cards: list[MatchCard]
+
+
+@dataclass
+class BracketView:
+    columns: list[Column]
+    playing: list[MatchCard]
+    ready: list[MatchCard]
+    champion: str
+    double: bool
+
+
+def _names(tournament: Tournament) -> dict[int, str]:
+    names: dict[int, list[str]] = {}
+    for team_id, name in Player.objects.filter(team__tournament=tournament).values_list("team_id", "name"):
+        names.setdefault(team_id, []).append(name)
+    return {team: " & ".join(players) for team, players in names.items()}
+
+
+def bracket_view(tournament: Tournament) -> BracketView:
+    """The bracket in columns (winners' rounds, losers' rounds, finals) and the live matches."""
+    names = _names(tournament)
+    seeds = dict(tournament.teams.filter(seed__isnull=False).values_list("pk", "seed"))
+
+    def name(team_id: int | None) -> str:
+        return f"({seeds.get(team_id, '')}) {names[team_id]}" if team_id else ""
+
+    matches = list(tournament.matches.select_related("table", "clock").order_by("position"))
+    games: dict[int, list[Game]] = {}
+    disputed: dict[int, int] = {}
+    for game in (
+        Game.objects.filter(match__tournament=tournament)
+        .annotate(disputes=Count("hands", filter=Q(hands__disputed=True)))
+        .order_by("match_game")
+    ):
+        games.setdefault(game.match_id, []).append(game)
+        disputed[game.match_id] = disputed.get(game.match_id, 0) + game.disputes
+    cards = {
+        m.pk: MatchCard(m, name(m.home_id), name(m.away_id), games.get(m.pk, []), disputed.get(m.pk, 0))
+        for m in matches
+    }
+    columns: dict[tuple[int, int], Column] = {}
+    for m in matches:
+        order = {Match.Stage.WINNERS: 0, Match.Stage.LOSERS: 1, Match.Stage.THIRD_PLACE: 2, Match.Stage.FINAL: 3}
+        slot = (order[m.stage], m.round if m.stage != Match.Stage.FINAL else 0)
+        title = STAGE_TITLES.get(m.stage, "Final").format(round=m.round)
+        columns.setdefault(slot, Column(title, [])).cards.append(cards[m.pk])
+    final = [m for m in matches if m.stage == Match.Stage.FINAL and m.status == Match.Status.FINISHED]
+    playing = sorted((cards[m.pk] for m in matches if m.status == Match.Status.PLAYING), key=_by_table)
+    return BracketView(
+        columns=[columns[key] for key in sorted(columns)],
+        playing=playing,
+        ready=[cards[m.pk] for m in matches if m.status == Match.Status.READY],
+        champion=names[final[-1].winner_id] if final and tournament.status == Tournament.Status.FINISHED else "",
+        double=tournament.format == Tournament.Format.DOUBLE_ELIMINATION,
+    )
+
+
+def _by_table(card: MatchCard) -> int:
+    return card.match.table.number if card.match.table else 0
+
+
+def clock_text(clock: Clock | None, now: datetime.datetime | None = None) -> str:
+    """ "12:34", "Time" or "" (no clock, or not started), for pages without scripts and for PDFs."""
+    remaining = clock.remaining_seconds(now) if clock else None
+    if remaining is None:
+        return ""
+    if remaining <= 0:
+        return "Time"
+    return f"{remaining // 60}:{remaining % 60:02d}"

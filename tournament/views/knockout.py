@@ -1,0 +1,152 @@
+"""Knockout pages: the live bracket and match board, settling and seating matches, the clocks,
+and the public bracket. Clocks of progressive rounds are run from here too."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.db.models import QuerySet
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from tournament import clocks, knockout
+from tournament.knockout_forms import AssignTableForm, ClockForm, DecideMatchForm
+from tournament.knockout_reports import bracket_view
+from tournament.models import Clock, Match, Table, Tournament
+from tournament.views.common import director_required, round_or_404, tournament_or_404
+
+PUBLIC_REFRESH_SECONDS = 10
+
+
+def _match_or_404(tournament: Tournament, match_id: int) -> Match:
+    return get_object_or_404(
+        Match.objects.select_related("tournament", "home", "away"), pk=match_id, tournament=tournament
+    )
+
+
+def _free_tables(tournament: Tournament) -> QuerySet[Table]:
+    busy = tournament.matches.filter(status=Match.Status.PLAYING).values("table_id")
+    return tournament.tables.exclude(pk__in=busy).order_by("number")
+
+
+def _errors(request: HttpRequest, error: ValidationError) -> None:
+    messages.error(request, " ".join(error.messages))
+
+
+@director_required
+def bracket(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """The director's live bracket and match board; htmx refreshes the board part."""
+    tournament = tournament_or_404(tournament_id)
+    context = {
+        "tournament": tournament,
+        "view": bracket_view(tournament),
+        "round": knockout.knockout_round(tournament),
+        "free_tables": list(_free_tables(tournament)),
+    }
+    template = "knockout/_director_board.html" if request.htmx else "knockout/bracket.html"
+    return render(request, template, context)
+
+
+@director_required
+def match_detail(request: HttpRequest, tournament_id: int, match_id: int) -> HttpResponse:
+    tournament = tournament_or_404(tournament_id)
+    match = _match_or_404(tournament, match_id)
+    context = {
+        "tournament": tournament,
+        "match": match,
+        "games": match.games.select_related("table").order_by("match_game"),
+        "decide": DecideMatchForm(match=match),
+    }
+    return render(request, "knockout/match.html", context)
+
+
+@director_required
+@require_POST
+def match_decide(request: HttpRequest, tournament_id: int, match_id: int) -> HttpResponse:
+    """A walkover or a decision, with its reason."""
+    tournament = tournament_or_404(tournament_id)
+    match = _match_or_404(tournament, match_id)
+    form = DecideMatchForm(request.POST, match=match)
+    if form.is_valid():
+        settle = knockout.walkover if form.cleaned_data["kind"] == "walkover" else knockout.decide_match
+        try:
+            settle(match=match, winner=form.winner_team(), reason=form.cleaned_data["reason"], by=request.user)
+        except ValidationError as error:
+            form.add_error(None, error)
+    if not form.is_valid():
+        context = {"tournament": tournament, "match": match, "games": match.games.all(), "decide": form}
+        return render(request, "knockout/match.html", context, status=422)
+    messages.success(request, f"The {match.label} is settled: {form.winner_team().names} go through.")
+    return redirect("director:bracket", tournament.pk)
+
+
+@director_required
+@require_POST
+def match_table(request: HttpRequest, tournament_id: int, match_id: int) -> HttpResponse:
+    """The director seats a ready match at a free table of their choice."""
+    tournament = tournament_or_404(tournament_id)
+    match = _match_or_404(tournament, match_id)
+    form = AssignTableForm(request.POST, free=_free_tables(tournament))
+    if not form.is_valid():
+        messages.error(request, "Choose a free table.")
+        return redirect("director:bracket", tournament.pk)
+    try:
+        knockout.assign_table(match=match, table=form.cleaned_data["table"])
+    except ValidationError as error:
+        _errors(request, error)
+    return redirect("director:bracket", tournament.pk)
+
+
+@director_required
+@require_POST
+def clock_action(request: HttpRequest, tournament_id: int, clock_id: int) -> HttpResponse:
+    """Start, pause or extend one clock (a match's, or one table's in a progressive round)."""
+    tournament = tournament_or_404(tournament_id)
+    clock = get_object_or_404(Clock, pk=clock_id, tournament=tournament)
+    form = ClockForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, " ".join(e for errors in form.errors.values() for e in errors))
+    else:
+        try:
+            _act(clock, form.cleaned_data["action"], form.cleaned_data.get("minutes") or 0)
+        except ValidationError as error:
+            _errors(request, error)
+    game = clock.games.select_related("round").first()
+    if game is not None and game.match_id is None:  # a progressive table's clock: back to its round
+        return redirect("director:round", tournament.pk, game.round.number)
+    return redirect("director:bracket", tournament.pk)
+
+
+def _act(clock: Clock, action: str, minutes: int) -> None:
+    if action == "start":
+        clocks.start_clock(clock=clock)
+    elif action == "pause":
+        clocks.pause_clock(clock=clock)
+    else:
+        clocks.add_minutes(clock=clock, minutes=minutes)
+
+
+@director_required
+@require_POST
+def round_clock(request: HttpRequest, tournament_id: int, number: int) -> HttpResponse:
+    """Start (or resume) or pause the clock of every table of a progressive round."""
+    tournament = tournament_or_404(tournament_id)
+    round_ = round_or_404(tournament, number)
+    try:
+        if request.POST.get("action") == "pause":
+            clocks.pause_round_clock(round_=round_)
+        else:
+            clocks.start_round_clock(round_=round_)
+    except ValidationError as error:
+        _errors(request, error)
+    return redirect("director:round", tournament.pk, number)
+
+
+def public_bracket(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """Everyone's bracket: the matches now playing with their tables and clocks, then the bracket."""
+    tournament = tournament_or_404(tournament_id)
+    context = {"tournament": tournament, "view": bracket_view(tournament), "refresh": PUBLIC_REFRESH_SECONDS}
+    context["projector"] = request.GET.get("projector") == "1"
+    template = "knockout/_public.html" if request.htmx else "knockout/public.html"
+    return render(request, template, context)
