@@ -12,6 +12,7 @@ from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from scoring import HandEntry
 from tests.conftest import finish_game, make_tournament
 from tournament import printing, services, transfer
 from tournament.models import Game, Hand, HandRevision, Membership, Payment, Payout, Player, Prize, Team, Tournament
@@ -39,8 +40,8 @@ def _event() -> Tournament:
     game = second.games.first()
     finish_game(game, hands=2)
     hand = game.hands.get(number=2)
-    services.enter_hand(game=game, number=2, values={**hand.snapshot(), "north_tricks": 3, "east_tricks": 4},
-                        source="director", expected_version=1)  # fmt: skip
+    corrected = HandEntry.from_fields({**hand.snapshot(), "north_tricks": 3, "east_tricks": 4})
+    services.correct_hand(game=game, number=2, entry=corrected, expected_version=1)
     services.flag_dispute(hand=hand, note="EW say 4")
     prize = Prize.objects.create(tournament=tournament, place=1, share_percent=Decimal("50"))
     Payout.objects.create(prize=prize, team=tournament.teams.first(), amount=Decimal("40.00"))

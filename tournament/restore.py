@@ -292,7 +292,7 @@ def _teams(plan: _Plan, entries: list[Any], users: dict) -> dict[tuple[int, int]
             plan.players.append(player)
         for i, entry_ in enumerate(row.items("payments", "payments"), start=1):
             _payment(plan, _Row(entry_, f"Team {number}, payment {i}"), team, users)
-        paid = sum((p.signed_amount for p in plan.payments if p.team is team), Decimal("0"))
+        paid = _pool([p for p in plan.payments if p.team is team])
         if paid < 0:
             _fail(row.where, f"its refunds exceed what it paid (net ${paid})", "refund_too_large")
     return players
@@ -374,7 +374,7 @@ def _round(plan: _Plan, row: _Row, index: int, tables: dict, players: dict, user
         _place(s, placed, tuple(key))
         plan.seatings.append(seat)
     for table_number, taken in seats.items():
-        if taken != set(Seat.values):
+        if taken != {seat.value for seat in Seat}:
             _fail(f"Round {number}, table {table_number}", "needs exactly one player in each of N, E, S, W", "seats")
     for i, value in enumerate(row.items("sit_outs", "seatings"), start=1):
         s = _Row({}, f"Round {number}, sit-out {i}")
@@ -414,7 +414,12 @@ def _game(plan: _Plan, row: _Row, round_: Round, tables: dict, users: dict) -> N
         scored = game.replay(hands).game
     except InvalidHand as error:
         _fail(row.where, f"{error.message} under this tournament's rules", "hand")
-    decided = scored.tied and not scored.over and game.winner in Side.values and game.status == Game.Status.FINISHED
+    decided = (
+        scored.tied
+        and not scored.over
+        and game.winner in {side.value for side in Side}
+        and game.status == Game.Status.FINISHED
+    )
     if game.decided_by and not decided:
         _fail(row.where, "a tie decided by the director needs a tied game, finished, with its winner", "decided")
     if round_.status == Round.Status.PLANNED and hands:
@@ -499,7 +504,8 @@ def _event(plan: _Plan) -> None:
 
 
 def _pool(payments: list[Payment]) -> Decimal:
-    return sum((p.signed_amount for p in payments), Decimal("0"))
+    """Money in, net of refunds."""
+    return sum((-p.amount if p.kind == Payment.Kind.REFUND else p.amount for p in payments), Decimal("0"))
 
 
 def _prize(plan: _Plan, row: _Row, players: dict, users: dict, pool: Decimal) -> None:
