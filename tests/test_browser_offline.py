@@ -69,8 +69,19 @@ def expected(first: int, hands: list) -> list[tuple]:
     ]
 
 
+def wait_until(page, expression: str) -> None:
+    """Wait until ``expression`` is true in the page. Polled from here: wait_for_function polls
+    by eval inside the page, which the app's Content-Security-Policy forbids (it passes only
+    when its first, unpolled check already succeeds)."""
+    for _ in range(150):
+        if page.evaluate(f"!!({expression})"):
+            return
+        page.wait_for_timeout(100)
+    raise AssertionError(f"never true in the page: {expression}")
+
+
 def wait_for_worker(page) -> None:
-    page.wait_for_function("navigator.serviceWorker && navigator.serviceWorker.controller !== null")
+    wait_until(page, "navigator.serviceWorker && navigator.serviceWorker.controller")
 
 
 def test_hands_saved_offline_survive_a_reload_and_arrive_once_in_order(phone_page, table_game, screenshot):
@@ -152,6 +163,6 @@ def test_the_preview_offline_says_so_and_never_carries_the_csrf_token(phone_page
 def test_the_table_page_reports_in_and_says_how_many_hands_wait(phone_page, table_game):
     page = phone_page
     page.goto(url(table_game))
-    page.wait_for_function("performance.getEntriesByType('resource').some(e => e.name.includes('/report/'))")
+    wait_until(page, "performance.getEntriesByType('resource').some(e => e.name.includes('/report/'))")
     table = Table.objects.get(pk=table_game.table_id)
     assert table.phone_heard_at is not None and table.phone_waiting == 0
