@@ -85,8 +85,8 @@ def test_renaming_on_the_roster_leaves_each_events_record_as_it_was(director_cli
 
 
 def test_an_imported_event_links_its_players_to_the_roster(last_week):
-    from tournament import transfer
+    from tournament import restore, transfer
 
-    copy = transfer.import_tournament(transfer.export_tournament(last_week))
+    copy = restore.import_tournament(transfer.export_tournament(last_week))
     ada = RosterPlayer.objects.get(name="Ada")
     assert set(ada.entries.values_list("team__tournament", flat=True)) == {last_week.pk, copy.pk}
