@@ -894,6 +894,10 @@ class PrintJob(models.Model):
     error = models.TextField(blank=True)
     created_at = models.DateTimeField(default=timezone.now)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # While rendering: beaten every few seconds, and the HTML chunks to render again from if the
+    # process stops (see tournament.print_jobs).
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
+    html = models.JSONField(default=list, blank=True)
 
     class Meta:
         ordering = ["-created_at"]
