@@ -511,3 +511,11 @@ def test_the_teams_page_sends_a_league_withdrawal_to_the_league_page(director_cl
     assert "a team withdraws on the League page" in response.content.decode()
     team.refresh_from_db()
     assert team.status == Team.Status.ACTIVE
+
+
+@pytest.mark.django_db
+def test_the_everyone_pages_of_a_league_are_its_league_table():
+    tournament = make_league(4)
+    for name, target in (("public:standings", "public:league"), ("public:projector", "public:league_projector")):
+        response = Client().get(reverse(name, args=[tournament.pk]))
+        assert response.status_code == 302 and response.url == reverse(target, args=[tournament.pk])
