@@ -98,7 +98,7 @@ def render_html_chunks(template_name: str, contexts: Sequence[dict[str, Any]]) -
 
 WORKERS = max(1, min(os.cpu_count() or 1, 4))
 SMALL_BATCH = 12
-CHUNK_PAGES = 50
+CHUNK_PAGES = 100
 
 
 def chunk_size(pages: int) -> int:
