@@ -152,6 +152,17 @@ def test_a_score_sheet_records_every_penalty_misdeal_and_dispute(db):
     assert "Hand 4: Who led? — not settled yet" in text
 
 
+def test_a_long_game_still_prints_on_one_page(db):
+    tournament = make_tournament(couples=2, preset="classic", split=False, paper_size="letter")
+    game = services.seat_first_round(tournament=tournament).games.get()
+    services.start_round(round_=game.round)
+    for number in range(1, 31):
+        values = even_hand(7) if number == 30 else {"misdeal": "no_spades"}
+        services.enter_hand(game=game, number=number, values=values, source=HandRevision.Source.TABLE)
+    (page,) = pages_text(produce(tournament, printing.score_sheets(game.round)))
+    assert page.count("Misdeal: A player was dealt no spades") == 29 and "32" in page and "North–South" in page
+
+
 @pytest.mark.parametrize(("paper", "size"), [("letter", (612, 792)), ("A4", (595, 842))])
 def test_every_score_sheet_has_the_grid_drawn_once_under_it(finished_round, tournament, paper, size):
     tournament.paper_size = paper
