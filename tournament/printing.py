@@ -23,6 +23,7 @@ from django.db import close_old_connections, connection, transaction
 from django.utils import timezone
 
 from scoring.describe import handout, summary
+from scoring.rules import readings_of
 from tournament import pdf
 from tournament.links import qr_png, qr_svg, table_url
 from tournament.models import Payout, PrintJob, Round, Seat, Side, Tournament, playing_name
@@ -372,23 +373,10 @@ def movement_slips(round_: Round, base: str | None = None) -> Document:
 
 
 def rule_handout(tournament: Tournament) -> Document:
-    movement = {
-        Tournament.Format.PROGRESSIVE_SPLIT: (
-            "After each round the side with more points at each table moves up one table (table 2's winners "
-            "to table 1, and so on); the winners at table 1 stay. The losers at table 1 go to the last table. "
-            "Partners split: each newcomer partners one of the two players already there. With an odd number "
-            "of couples, table 1's losers sit out a round and come back at the last table. Each player is "
-            "credited with their side's score for the round; the highest total wins."
-        ),
-        Tournament.Format.PROGRESSIVE_FIXED: (
-            "Partners stay together all evening. After each game the winning team moves up one table and the "
-            "winners at table 1 stay; the losers at table 1 go to the last table. With an odd number of "
-            "teams, table 1's losers sit out a round. Teams are ranked on their total points."
-        ),
-    }[tournament.format]
     title = "Rules of play"
-    context = {**_base(tournament, title), "sections": handout(tournament.rules, movement=movement),
-               "preset_title": tournament.get_preset_display()}  # fmt: skip
+    readings = readings_of(tournament.preset, tournament.rule_overrides)
+    context = {**_base(tournament, title), "preset_title": tournament.get_preset_display(),
+               "sections": handout(tournament.rules, format=tournament.format, readings=readings)}  # fmt: skip
     return Document("rules", title, "print/handout.html", [context])
 
 
