@@ -25,7 +25,7 @@ from django.utils import timezone
 from scoring.describe import handout, summary
 from scoring.rules import readings_of
 from tournament import pdf
-from tournament.links import qr_png, qr_svg, table_url
+from tournament.links import qr_svg, table_url
 from tournament.models import Payout, PrintJob, Round, Seat, Side, Tournament, playing_name
 from tournament.reports import ledger, standings_rows, teams_with_balance
 from tournament.standings import TIEBREAK_TEXT
@@ -230,7 +230,7 @@ def _sheet(
         "misdeals": misdeals,
         "disputes": disputes,
         "url": url,
-        "qr": qr_png(url) if url else "",
+        "qr": pdf.qr_image(url) if url else "",
         "show_table_talk": show_table_talk,
     }
 
