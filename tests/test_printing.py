@@ -159,8 +159,8 @@ def test_a_long_game_still_prints_on_one_page(db):
     game = services.seat_first_round(tournament=tournament).games.get()
     services.start_round(round_=game.round)
     for number in range(1, 31):
-        values = even_hand(7) if number == 30 else {"misdeal": "no_spades"}
-        services.enter_hand(game=game, number=number, values=values, source=HandRevision.Source.TABLE)
+        entry = HandEntry.from_fields(even_hand(7)) if number == 30 else HandEntry.misdealt("no_spades")
+        services.enter_hand(game=game, number=number, entry=entry, source=HandRevision.Source.TABLE)
     (page,) = pages_text(produce(tournament, printing.score_sheets(game.round)))
     assert page.count("Misdeal: A player was dealt no spades") == 29 and "32" in page and "North–South" in page
 
