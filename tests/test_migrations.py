@@ -63,7 +63,7 @@ def test_disputes_recorded_on_hands_before_become_dispute_records():
 
 
 def test_everyone_who_played_before_joins_the_roster_once():
-    apps = _migrate(("tournament", "0008_league_season"))
+    apps = _migrate(("tournament", "0010_print_job_heartbeat"))
     models = {m: apps.get_model("tournament", m) for m in ("Tournament", "Team", "Player")}
     for week, names in enumerate((["Ada", "Ben"], ["ada ", "Cleo"])):
         event = models["Tournament"].objects.create(name=f"Week {week}", preset="standard")
@@ -71,7 +71,7 @@ def test_everyone_who_played_before_joins_the_roster_once():
         for name in names:
             models["Player"].objects.create(team=team, name=name)
 
-    apps = _migrate(("tournament", "0009_roster"))
+    apps = _migrate(("tournament", "0011_roster"))
     players = apps.get_model("tournament", "Player").objects.order_by("id")
     assert [(p.name, p.roster.name) for p in players] == [
         ("Ada", "Ada"),

@@ -21,7 +21,7 @@ def roster_from_players(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournament', '0008_league_season'),
+        ('tournament', '0010_print_job_heartbeat'),
     ]
 
     operations = [
