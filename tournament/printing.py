@@ -21,10 +21,10 @@ from django.utils import timezone
 
 from scoring.describe import handout, summary
 from tournament import pdf
+from tournament.formats import format_of
 from tournament.links import qr_svg, table_url
 from tournament.models import Payout, PrintJob, Round, Seat, Tournament
-from tournament.reports import ledger, standings_rows, teams_with_balance
-from tournament.standings import TIEBREAK_TEXT
+from tournament.reports import ledger, teams_with_balance
 
 log = logging.getLogger(__name__)
 SEAT_TITLES = dict(Seat.choices)
@@ -200,10 +200,15 @@ def rule_handout(tournament: Tournament) -> Document:
 
 
 def standings(tournament: Tournament) -> Document:
-    rows = standings_rows(tournament)
+    rows = format_of(tournament).standings(tournament)
     rounds = sorted({s.round for row in rows for s in row.standing.rounds if s is not None})
     title = "Standings"
-    context = {**_base(tournament, title), "rows": rows, "rounds": rounds, "tiebreak": TIEBREAK_TEXT}
+    context = {
+        **_base(tournament, title),
+        "rows": rows,
+        "rounds": rounds,
+        "tiebreak": format_of(tournament).places_text,
+    }
     return Document("standings", title, "print/standings.html", [context])
 
 

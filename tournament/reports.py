@@ -205,8 +205,8 @@ def sitting_out_names(round_: Round) -> list[str]:
     return list(round_.sit_outs.annotate(name=playing_name()).values_list("name", flat=True))
 
 
-def standings_csv(tournament: Tournament) -> str:
-    rows = standings_rows(tournament)
+def standings_csv(rows: list[StandingRow]) -> str:
+    """The standings rows (as the tournament's format ranks them) as CSV."""
     rounds = sorted({s.round for row in rows for s in row.standing.rounds if s is not None})
     out = io.StringIO()
     writer = csvsafe.writer(out)
@@ -237,7 +237,6 @@ HAND_CSV_HEADER = [
 
 def hands_csv(tournament: Tournament) -> str:
     """Every hand of every table, with the points it scored and the running score."""
-    rules = tournament.rules
     names: dict[tuple[int, int], dict[str, str]] = defaultdict(dict)
     seatings = Seating.objects.filter(round__tournament=tournament).annotate(name=playing_name())
     for round_id, table_id, seat, name in seatings.values_list("round_id", "table_id", "seat", "name"):
@@ -248,8 +247,8 @@ def hands_csv(tournament: Tournament) -> str:
     out = io.StringIO()
     writer = csvsafe.writer(out)
     writer.writerow(HAND_CSV_HEADER)
-    for game in Game.objects.filter(round__tournament=tournament).select_related("round", "table"):
-        scored = iter(game.replay(rules, hands_by_game[game.pk]).hands)
+    for game in Game.objects.filter(round__tournament=tournament).select_related("round__tournament", "table", "match"):
+        scored = iter(game.replay(game.rules, hands_by_game[game.pk]).hands)
         seat_names = names[game.round_id, game.table_id]
         for hand in hands_by_game[game.pk]:
             result = None if hand.misdeal else next(scored)
