@@ -160,3 +160,31 @@ def test_the_public_bracket_shows_tables_and_the_champion(client):
     page = client.get(reverse("public:bracket", args=[tournament.pk]) + "?projector=1").content.decode()
     assert "Champion: <strong>Ada &amp; Ben</strong>" in page
     assert tournament.rounds.get().status == Round.Status.CLOSED
+
+
+def test_the_bracket_prints_on_one_landscape_page_for_32_teams(director_client, tmp_path):
+    from pypdf import PdfReader
+
+    tournament = knockout_event(teams=32, format="double_elimination")
+    response = director_client.get(reverse("director:print_document", args=[tournament.pk, "bracket"]))
+    pdf = tmp_path / "bracket.pdf"
+    pdf.write_bytes(response.content)
+    reader = PdfReader(pdf)
+    assert len(reader.pages) == 1
+    page = reader.pages[0]
+    assert page.mediabox.width > page.mediabox.height  # landscape
+    text = page.extract_text()
+    assert "Losers' bracket" in text and "(1) Ada & Ben" in text
+
+
+def test_match_score_sheets_print_the_time_rule_for_each_match_playing(director_client, tmp_path):
+    from pypdf import PdfReader
+
+    tournament = knockout_event(teams=4, best_of=3)
+    response = director_client.get(reverse("director:print_document", args=[tournament.pk, "match-sheets"]))
+    pdf = tmp_path / "sheets.pdf"
+    pdf.write_bytes(response.content)
+    reader = PdfReader(pdf)
+    assert len(reader.pages) == 2
+    text = " ".join(reader.pages[0].extract_text().split())
+    assert "The match has 30 minutes" in text and "Games not yet started when time is called are not played" in text
