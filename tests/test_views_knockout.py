@@ -7,7 +7,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from tests.test_knockout import current_game, enter, hand, knockout_event, match, win_game
-from tournament.models import Clock, Match, Round
+from tournament.models import Clock, Match, Round, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -188,3 +188,29 @@ def test_match_score_sheets_print_the_time_rule_for_each_match_playing(director_
     assert len(reader.pages) == 2
     text = " ".join(reader.pages[0].extract_text().split())
     assert "The match has 30 minutes" in text and "Games not yet started when time is called are not played" in text
+
+
+def test_director_set_seeds_decide_the_draw(director_client):
+    tournament = knockout_event(teams=4)
+    tournament.rounds.all().delete()
+    tournament.matches.all().delete()
+    Tournament.objects.filter(pk=tournament.pk).update(seating_order=Tournament.SeatingOrder.DIRECTOR)
+    teams = list(tournament.teams.order_by("number"))
+    url = reverse("director:seeds", args=[tournament.pk])
+    clash = {f"seed-{t.pk}": 1 for t in teams}
+    response = director_client.post(url, clash)
+    assert response.status_code == 422 and b"is given to" in response.content
+    chosen = {f"seed-{t.pk}": seed for t, seed in zip(teams, (4, 3, 2, 1), strict=True)}
+    assert director_client.post(url, chosen).status_code == 302
+    director_client.post(reverse("director:seat_first", args=[tournament.pk]))
+    top = match(tournament, "W1-1")
+    assert (top.home, top.away) == (teams[3], teams[0])  # seed 1 v seed 4
+    assert director_client.post(url, chosen).status_code == 422  # drawn: seeds are fixed
+
+
+def test_starting_every_clock_starts_only_the_matches_at_tables(director_client):
+    tournament = knockout_event(teams=6)
+    response = director_client.post(reverse("director:start_clocks", args=[tournament.pk]), follow=True)
+    assert b"Started 2 clocks." in response.content
+    assert Clock.objects.filter(tournament=tournament, started_at__isnull=False).count() == 2
+    assert director_client.get(reverse("director:start_clocks", args=[tournament.pk])).status_code == 405

@@ -28,7 +28,7 @@ ASSISTANT_PAGES = frozenset({
     "seat_first", "round", "round_board", "round_swap", "round_links", "round_start", "round_close",
     "game", "game_hand", "game_tie", "game_reissue", "game_resolve",
     "standings", "print", "print_document", "print_job", "print_job_pdf", "export_standings", "export_hands",
-    "bracket", "match", "match_table", "clock", "round_clock",
+    "bracket", "match", "match_table", "clock", "round_clock", "start_clocks",
 })  # fmt: skip
 # Printed documents about money: the director's, like the pages they come from.
 MONEY_DOCUMENTS = frozenset({"payouts", "fee-ledger"})

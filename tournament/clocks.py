@@ -13,7 +13,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from tournament.models import Clock, Game, Match, Round
+from tournament.models import Clock, Game, Match, Round, Tournament
 
 MAX_EXTRA_MINUTES = 120
 
@@ -52,6 +52,20 @@ def pause_round_clock(*, round_: Round) -> None:
 def _start(clock: Clock, now: datetime.datetime) -> None:
     clock.start(now)
     clock.save(update_fields=["started_at", "paused_at", "paused_seconds"])
+
+
+@transaction.atomic
+def start_match_clocks(*, tournament: Tournament) -> int:
+    """Start the clock of every match now at a table whose clock has not started; returns how many."""
+    now = timezone.now()
+    waiting = Clock.objects.select_for_update().filter(
+        match__tournament=tournament, match__status=Match.Status.PLAYING, started_at__isnull=True
+    )
+    count = 0
+    for clock in waiting:
+        _start(clock, now)
+        count += 1
+    return count
 
 
 @transaction.atomic

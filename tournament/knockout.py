@@ -93,6 +93,22 @@ def draw_bracket(*, tournament: Tournament, by: User = None) -> Round:
     return round_
 
 
+@transaction.atomic
+def set_seeds(*, tournament: Tournament, seeds: dict[int, int]) -> None:
+    """The director's seeds (team id to seed), before the draw."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    if tournament.rounds.exists():
+        raise ValidationError("The bracket is drawn: seeds can no longer change.", code="already_drawn")
+    teams = list(tournament.teams.filter(pk__in=seeds))
+    for team in teams:
+        team.seed = seeds[team.pk]
+    Team.objects.bulk_update(teams, ["seed"])
+
+
+def playing_teams(tournament: Tournament) -> list[Team]:
+    return _entrants(tournament)
+
+
 def knockout_round(tournament: Tournament) -> Round | None:
     return tournament.rounds.filter(number=1).first()
 
