@@ -192,7 +192,7 @@ def assign_table(*, match: Match, table: Table) -> None:
 def game_changed(*, game: Game) -> None:
     """A hand was entered or corrected, or a tie decided, in one of a match's games: settle the
     match (next game, or its winner) and let the bracket move on."""
-    match = Match.objects.select_for_update().select_related("tournament", "clock").get(pk=game.match_id)
+    match = Match.objects.select_for_update(of=("self",)).select_related("tournament").get(pk=game.match_id)
     games = list(match.games.order_by("match_game"))
     winner = _winner_from_games(match, games)
     if match.status == Match.Status.FINISHED:
