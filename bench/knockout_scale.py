@@ -28,7 +28,7 @@ from tournament import services  # noqa: E402
 from tournament.formats import format_of  # noqa: E402
 from tournament.models import Game, Hand, HandRevision, Match  # noqa: E402
 from tournament.scratch import throwaway_database  # noqa: E402
-from tournament.simulation import hand_values, play_game  # noqa: E402
+from tournament.simulation import hand_entry, play_game  # noqa: E402
 from tournament.simulation_knockout import create_knockout  # noqa: E402
 
 
@@ -41,14 +41,12 @@ def _last_hand(game: Game, rng: random.Random):
     """Play ``game`` up to the hand that ends it; return a function that enters that hand."""
     while True:
         (north, south), (east, west) = random_hand(game.rules, rng, scores=(game.ns_score, game.ew_score))
-        values, number = hand_values(north, east, south, west), game.hands.count() + 1
-        hands = list(game.hands.order_by("number"))
-        if game.replay(game.rules, [*hands, Hand(game=game, number=number, **values)]).over:
-            return lambda: services.enter_hand(
-                game=game, number=number, values=values, source=HandRevision.Source.TABLE
-            )
-        services.enter_hand(game=game, number=number, values=values, source=HandRevision.Source.TABLE)
-        game.refresh_from_db()
+        entry, number = hand_entry(north, east, south, west), game.hands.count() + 1
+        trial = Hand(game=game, number=number)
+        trial.store(entry)
+        if game.replay([*game.hands.order_by("number"), trial]).game.over:
+            return lambda: services.enter_hand(game=game, number=number, entry=entry, source=HandRevision.Source.TABLE)
+        game = services.enter_hand(game=game, number=number, entry=entry, source=HandRevision.Source.TABLE).game
 
 
 def measure(teams: int) -> dict[str, tuple[float, int]]:

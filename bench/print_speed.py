@@ -1,49 +1,140 @@
-"""A round's score sheets as one PDF, for 10 and for 100 tables: seconds and peak memory.
+"""A round's score sheets as one PDF at 10, 100 and 1,000 tables: seconds, pages a second and
+peak memory, the naive render beside the one in use, in the same run.
 
-Measured cold (no cached PDF): HTML rendering in this process, PDF layout in the worker pool,
-joining. Peak memory is this process's and the largest worker's resident size.
+- naive: the sheet as the app first drew it, an HTML table laid out on every page
+  (``bench/naive_score_sheets.html``, with its inline SVG QR code), in one chunk a worker;
+- layered: the app's sheet, its background (lines, shading, labels) laid out and drawn once and
+  each table's text laid over it (``templates/print/score_sheets.html``), in the app's chunks.
+
+Each figure is cold (no cached PDF): the sheets' data and HTML in this process, PDF layout in
+the worker pool (fresh for each figure, so its peak memory is that figure's), joining. The
+machine is shared, so the load average is printed beside the figures and each size runs
+``--repeat`` times (the range is printed). The naive render of 1,000 tables is left out: it
+takes minutes (the 100-table rate tells what it would be).
 """
 
 from __future__ import annotations
 
+import argparse
 import os
-import resource
+import random
 import sys
 import time
+from pathlib import Path
 
 import django
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tournament.settings")
 django.setup()
 
-from tournament import pdf, printing  # noqa: E402
+from django.template import engines  # noqa: E402
+
+from tournament import pdf, printing, services  # noqa: E402
+from tournament.links import qr_svg  # noqa: E402
+from tournament.models import Round  # noqa: E402
 from tournament.scratch import throwaway_database  # noqa: E402
-from tournament.simulation import create_event  # noqa: E402
+from tournament.simulation import create_event, play_game  # noqa: E402
+
+NAIVE = Path(__file__).with_name("naive_score_sheets.html")
 
 
-def measure(tables: int) -> None:
+def played_round(tables: int) -> Round:
+    """Round 1 of an event with ``tables`` tables, every game played to its end."""
     tournament = create_event(couples=2 * tables, rounds=2, seed=1)
     round_ = tournament.rounds.get(number=1)
+    services.start_round(round_=round_)
+    rng = random.Random(1)
+    for game in round_.games.select_related("round__tournament", "table"):
+        play_game(game, rng)
+    return round_
+
+
+def peak_mb(pid: int | str = "self") -> float:
+    """The process's peak resident memory (VmHWM) in MB."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def fresh_workers() -> None:
+    """A new, warmed worker pool (a running server's pool has rendered before), and this
+    process's peak memory reset, so that both peaks belong to the next figure alone."""
+    if pdf._pool is not None:
+        pdf._pool.shutdown()
+        pdf._pool = None
+    pdf.pdf_from_chunks(["<p>warm</p>", "<p>up</p>"])
+    Path("/proc/self/clear_refs").write_text("5")
+
+
+def workers_peak_mb() -> float:
+    processes = pdf._pool._processes if pdf._pool else {}
+    return max((peak_mb(pid) for pid in processes), default=0.0)
+
+
+def naive_chunks(document: printing.Document) -> list[str]:
+    """The same sheets through the naive template, a chunk a worker (as the app first did)."""
+    template = engines["django"].from_string(NAIVE.read_text())
+    sheets = [
+        {**sheet, "qr": qr_svg(sheet["url"], scale=3) if sheet["url"] else ""}
+        for context in document.contexts
+        for sheet in context["sheets"]
+    ]
+    size = max(1, -(-len(sheets) // pdf.WORKERS)) if len(sheets) > pdf.SMALL_BATCH else len(sheets)
+    base = document.contexts[0]
+    return [template.render({**base, "sheets": sheets[i : i + size]}) for i in range(0, len(sheets), size)]
+
+
+def measure(round_: Round, *, naive: bool) -> dict[str, float]:
+    fresh_workers()
     start = time.perf_counter()
+    steps: list[float] = []
     document = printing.score_sheets(round_)
-    chunks = pdf.render_html_chunks(document.template, document.contexts)
-    html_seconds = time.perf_counter() - start
-    data = pdf.pdf_from_chunks(chunks)
+    chunks = naive_chunks(document) if naive else pdf.render_html_chunks(document.template, document.contexts)
+    html = time.perf_counter() - start
+    data = pdf.pdf_from_chunks(chunks, on_progress=lambda done: steps.append(time.perf_counter() - start))
     seconds = time.perf_counter() - start
-    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    workers = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-    print(f"  {tables:>3} tables: {seconds:5.2f} s ({tables / seconds:4.1f} pages/s; HTML {html_seconds:.2f} s), "
-          f"{len(data) / 1024:,.0f} KB; peak memory {own:,.0f} MB here, {workers:,.0f} MB in a worker")  # fmt: skip
+    return {"s": seconds, "html": html, "first": steps[0], "steps": len(steps), "kb": len(data) / 1024,
+            "here": peak_mb(), "worker": workers_peak_mb()}  # fmt: skip
+
+
+def spread(values: list[float], fmt: str) -> str:
+    low, high = min(values), max(values)
+    return format(low, fmt) if f"{low:{fmt}}" == f"{high:{fmt}}" else f"{low:{fmt}}–{high:{fmt}}"
+
+
+def report(tables: int, name: str, runs: list[dict[str, float]]) -> None:
+    seconds = [r["s"] for r in runs]
+    print(
+        f"  {tables:>5} tables, {name:7}: {spread(seconds, '.2f')} s "
+        f"({spread([tables / s for s in seconds], '.0f')} pages/s; HTML {spread([r['html'] for r in runs], '.2f')} s; "
+        f"{runs[0]['steps']:.0f} progress steps, first at {spread([r['first'] for r in runs], '.1f')} s), "
+        f"{runs[0]['kb']:,.0f} KB; peak memory {spread([r['here'] for r in runs], ',.0f')} MB here, "
+        f"{spread([r['worker'] for r in runs], ',.0f')} MB in a worker"
+    )
 
 
 def main() -> None:
-    print(f"printing: score sheets, one page a table (Python {sys.version.split()[0]}, {os.cpu_count()} cores)")
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tables", type=int, nargs="+", default=[10, 100, 1000])
+    parser.add_argument("--repeat", type=int, default=2)
+    args = parser.parse_args()
+    print(f"printing: score sheets, a page a table (Python {sys.version.split()[0]}, {os.cpu_count()} cores, "
+          f"load average {os.getloadavg()[0]:.1f})")  # fmt: skip
     with throwaway_database():
-        # A running server has rendered before: warm this process and the worker pool.
-        pdf.html_to_pdf("<p>warm</p>")
-        pdf.pdf_from_chunks(["<p>warm</p>", "<p>up</p>"])
-        for tables in (10, 100):
-            measure(tables)
+        for tables in args.tables:
+            round_ = played_round(tables)
+            kinds = ("layered",) if tables > 100 else ("naive", "layered")
+            results: dict[str, list[dict[str, float]]] = {kind: [] for kind in kinds}
+            for _ in range(args.repeat):
+                for kind in kinds:  # interleaved, so that a burst of load falls on both
+                    results[kind].append(measure(round_, naive=kind == "naive"))
+            for kind in kinds:
+                report(tables, kind, results[kind])
+            if "naive" in results:
+                ratio = min(r["s"] for r in results["naive"]) / min(r["s"] for r in results["layered"])
+                print(f"  {tables:>5} tables: the layered sheets take 1/{ratio:.1f} of the naive time")
+    print(f"  (load average at the end {os.getloadavg()[0]:.1f})")
 
 
 if __name__ == "__main__":

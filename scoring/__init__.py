@@ -19,29 +19,39 @@ big bid
     "10 for 200": a contract of at least ``big_bid`` scores ``big_bid_points`` instead of 10
     a trick.
 reneg, table talk
-    Infractions. Each costs the guilty side penalty tricks; a reneg may also give points to
-    the other side.
+    Infractions. Each costs the guilty side penalty tricks; a reneg's tricks may go to the
+    other side (``reneg_tricks_to``), and may also give it points.
 hand
     One deal: four bids, thirteen tricks, one score change per side.
 game
     Hands played until a side reaches the target score (or, in a progressive round, a fixed
-    number of hands).
+    number of hands). A rule set with neither has no score end: hands are scored one at a
+    time until the director calls time.
+reading
+    Our choice where a rule text is silent or unclear; the handout marks it "Our reading:".
 """
 
+from scoring.entry import HandEntry, Replay, replay
 from scoring.game import Game
 from scoring.hand import HandResult, InvalidHand, PlayerHand, SideHand, SideResult, score_hand
 from scoring.rules import PRESETS, InvalidRules, RuleSet, rules_from_json
+from scoring.seats import Seat, Side
 
 __all__ = [
     "PRESETS",
     "Game",
+    "HandEntry",
     "HandResult",
     "InvalidHand",
     "InvalidRules",
     "PlayerHand",
+    "Replay",
     "RuleSet",
+    "Seat",
+    "Side",
     "SideHand",
     "SideResult",
+    "replay",
     "rules_from_json",
     "score_hand",
 ]

@@ -8,7 +8,6 @@ and the rule; nothing is written to standard output then.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
 import sys
 from collections.abc import Mapping
@@ -20,6 +19,7 @@ from scoring.rules import PRESETS, InvalidRules, rules_from_json
 _TOP_FIELDS = {"rules", "teams"}
 _TEAM_FIELDS = {"score", "bags", "players", "reneges", "table_talk"}
 _PLAYER_FIELDS = {"bid", "tricks"}
+_RESULT_FIELDS = ("points", "bag_penalty", "bags", "score", "made")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -28,7 +28,12 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.rules:
         listing = {
-            name: {"title": p.title, "description": p.description, "rules": p.rules.to_json()}
+            name: {
+                "title": p.title,
+                "description": p.description,
+                "rules": p.rules.to_json(),
+                "readings": sorted(p.readings),
+            }
             for name, p in PRESETS.items()
         }
         json.dump(listing, sys.stdout, indent=2)
@@ -65,7 +70,10 @@ def score_json(text: str) -> dict[str, Any]:
     sides = [_side(team, number) for number, team in enumerate(teams, start=1)]
     result = score_hand(rules, sides)
     return {
-        "teams": [{**dataclasses.asdict(side), "lines": list(side.lines)} for side in result.teams],
+        "teams": [
+            {name: getattr(side, name) for name in _RESULT_FIELDS} | {"lines": list(side.lines)}
+            for side in result.teams
+        ],
         "game_over": result.game_over,
         "winner": result.winner,
     }

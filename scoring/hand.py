@@ -1,14 +1,33 @@
 """Scoring one hand: two sides' bids and tricks in, each side's score change out.
 
 :func:`validate_hand` enforces the rules a scorekeeper can break (tricks total 13, bids in
-range, blind nil only when far enough behind); :func:`score_hand` validates and then scores.
-Both raise :class:`InvalidHand`, which names the side, the player, the field and the rule.
+range, a side's bid at most 13, blind nil only when far enough behind); :func:`score_hand`
+validates and then scores. Both raise :class:`InvalidHand`, which names the side, the
+player, the field and the rule.
+
+Penalty tricks (reneges, table talk) come off the side's contract tricks first, then off a
+failed nil's tricks, never below zero; a nil is made or failed on the tricks its bidder took.
+Under ``reneg_tricks_to: "opponents"`` a reneg's tricks move to the other side, where they
+count toward its contract (never toward a nil). With ``reneg_trick_points`` set, a received
+trick is worth that many points and is never a bag; with ``own`` the receivers' own tricks,
+``b`` their bid and ``k`` the tricks received:
+
+* ``own >= b``: the usual score for ``own``, plus ``reneg_trick_points × k``;
+* ``own < b <= own + k``: made; the received tricks first fill the bid, the rest are worth
+  ``reneg_trick_points`` each (10 a trick: ``10 × (own + k)``), no bags;
+* ``own + k < b``: set as usual, plus ``reneg_trick_points × k``.
+
+Scoring is the hot path (a standings page replays every game), so the explanation of a side's
+points in words, :attr:`SideResult.lines`, is built only when asked for: the side is scored
+again with its words written down.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
 
 from scoring.rules import RuleSet
 
@@ -65,7 +84,8 @@ class SideResult:
     ``points`` is the whole change (``bag_penalty``, 0 or negative, and reneg points included); ``bags`` and
     ``score`` are the side's standing after the hand; ``made`` tells whether the side's
     contract (the nil bidder's partner's, where there is one; every nil, when both bid nil)
-    was made; ``lines`` explains the points in words.
+    was made; :attr:`lines` explains the points in words. ``scored_from`` is what the side was
+    scored from, kept to write :attr:`lines` on demand.
     """
 
     points: int
@@ -73,7 +93,14 @@ class SideResult:
     bags: int
     score: int
     made: bool
-    lines: tuple[str, ...]
+    scored_from: tuple[Any, ...] = field(default=(), repr=False, compare=False)
+
+    @cached_property
+    def lines(self) -> tuple[str, ...]:
+        """The points in words, one line a step (built on first use, then kept)."""
+        words: list[str] = []
+        _score_side(*self.scored_from, words)
+        return tuple(words)
 
 
 @dataclass(frozen=True)
@@ -99,127 +126,359 @@ def side_contract(rules: RuleSet, players: Sequence[PlayerHand]) -> int:
     return sum(int(p.bid) for p in players if not is_nil(rules, p.bid))
 
 
+# --- validation ------------------------------------------------------------------------------
+
+
 def validate_hand(rules: RuleSet, sides: Sequence[SideHand]) -> None:
     """Raise :class:`InvalidHand` for the first rule the hand breaks."""
     if len(sides) != 2:
         raise InvalidHand("a hand has exactly two sides", field="teams")
-    for team, side in enumerate(sides, start=1):
-        _validate_side(rules, side, team, opponent=sides[2 - team])
-    total = sum(p.tricks for side in sides for p in side.players)
+    first, second = sides
+    _validate_standing(first, 1)
+    _validate_standing(second, 2)
+    _validate_side(rules, first, 1, trailing_by=second.score - first.score)
+    _validate_side(rules, second, 2, trailing_by=first.score - second.score)
+    total = first.players[0].tricks + first.players[1].tricks + second.players[0].tricks + second.players[1].tricks
     if total != TRICKS_IN_A_HAND:
         raise InvalidHand(
             f"the four players' tricks must total 13 (they total {total})", field="tricks", code="tricks_total"
         )
 
 
-def _validate_side(rules: RuleSet, side: SideHand, team: int, *, opponent: SideHand) -> None:
+def _validate_standing(side: SideHand, team: int) -> None:
     if len(side.players) != 2:
         raise InvalidHand("a side has exactly two players", field="players", team=team)
+    score, bags, reneges, talk = side.score, side.bags, side.reneges, side.table_talk
+    whole = type(score) is int and type(bags) is int and type(reneges) is int and type(talk) is int
+    if whole and bags >= 0 and reneges >= 0 and talk >= 0:
+        return
     for name in ("score", "bags", "reneges", "table_talk"):
         value = getattr(side, name)
         if not _is_int(value):
             raise InvalidHand("must be a whole number", field=name, team=team, code="not_whole")
         if name != "score" and value < 0:
             raise InvalidHand("cannot be negative", field=name, team=team, code="negative")
+
+
+def _validate_side(rules: RuleSet, side: SideHand, team: int, *, trailing_by: int) -> None:
+    has_nil = rules.nil_points is not None
+    contract, nils = 0, 0
     for player, hand in enumerate(side.players, start=1):
-        _validate_player(rules, hand, team, player, trailing_by=opponent.score - side.score)
-    bids = [p.bid for p in side.players]
-    if not all(is_nil(rules, bid) for bid in bids) and side_contract(rules, side.players) < rules.min_team_bid:
+        if _validate_player(rules, hand, team, player, trailing_by, has_nil):
+            nils += 1
+        else:
+            contract += hand.bid  # type: ignore[operator]  # a non-nil bid is a whole number
+    if contract > TRICKS_IN_A_HAND:
+        raise InvalidHand("a side can bid at most 13 tricks", field="bid", team=team, code="max_team_bid")
+    if nils < 2 and contract < rules.min_team_bid:
         raise InvalidHand(
             f"the side must bid at least {rules.min_team_bid} tricks together"
-            + (" (a nil bidder's partner alone must reach it)" if any(is_nil(rules, b) for b in bids) else ""),
+            + (" (a nil bidder's partner alone must reach it)" if nils else ""),
             field="bid",
             team=team,
             code="min_team_bid",
         )
 
 
-def _validate_player(rules: RuleSet, hand: PlayerHand, team: int, player: int, *, trailing_by: int) -> None:
-    where = {"team": team, "player": player}
-    if not _is_int(hand.tricks) or not 0 <= hand.tricks <= TRICKS_IN_A_HAND:
-        raise InvalidHand("must be a whole number from 0 to 13", field="tricks", code="tricks_range", **where)
-    bid = hand.bid
-    if bid == NIL and not rules.has_nil:
+def _validate_player(rules: RuleSet, hand: PlayerHand, team: int, player: int, trailing_by: int, has_nil: bool) -> bool:
+    """Raise for a bad bid or trick count; returns whether the bid is a nil of either kind."""
+    tricks, bid = hand.tricks, hand.bid
+    if type(tricks) is not int or not 0 <= tricks <= TRICKS_IN_A_HAND:
         raise InvalidHand(
-            "nil is not a bid under these rules (0 is an ordinary bid)", field="bid", code="nil_not_allowed", **where
+            "must be a whole number from 0 to 13", field="tricks", code="tricks_range", team=team, player=player
         )
-    if bid == BLIND_NIL:
-        if not rules.has_blind_nil:
+    if type(bid) is int:
+        if not 0 <= bid <= TRICKS_IN_A_HAND:
             raise InvalidHand(
-                "blind nil is not allowed under these rules", field="bid", code="blind_nil_not_allowed", **where
-            )
-        deficit = rules.blind_nil_min_deficit
-        if deficit is not None and trailing_by < deficit:
-            behind = f"trails by {trailing_by}" if trailing_by > 0 else "is not behind"
+                'must be a whole number from 0 to 13, "nil" or "blind_nil"',
+                field="bid", code="bid_range", team=team, player=player,
+            )  # fmt: skip
+        if bid == 0 and has_nil:
+            return True
+        if bid < rules.min_player_bid:
             raise InvalidHand(
-                f"blind nil needs the side to trail by at least {deficit} points (it {behind})",
-                field="bid",
-                code="blind_nil_deficit",
-                **where,
-            )
-        return
+                f"a player must bid at least {rules.min_player_bid} unless bidding nil",
+                field="bid", code="min_player_bid", team=team, player=player,
+            )  # fmt: skip
+        return False
     if bid == NIL:
-        return
-    if not _is_int(bid) or not 0 <= bid <= TRICKS_IN_A_HAND:
+        if not has_nil:
+            raise InvalidHand(
+                "nil is not a bid under these rules (0 is an ordinary bid)",
+                field="bid", code="nil_not_allowed", team=team, player=player,
+            )  # fmt: skip
+        return True
+    if bid == BLIND_NIL:
+        _validate_blind_nil(rules, team, player, trailing_by)
+        return True
+    raise InvalidHand(
+        'must be a whole number from 0 to 13, "nil" or "blind_nil"',
+        field="bid",
+        code="bid_range",
+        team=team,
+        player=player,
+    )
+
+
+def _validate_blind_nil(rules: RuleSet, team: int, player: int, trailing_by: int) -> None:
+    where = {"team": team, "player": player}
+    if not rules.has_blind_nil:
         raise InvalidHand(
-            'must be a whole number from 0 to 13, "nil" or "blind_nil"', field="bid", code="bid_range", **where
-        )
-    if not is_nil(rules, bid) and bid < rules.min_player_bid:
-        raise InvalidHand(
-            f"a player must bid at least {rules.min_player_bid} unless bidding nil",
+            f"{rules.blind_nil_name} is not allowed under these rules",
             field="bid",
-            code="min_player_bid",
+            code="blind_nil_not_allowed",
+            **where,
+        )
+    deficit = rules.blind_nil_min_deficit
+    if deficit is not None and trailing_by < deficit:
+        behind = f"trails by {trailing_by}" if trailing_by > 0 else "is not behind"
+        raise InvalidHand(
+            f"{rules.blind_nil_name} needs the side to trail by at least {deficit} points (it {behind})",
+            field="bid",
+            code="blind_nil_deficit",
             **where,
         )
 
 
 def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
+    return type(value) is int
+
+
+# --- scoring ---------------------------------------------------------------------------------
 
 
 def score_hand(rules: RuleSet, sides: Sequence[SideHand]) -> HandResult:
     """Validate and score one hand; raises :class:`InvalidHand` for a hand that breaks a rule."""
     validate_hand(rules, sides)
-    reneg_points = [sides[1 - i].reneges * rules.reneg_points_to_opponents for i in range(2)]
-    results = tuple(_score_side(rules, side, reneg_points[i]) for i, side in enumerate(sides))
-    over, winner = rules.outcome((results[0].score, results[1].score))
-    return HandResult(teams=(results[0], results[1]), game_over=over, winner=winner)
-
-
-@dataclass
-class _Tally:
-    """The running sum of one side's score for a hand, with its explanation."""
-
-    points: int = 0
-    bags: int = 0
-    lines: list[str] = field(default_factory=list)
-
-    def add(self, points: int, line: str) -> None:
-        self.points += points
-        self.lines.append(line)
-
-
-def _score_side(rules: RuleSet, side: SideHand, reneg_points: int) -> SideResult:
-    tally = _Tally()
-    penalty = side.reneges * rules.reneg_tricks + side.table_talk * rules.table_talk_tricks
-    if penalty:
-        tally.lines.append(_penalty_line(rules, side))
-    nils = [p for p in side.players if is_nil(rules, p.bid)]
-    if len(nils) == 2:
-        made = _score_both_nil(rules, side.players, penalty, tally)
+    first, second = sides
+    if first.reneges or second.reneges:
+        given = (_reneg_tricks_given(rules, first), _reneg_tricks_given(rules, second))
+        award = rules.reneg_points_to_opponents
+        one = _score_side(rules, first, given[1], second.reneges * award)
+        two = _score_side(rules, second, given[0], first.reneges * award)
     else:
-        made = _score_contract(rules, side.players, penalty, tally)
-    if reneg_points:
-        tally.add(reneg_points, f"Opponents reneged: +{reneg_points}")
-    bag_penalty, bags = _apply_bag_rule(rules, side.bags, tally)
+        one = _score_side(rules, first, 0, 0)
+        two = _score_side(rules, second, 0, 0)
+    over, winner = rules.outcome((one.score, two.score))
+    return HandResult(teams=(one, two), game_over=over, winner=winner)
+
+
+def _reneg_tricks_given(rules: RuleSet, side: SideHand) -> int:
+    """The tricks ``side``'s reneges hand to the other side (none if they score for nobody)."""
+    if rules.reneg_tricks_to != "opponents":
+        return 0
+    first, second = side.players
+    return min(side.reneges * rules.reneg_tricks, first.tricks + second.tricks)
+
+
+def _score_side(
+    rules: RuleSet, side: SideHand, received: int, award: int, words: list[str] | None = None
+) -> SideResult:
+    """Score one side, given the tricks it ``received`` from the other side's reneges and the
+    flat ``award`` for them; writes the explanation to ``words`` when given."""
+    first, second = side.players
+    penalty = side.reneges * rules.reneg_tricks + side.table_talk * rules.table_talk_tricks
+    if penalty and words is not None:
+        words.append(_penalty_line(rules, side))
+    has_nil = rules.nil_points is not None
+    first_nil = type(first.bid) is str or (has_nil and first.bid == 0)
+    second_nil = type(second.bid) is str or (has_nil and second.bid == 0)
+    if not first_nil and not second_nil:
+        counted = first.tricks + second.tricks - penalty
+        points, bags, made = _score_contract(
+            rules,
+            first.bid + second.bid,
+            counted if counted > 0 else 0,
+            received,
+            words,  # type: ignore[operator]
+        )
+    elif first_nil and second_nil:
+        points, bags, made = _score_both_nil(rules, side.players, penalty, received, words)
+    else:
+        nil, bidder = (first, second) if first_nil else (second, first)
+        points, bags, made = _score_with_nil(rules, nil, bidder, penalty, received, words)
+    if award:
+        points += award
+        if words is not None:
+            words.append(f"Opponents reneged: +{award}")
+    bags += side.bags
+    bag_penalty = 0
+    limit = rules.bag_limit
+    if limit is not None and bags >= limit:
+        bag_penalty, left = _bag_penalty(rules, bags)
+        if words is not None:
+            words.append(_bag_line(rules, side.bags, bags, bag_penalty, left))
+        points += bag_penalty
+        bags = left
+    elif words is not None and limit is not None and bags > side.bags:
+        words.append(f"Bags: {side.bags} + {bags - side.bags} = {bags} of {limit}")
     return SideResult(
-        points=tally.points,
+        points=points,
         bag_penalty=bag_penalty,
         bags=bags,
-        score=side.score + tally.points,
+        score=side.score + points,
         made=made,
-        lines=tuple(tally.lines),
+        scored_from=(rules, side, received, award),
     )
+
+
+def _score_contract(
+    rules: RuleSet, contract: int, counted: int, received: int, words: list[str] | None
+) -> tuple[int, int, bool]:
+    """(points, bags, made) for a contract and the tricks counted toward it (after penalties)."""
+    per_trick = rules.reneg_trick_points
+    made = counted + received >= contract
+    big = rules.big_bid is not None and contract >= rules.big_bid
+    extra = 0
+    if made:
+        value = rules.big_bid_points if big else 10 * contract
+        assert value is not None
+        if per_trick is None:
+            over = counted + received - contract
+        else:
+            over = counted - contract if counted > contract else 0
+            extra = per_trick * (received - (contract - counted if contract > counted else 0))
+        points = value + over * rules.overtrick_points + extra
+    else:
+        over = 0
+        if big and rules.big_bid_penalty is not None:
+            value = -rules.big_bid_penalty
+        elif rules.set_penalty == "minus_bid":
+            value = -10 * contract
+        else:
+            value = 0
+        if per_trick is not None:
+            extra = per_trick * received
+        points = value + extra
+    if words is not None:
+        _contract_words(rules, contract, counted, received, made, big, value, over, extra, words)
+    return points, over, made
+
+
+def _contract_words(
+    rules: RuleSet,
+    contract: int,
+    counted: int,
+    received: int,
+    made: bool,
+    big: bool,
+    value: int,
+    over: int,
+    extra: int,
+    words: list[str],
+) -> None:
+    head = f"Bid {contract}, took {counted}" + (f" + {received} received" if received else "")
+    if made:
+        label = f"a bid of {rules.big_bid} or more scores {value}" if big else f"{contract} × 10 = +{value}"
+        words.append(f"{head}: made, {label}" if contract else f"{head}: nothing bid")
+        if over:
+            words.append(f"{_count(over, 'overtrick')} (bags): +{over * rules.overtrick_points}")
+    else:
+        words.append(f"{head}: set, {value}" if value else f"{head}: set, scores 0")
+    if extra:
+        per_trick = rules.reneg_trick_points
+        words.append(f"{_count(extra // per_trick, 'received trick')} × {per_trick} (never bags): +{extra}")
+
+
+def _score_with_nil(
+    rules: RuleSet, nil: PlayerHand, bidder: PlayerHand, penalty: int, received: int, words: list[str] | None
+) -> tuple[int, int, bool]:
+    """(points, bags, made) for a side with one nil bidder; ``made`` is the partner's contract."""
+    points = _score_nil(rules, nil, words)
+    own, nil_tricks = bidder.tricks, nil.tricks
+    # Penalty tricks come off the contract tricks first, then off the failed nil's tricks.
+    counted = own - penalty if own > penalty else 0
+    nil_left = nil_tricks - (penalty - own) if penalty > own else nil_tricks
+    if nil_left < 0:
+        nil_left = 0
+    failed = rules.failed_nil_tricks
+    if nil_tricks and failed == "count_for_partner":
+        counted += nil_left
+        if words is not None:
+            words.append(f"The nil bidder's {_count(nil_left, 'trick')} {_verb(nil_left)} toward the partner's bid")
+    contract_points, bags, made = _score_contract(rules, int(bidder.bid), counted, received, words)
+    points += contract_points
+    if nil_tricks and failed == "bags":
+        points += nil_left * rules.overtrick_points
+        bags += nil_left
+        if words is not None:
+            words.append(f"The failed nil's {_count(nil_left, 'trick')}: bags, +{nil_left * rules.overtrick_points}")
+    elif nil_tricks and failed == "ignored" and words is not None:
+        words.append(f"The failed nil's {_count(nil_tricks, 'trick')} {_verb(nil_tricks)} for nothing")
+    return points, bags, made
+
+
+def _score_nil(rules: RuleSet, player: PlayerHand, words: list[str] | None) -> int:
+    value = nil_value(rules, player.bid)
+    points = value if player.tricks == 0 else -value
+    if words is not None:
+        name = rules.blind_nil_name.capitalize() if player.bid == BLIND_NIL else "Nil"
+        if player.tricks == 0:
+            words.append(f"{name} made: +{value}")
+        else:
+            words.append(f"{name} failed ({_count(player.tricks, 'trick')} taken): -{value}")
+    return points
+
+
+def _score_both_nil(
+    rules: RuleSet, players: Sequence[PlayerHand], penalty: int, received: int, words: list[str] | None
+) -> tuple[int, int, bool]:
+    """(points, bags, made) for a side whose partners both bid nil; ``made``: both nils made."""
+    both_made = players[0].tricks == 0 and players[1].tricks == 0
+    bags = 0
+    if rules.both_nil == "separate":
+        points = _score_nil(rules, players[0], words) + _score_nil(rules, players[1], words)
+        tricks = max(0, players[0].tricks + players[1].tricks - penalty)
+        if tricks and rules.failed_nil_tricks != "ignored":
+            points += tricks * rules.overtrick_points
+            bags = tricks
+            if words is not None:
+                words.append(f"The failed nils' {_count(tricks, 'trick')}: bags, +{tricks * rules.overtrick_points}")
+    else:
+        value = rules.both_nil_points
+        if value is None:
+            value = nil_value(rules, players[0].bid) + nil_value(rules, players[1].bid)
+        if both_made:
+            points = value
+            line = f"Both partners bid nil and made it: +{value}"
+        elif rules.both_nil == "all_or_nothing":
+            points = 0
+            line = "Both partners bid nil and not both made it: scores 0"
+        else:
+            points = -value
+            line = f"Both partners bid nil and not both made it: -{value}"
+        if words is not None:
+            words.append(line)
+    if received:
+        # Received tricks are the side's own, beyond a contract of nothing.
+        per_trick = rules.reneg_trick_points
+        if per_trick is None:
+            points += received * rules.overtrick_points
+            bags += received
+            if words is not None:
+                words.append(f"{_count(received, 'received trick')} (bags): +{received * rules.overtrick_points}")
+        else:
+            points += received * per_trick
+            if words is not None:
+                words.append(
+                    f"{_count(received, 'received trick')} × {per_trick} (never bags): +{received * per_trick}"
+                )
+    return points, bags, both_made
+
+
+def _bag_penalty(rules: RuleSet, bags: int) -> tuple[int, int]:
+    """(penalty, bags left) for a count at or past the limit."""
+    limit, cost = rules.bag_limit, rules.bag_penalty
+    assert limit is not None and cost is not None
+    if rules.bag_overflow == "carry":
+        return -(bags // limit) * cost, bags % limit
+    return -cost, 0
+
+
+def _bag_line(rules: RuleSet, before: int, bags: int, penalty: int, left: int) -> str:
+    times = bags // rules.bag_limit if rules.bag_overflow == "carry" else 1  # type: ignore[operator]
+    how = f"{times} × {rules.bag_limit}" if times > 1 else f"the limit of {rules.bag_limit}"
+    return f"Bags: {before} + {bags - before} = {bags} reached {how}: {penalty}, {left} left"
 
 
 def _penalty_line(rules: RuleSet, side: SideHand) -> str:
@@ -229,111 +488,11 @@ def _penalty_line(rules: RuleSet, side: SideHand) -> str:
     if side.table_talk and rules.table_talk_tricks:
         parts.append(f"{_count(side.table_talk, 'table-talk incident')} × {rules.table_talk_tricks}")
     total = side.reneges * rules.reneg_tricks + side.table_talk * rules.table_talk_tricks
-    return f"Penalty: {' + '.join(parts)} = {_count(total, 'trick')} taken off, scoring for nobody"
-
-
-def _score_contract(rules: RuleSet, players: Sequence[PlayerHand], penalty: int, tally: _Tally) -> bool:
-    """Score a side with at most one nil bidder; returns whether its contract was made."""
-    bidders = [p for p in players if not is_nil(rules, p.bid)]
-    nil_bidders = [p for p in players if is_nil(rules, p.bid)]
-    contract = sum(int(p.bid) for p in bidders)
-    own_tricks = sum(p.tricks for p in bidders)
-    nil_tricks = sum(p.tricks for p in nil_bidders)
-    # Penalty tricks come off the contract tricks first, then off the failed nil's tricks
-    # (wherever those would have counted), never below zero.
-    counted = max(0, own_tricks - penalty)
-    nil_left = max(0, nil_tricks - max(0, penalty - own_tricks))
-    for nil in nil_bidders:
-        _score_nil(rules, nil, tally)
-    if nil_tricks and rules.failed_nil_tricks == "count_for_partner":
-        counted += nil_left
-        tally.lines.append(f"The nil bidder's {_count(nil_left, 'trick')} {_verb(nil_left)} toward the partner's bid")
-    made = counted >= contract
-    _score_made_or_set(rules, contract, counted, made, tally)
-    if nil_tricks and rules.failed_nil_tricks == "bags":
-        tally.add(
-            nil_left * rules.overtrick_points,
-            f"The failed nil's {_count(nil_left, 'trick')}: bags, +{nil_left * rules.overtrick_points}",
-        )
-        tally.bags += nil_left
-    elif nil_tricks and rules.failed_nil_tricks == "ignored":
-        tally.lines.append(f"The failed nil's {_count(nil_tricks, 'trick')} {_verb(nil_tricks)} for nothing")
-    return made
-
-
-def _score_made_or_set(rules: RuleSet, contract: int, counted: int, made: bool, tally: _Tally) -> None:
-    big = rules.big_bid is not None and contract >= rules.big_bid
-    head = f"Bid {contract}, took {counted}"
-    if made:
-        over = counted - contract
-        value = rules.big_bid_points if big else 10 * contract
-        assert value is not None
-        label = f"a bid of {rules.big_bid} or more scores {value}" if big else f"{contract} × 10 = +{value}"
-        tally.add(value, f"{head}: made, {label}" if contract else f"{head}: nothing bid")
-        if over:
-            tally.add(
-                over * rules.overtrick_points, f"{_count(over, 'overtrick')} (bags): +{over * rules.overtrick_points}"
-            )
-            tally.bags += over
-        return
-    if big and rules.big_bid_penalty is not None:
-        loss = rules.big_bid_penalty
-    elif rules.set_penalty == "minus_bid":
-        loss = 10 * contract
-    else:
-        loss = 0
-    tally.add(-loss, f"{head}: set, -{loss}" if loss else f"{head}: set, scores 0")
-
-
-def _score_nil(rules: RuleSet, player: PlayerHand, tally: _Tally) -> None:
-    value = nil_value(rules, player.bid)
-    name = "Blind nil" if player.bid == BLIND_NIL else "Nil"
-    if player.tricks == 0:
-        tally.add(value, f"{name} made: +{value}")
-    else:
-        tally.add(-value, f"{name} failed ({_count(player.tricks, 'trick')} taken): -{value}")
-
-
-def _score_both_nil(rules: RuleSet, players: Sequence[PlayerHand], penalty: int, tally: _Tally) -> bool:
-    """Score a side whose partners both bid nil; returns whether both nils were made."""
-    both_made = all(p.tricks == 0 for p in players)
-    if rules.both_nil == "separate":
-        for player in players:
-            _score_nil(rules, player, tally)
-        tricks = max(0, sum(p.tricks for p in players) - penalty)
-        if tricks and rules.failed_nil_tricks != "ignored":
-            tally.add(
-                tricks * rules.overtrick_points,
-                f"The failed nils' {_count(tricks, 'trick')}: bags, +{tricks * rules.overtrick_points}",
-            )
-            tally.bags += tricks
-        return both_made
-    value = sum(nil_value(rules, p.bid) for p in players)
-    if both_made:
-        tally.add(value, f"Both partners bid nil and made it: +{value}")
-    elif rules.both_nil == "all_or_nothing":
-        tally.add(0, "Both partners bid nil and not both made it: scores 0")
-    else:
-        tally.add(-value, f"Both partners bid nil and not both made it: -{value}")
-    return both_made
-
-
-def _apply_bag_rule(rules: RuleSet, bags_before: int, tally: _Tally) -> tuple[int, int]:
-    """Add this hand's bags to the count and charge the bag penalty; returns (penalty, bags)."""
-    bags = bags_before + tally.bags
-    if rules.bag_limit is None:
-        return 0, bags  # counted, but they cost nothing: not worth a line
-    if bags < rules.bag_limit:
-        if tally.bags:
-            tally.lines.append(f"Bags: {bags_before} + {tally.bags} = {bags} of {rules.bag_limit}")
-        return 0, bags
-    assert rules.bag_penalty is not None
-    times = bags // rules.bag_limit if rules.bag_overflow == "carry" else 1
-    left = bags % rules.bag_limit if rules.bag_overflow == "carry" else 0
-    cost = times * rules.bag_penalty
-    how = f"{times} × {rules.bag_limit}" if times > 1 else f"the limit of {rules.bag_limit}"
-    tally.add(-cost, f"Bags: {bags_before} + {tally.bags} = {bags} reached {how}: -{cost}, {left} left")
-    return -cost, left
+    given = _reneg_tricks_given(rules, side)
+    line = f"Penalty: {' + '.join(parts)} = {_count(total, 'trick')} taken off"
+    if not given:
+        return f"{line}, scoring for nobody"
+    return f"{line}, {given} to the opponents" + (", the rest scoring for nobody" if given < total else "")
 
 
 def _verb(n: int) -> str:

@@ -50,10 +50,15 @@ def _random_bid(rules: RuleSet, rng: random.Random, took: int, trailing_by: int,
 
 
 def _meet_minimums(rules: RuleSet, bids: list[int | str]) -> list[int | str]:
+    """The side's bids raised to the side's minimum, or lowered to 13 together."""
     numbers = [i for i, bid in enumerate(bids) if not isinstance(bid, str)]
     if not numbers:
         return bids
     shortfall = rules.min_team_bid - sum(int(bids[i]) for i in numbers)
     if shortfall > 0:
         bids[numbers[0]] = int(bids[numbers[0]]) + shortfall
+    excess = sum(int(bids[i]) for i in numbers) - TRICKS_IN_A_HAND
+    if excess > 0:
+        high = max(numbers, key=lambda i: int(bids[i]))
+        bids[high] = int(bids[high]) - excess
     return bids

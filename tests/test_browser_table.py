@@ -88,12 +88,12 @@ def test_scorekeeper_scores_a_round_with_nil_blind_nil_misdeal_reneg_and_a_corre
     page.wait_for_selector("text=Hand 4 saved.")
     assert "dealer: West" in page.inner_text(".entry h2")  # West dealt the misdealt hand 4 and deals again
 
-    # Hand 5: North–South renege once; three tricks come off and they are set.
+    # Hand 5: North–South renege once; three of their tricks go to East–West and they are set.
     enter(page, {"north": "3", "south": "3", "east": "3", "west": "3"}, {"north": 4, "south": 3, "east": 3, "west": 3},
           reneges_ns=1)  # fmt: skip
     save(page, 5)
     page.wait_for_selector("text=Game over")
-    assert (page.inner_text(".totals .ns strong"), page.inner_text(".totals .ew strong")) == ("253", "410")
+    assert (page.inner_text(".totals .ns strong"), page.inner_text(".totals .ew strong")) == ("253", "413")
 
     # The reneg was a mistake: correct the last hand.
     page.get_by_role("link", name="Correct").click()

@@ -1,18 +1,23 @@
 """Printed documents: each renders, its text (real, extractable) says what it must, and the
 rule handout follows the rule set."""
 
+import base64
+import functools
 import io
 import time
 
 import pytest
+import segno
 from django.urls import reverse
+from PIL import Image
 from pypdf import PdfReader
 
+from scoring import HandEntry
 from scoring.describe import handout
 from scoring.rules import PRESETS, rules_from_json
-from tests.conftest import finish_game, make_tournament
-from tournament import printing, services
-from tournament.models import Payout, PrintJob, Prize, Tournament
+from tests.conftest import even_hand, finish_game, make_tournament
+from tournament import pdf, printing, services
+from tournament.models import HandRevision, Payout, PrintJob, Prize, Tournament
 from tournament.pdf import render_pdf
 
 pytestmark = pytest.mark.django_db
@@ -114,8 +119,85 @@ def test_score_sheet_html_carries_each_tables_qr_code(running_round, settings):
     document = printing.score_sheets(running_round)
     sheets = document.contexts[0]["sheets"]
     game = running_round.games.get(table__number=2)
-    assert sheets[1]["url"] == f"http://10.0.0.5:8000/table/{game.table.token}/"
-    assert sheets[1]["qr"].startswith("<svg")
+    url = f"http://10.0.0.5:8000/table/{game.table.token}/"
+    assert sheets[1]["url"] == url
+    assert qr_modules(sheets[1]["qr"]) == [list(row) for row in segno.make(url, error="m").matrix]
+
+
+def qr_modules(data_url: str) -> list[list[bool]]:
+    """The dark modules of a QR code printed as a PNG of a pixel a module, inside a border of 2."""
+    image = Image.open(io.BytesIO(base64.b64decode(data_url.removeprefix("data:image/png;base64,")))).convert("L")
+    size = image.width - 4
+    return [[image.getpixel((x + 2, y + 2)) < 128 for x in range(size)] for y in range(size)]
+
+
+def test_a_score_sheet_records_every_penalty_misdeal_and_dispute(db):
+    tournament = make_tournament(couples=2, preset="friendly", split=False)
+    game = services.seat_first_round(tournament=tournament).games.get()
+    services.start_round(round_=game.round)
+    enter = functools.partial(services.enter_hand, game=game, source=HandRevision.Source.TABLE)
+    enter(number=1, entry=HandEntry.from_fields({**even_hand(7), "ns_reneges": 1}))
+    enter(number=2, entry=HandEntry.misdealt("no_spades"))
+    enter(number=3, entry=HandEntry.from_fields({**even_hand(6), "ew_table_talk": 2}))
+    enter(number=4, entry=HandEntry.from_fields(even_hand(8)))
+    services.flag_dispute(hand=game.hands.get(number=3), note="EW say they took 7")
+    services.resolve_dispute(hand=game.hands.get(number=3), resolution="Counted again: 6 stands")
+    services.flag_dispute(hand=game.hands.get(number=4), note="Who led?")
+    data = produce(tournament, printing.score_sheets(game.round))
+    text = pages_text(data)[0]
+    assert "Reneg (hand and side)" in text and "Hand 1: North–South, reneg" in text
+    assert "Table talk (hand and side)" in text and "Hand 3: East–West, table talk ×2" in text
+    assert "Misdeal: A player was dealt no spades" in text  # across the misdealt hand's row
+    assert "Hand 2: A player was dealt no spades" in text  # and in the misdeals box
+    assert "Hand 3: EW say they took 7 — settled: Counted again: 6 stands" in text
+    assert "Hand 4: Who led? — not settled yet" in text
+
+
+@pytest.mark.parametrize(("paper", "size"), [("letter", (612, 792)), ("A4", (595, 842))])
+def test_every_score_sheet_has_the_grid_drawn_once_under_it(finished_round, tournament, paper, size):
+    tournament.paper_size = paper
+    tournament.save()
+    data = produce(tournament, printing.score_sheets(finished_round))
+    pages = PdfReader(io.BytesIO(data)).pages
+    assert len(pages) == 4
+    for page, text in zip(pages, pages_text(data), strict=True):
+        assert (round(float(page.mediabox.width)), round(float(page.mediabox.height))) == size
+        assert "N bid S bid N took S took Points Bags Total" in text and "Disputes" in text
+    backgrounds = {page["/Contents"][1].idnum for page in pages}  # [save, background, restore, the page's own]
+    assert len(backgrounds) == 1
+
+
+def test_score_sheets_in_several_chunks_number_their_pages_through(tournament):
+    round_ = services.seat_first_round(tournament=make_tournament(couples=30))
+    document = printing.score_sheets(round_)
+    assert len(document.contexts) == 2
+    last = document.contexts[-1]["sheets"][-1]
+    assert last["folio"] == "page 15 of 15" and last["table"] == 15
+
+
+@pytest.mark.parametrize(("pages", "chunks"), [(1, 1), (12, 1), (13, 2), (100, 2), (101, 3), (1000, 20)])
+def test_a_large_document_is_cut_into_chunks_of_at_most_fifty_pages(pages, chunks):
+    size = pdf.chunk_size(pages)
+    assert -(-pages // size) == chunks and size <= max(pdf.CHUNK_PAGES, pdf.SMALL_BATCH)
+
+
+def test_a_spaced_line_puts_each_text_where_it_is_asked_for():
+    texts = [(0.0, "1"), (15.2, "Nil"), (27.4, "Blind\u200anil"), (40.0, "-120"), (41.0, "7")]
+    line = pdf.spaced_line(texts, 8.5)
+    em = 8.5 * 25.4 / 72
+    for x, text in texts[:4]:
+        start = line.index(text)
+        assert abs(pdf.text_width(line[:start], 8.5) - x) <= em / 20
+    assert pdf.text_width(line[: line.index("7", line.index("-120") + 4)], 8.5) > 41.0  # overlapping: after it
+
+
+def test_a_substitute_is_named_on_the_sheet_and_gets_the_slip(running_round, tournament):
+    ada = tournament.teams.get(number=1).players.get(name="Ada")
+    services.substitute_player(player=ada, substitute="Zoë Quinn", from_round=1)
+    sheet = pages_text(produce(tournament, printing.score_sheets(running_round)))[0]
+    assert "Zoë Quinn" in sheet and "Ada" not in sheet
+    slips = " ".join(pages_text(produce(tournament, printing.movement_slips(running_round))))
+    assert "Zoë Quinn" in slips
 
 
 def test_blank_sheet_has_no_names_and_no_link(tournament):
@@ -216,6 +298,18 @@ def test_print_views_are_for_directors_only(client, tournament):
     for url in (reverse("director:print", args=[tournament.pk]),
                 reverse("director:print_document", args=[tournament.pk, "rules"])):  # fmt: skip
         assert client.get(url).status_code == 302
+
+
+def test_a_finished_rounds_documents_stay_on_the_print_tab(director_client, finished_round, tournament):
+    services.close_round(round_=finished_round)
+    page = director_client.get(reverse("director:print", args=[tournament.pk])).content.decode()
+    finished = page[page.index("Finished rounds") :]
+    sheets = reverse("director:print_document", args=[tournament.pk, "score-sheets"]) + "?round=1"
+    slips = reverse("director:print_document", args=[tournament.pk, "movement-slips"]) + "?round=1"
+    assert f'href="{sheets}"' in finished and f'href="{slips}"' in finished
+    assert "Round 2" in page[: page.index("Finished rounds")]  # the next round, still to play
+    record = pages_text(director_client.get(sheets).content)
+    assert len(record) == 4 and "Table 1 round 1" in record[0] and "244" in record[0]
 
 
 def test_print_page_and_a_small_document_open_at_once(director_client, running_round, tournament):

@@ -6,6 +6,7 @@ import sys
 
 import pytest
 
+from scoring import Game, PlayerHand, RuleSet
 from scoring.rules import PRESETS
 
 EXAMPLE = {
@@ -97,3 +98,118 @@ def test_cli_bad_input_exits_2_with_one_line_naming_the_field(stdin, expected):
     assert done.stdout == ""
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith(expected), done.stderr
+
+
+# --- issue 9: the rule readings, through the JSON contract ---------------------------------------
+
+
+def score_cli(rules: object, ns: tuple, ew: tuple, *, ns_standing: dict | None = None, **ew_standing) -> dict:
+    """Run ``python -m scoring`` on one hand: each side as two (bid, tricks) pairs."""
+    teams = [
+        {"players": [{"bid": b, "tricks": t} for b, t in pairs], **standing}
+        for pairs, standing in ((ns, ns_standing or {}), (ew, ew_standing))
+    ]
+    done = run(stdin=json.dumps({"rules": rules, "teams": teams}))
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def test_a_rule_set_without_a_target_score_scores_the_hand_and_never_ends_the_game():
+    rules = {"preset": "progressive-500", "target_score": None}
+    out = score_cli(rules, ((3, 4), (2, 3)), ((3, 3), (3, 3)), ns_standing={"score": 990}, score=1200)
+    assert (out["teams"][0]["score"], out["teams"][1]["score"]) == (1042, 1260)
+    assert (out["game_over"], out["winner"]) == (False, None)
+
+
+def test_a_game_without_a_target_or_a_hand_count_plays_on():
+    game = Game(RuleSet(target_score=None, hands_per_round=None))
+    for _ in range(30):
+        game = game.play(((PlayerHand(6, 6), PlayerHand(7, 7)), (PlayerHand(1, 0), PlayerHand(1, 0))))
+    assert game.scores == (30 * 130, 30 * -20) and not game.over
+
+
+@pytest.mark.parametrize("preset", ["league-300", "progressive-500", "progressive"])
+def test_a_side_bidding_more_than_13_is_refused(preset):
+    data = {"rules": preset, "teams": [
+        {"players": [{"bid": 7, "tricks": 8}, {"bid": 7, "tricks": 5}]},
+        {"players": [{"bid": 4, "tricks": 0}, {"bid": 4, "tricks": 0}]},
+    ]}  # fmt: skip
+    done = run(stdin=json.dumps(data))
+    assert done.returncode == 2
+    assert done.stderr.strip() == "team 1: bid: a side can bid at most 13 tricks"
+
+
+def test_a_side_may_bid_exactly_13():
+    out = score_cli("progressive-500", ((7, 8), (6, 5)), ((4, 0), (4, 0)))
+    assert out["teams"][0]["points"] == 130
+
+
+@pytest.mark.parametrize(
+    ("rules", "ew", "ew_points", "ew_bags"),
+    [
+        ("league-300", ((3, 3), (3, 2)), 80, 0),  # bid 6, took 5 (+3 received = 8): 10 × 8, no bags
+        ("league-300", ((2, 3), (2, 2)), 71, 1),  # bid 4, took 5: 41 + 30, one bag
+        ("league-300", ((5, 3), (4, 2)), -60, 0),  # bid 9, took 5 (+3 = 8): set, -90 + 30
+        ("progressive-500", ((3, 3), (3, 2)), 62, 2),  # 000–003: the 3 tricks are ordinary tricks
+        ("friendly", ((3, 3), (3, 2)), 0, 0),  # 002: they go to nobody; 5 of 6 is set, scoring 0
+    ],
+)
+def test_reneg_tricks_go_where_the_rules_say(rules, ew, ew_points, ew_bags):
+    # North–South reneged once: they bid 7 and took 8, so they keep 5 and are set.
+    out = score_cli(rules, ((4, 5), (3, 3)), ew, ns_standing={"reneges": 1})
+    ns_points = {"friendly": 0}.get(rules, -70)
+    assert out["teams"][0]["points"] == ns_points
+    assert (out["teams"][1]["points"], out["teams"][1]["bags"]) == (ew_points, ew_bags)
+
+
+def test_reneg_lines_say_where_the_tricks_went():
+    out = score_cli("league-300", ((4, 5), (3, 3)), ((3, 3), (3, 2)), ns_standing={"reneges": 1})
+    assert out["teams"][0]["lines"][0] == "Penalty: 1 reneg × 3 = 3 tricks taken off, 3 to the opponents"
+    assert out["teams"][1]["lines"] == [
+        "Bid 6, took 5 + 3 received: made, 6 × 10 = +60",
+        "2 received tricks × 10 (never bags): +20",
+    ]
+    nobody = score_cli("friendly", ((4, 5), (3, 3)), ((3, 3), (3, 2)), ns_standing={"reneges": 1})
+    assert nobody["teams"][0]["lines"][0] == "Penalty: 1 reneg × 3 = 3 tricks taken off, scoring for nobody"
+
+
+def test_received_reneg_tricks_never_touch_a_nil():
+    # East made a nil; West bid 5 and took 3: the 3 tricks received make West's bid.
+    out = score_cli("league-300", ((4, 5), (3, 5)), (("nil", 0), (5, 3)), ns_standing={"reneges": 1})
+    assert (out["teams"][1]["points"], out["teams"][1]["made"]) == (60 + 60, True)
+
+
+def test_a_flat_reneg_award_still_adds_to_any_tricks():
+    rules = {"preset": "league-300", "reneg_trick_points": None, "reneg_points_to_opponents": 30}
+    out = score_cli(rules, ((4, 5), (3, 3)), ((3, 3), (3, 2)), ns_standing={"reneges": 1})
+    assert out["teams"][1]["points"] == 62 + 30
+
+
+@pytest.mark.parametrize(
+    ("bids", "tricks", "points"),
+    [
+        (("nil", "nil"), (0, 0), 200),
+        (("nil", "blind_nil"), (0, 0), 200),  # 001: 200 whatever mix of nil and double nil
+        (("blind_nil", "blind_nil"), (0, 0), 200),
+        (("blind_nil", "nil"), (1, 0), 0),  # "no score if either or both are set"
+        (("nil", "nil"), (2, 1), 0),
+    ],
+)
+def test_001_both_partners_nil_score_a_flat_200_or_nothing(bids, tricks, points):
+    ours = tuple(zip(bids, tricks, strict=True))
+    out = score_cli("classic", ours, ((6, 13 - sum(tricks)), (4, 0)), score=100)
+    assert out["teams"][0]["points"] == points
+
+
+def test_both_nil_without_a_flat_value_adds_the_two_nils():
+    rules = {"preset": "classic", "both_nil_points": None}
+    out = score_cli(rules, (("nil", 0), ("blind_nil", 0)), ((6, 13), (4, 0)))
+    assert out["teams"][0]["points"] == 300
+
+
+@pytest.mark.parametrize(("preset", "name"), [("classic", "Double nil"), ("tennessee", "Double nil"),
+                                              ("progressive-500", "Blind nil"), ("friendly", "Blind nil")])  # fmt: skip
+def test_the_blind_bid_is_called_by_the_texts_name(preset, name):
+    out = score_cli(preset, (("blind_nil", 0), (4, 4)), ((4, 5), (4, 4)), ns_standing={"score": 0}, score=150)
+    assert out["teams"][0]["lines"][0] == f"{name} made: +{PRESETS[preset].rules.blind_nil_points}"
+    assert PRESETS[preset].rules.blind_nil_name == name.lower()

@@ -86,3 +86,25 @@ def test_a_finished_game_has_a_winner_with_the_higher_score(name, seed):
     assert game.over
     winner = game.winner
     assert winner is not None and game.scores[winner] > game.scores[1 - winner]
+
+
+@settings(max_examples=300, deadline=None)
+@given(name=presets, seed=seeds, reneges=st.integers(min_value=1, max_value=2))
+def test_the_other_sides_reneg_never_costs_a_side_unless_received_tricks_can_bag_it_out(name, seed, reneges):
+    rules = PRESETS[name].rules
+    first, second = random_hand(rules, random.Random(seed))
+    clean = score_hand(rules, [SideHand(first), SideHand(second)]).teams[1]
+    fouled = score_hand(rules, [SideHand(first, reneges=reneges), SideHand(second)]).teams[1]
+    if rules.bag_limit is None or rules.reneg_trick_points is not None or rules.reneg_tricks_to == "nobody":
+        assert fouled.points >= clean.points
+    if rules.reneg_tricks_to == "nobody" and not rules.reneg_points_to_opponents:
+        assert fouled == clean
+
+
+@settings(max_examples=200, deadline=None)
+@given(name=presets, seed=seeds, reneges=st.tuples(st.integers(0, 2), st.integers(0, 2)))
+def test_swapping_the_sides_swaps_the_result_with_reneges(name, seed, reneges):
+    rules = PRESETS[name].rules
+    first, second = random_hand(rules, random.Random(seed))
+    a, b = SideHand(first, reneges=reneges[0]), SideHand(second, reneges=reneges[1])
+    assert score_hand(rules, [a, b]).teams == score_hand(rules, [b, a]).teams[::-1]

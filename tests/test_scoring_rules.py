@@ -3,7 +3,7 @@
 import pytest
 
 from scoring import InvalidHand, InvalidRules, RuleSet, rules_from_json
-from scoring.rules import FIELD_NAMES, PRESETS
+from scoring.rules import FIELD_NAMES, PRESETS, readings_of
 from tests.hands import score, side
 
 # preset: (target, set penalty, bag limit, bag penalty, overflow, nil, blind nil, both nil,
@@ -44,7 +44,7 @@ PRESET_TABLE = {
         "standard",
     ),
     "progressive-500": (500, "minus_bid", 10, 100, "carry", 100, 200, "separate", "bags", None, None, 0, 0, "standard"),
-    "league-300": (300, "minus_bid", 6, 60, "reset", 60, 120, "separate", "ignored", 120, 120, 4, 30, "jokers"),
+    "league-300": (300, "minus_bid", 6, 60, "reset", 60, 120, "separate", "ignored", 120, 120, 4, 0, "jokers"),
     "championship-500": (
         500,
         "minus_bid",
@@ -58,7 +58,7 @@ PRESET_TABLE = {
         200,
         200,
         4,
-        30,
+        0,
         "jokers",
     ),
 }
@@ -67,6 +67,44 @@ TABLE_FIELDS = (
     "both_nil", "failed_nil_tricks", "big_bid_points", "big_bid_penalty", "min_team_bid",
     "reneg_points_to_opponents", "deck",
 )  # fmt: skip
+
+
+# preset: (both nil points, blind nil name, reneg tricks to, reneg trick points, first dealer,
+#          bidding starts, bid talk, card exchange)
+READING_TABLE = {
+    "tennessee": (None, "double nil", "opponents", None, "random", "left_of_dealer", "silent", "optional"),
+    "classic": (200, "double nil", "opponents", None, "random", "dealer", "silent", "required"),
+    "friendly": (None, "blind nil", "nobody", None, "random", "left_of_dealer", "bid_only", "optional_via_dealer"),
+    "progressive": (None, "blind nil", "opponents", None, "random", "left_of_dealer", "silent", "optional"),
+    "progressive-500": (None, "blind nil", "opponents", None, "random", "left_of_dealer", "silent", "optional"),
+    "league-300": (None, "blind nil", "opponents", 10, "high_card", "non_dealing_side", "no_card_details", "optional"),
+    "championship-500": (
+        None,
+        "blind nil",
+        "opponents",
+        10,
+        "high_card",
+        "non_dealing_side",
+        "no_card_details",
+        "optional",
+    ),
+}
+READING_FIELDS = (
+    "both_nil_points", "blind_nil_name", "reneg_tricks_to", "reneg_trick_points", "first_dealer", "bidding_starts",
+    "bid_talk", "card_exchange",
+)  # fmt: skip
+
+
+@pytest.mark.parametrize(("name", "expected"), READING_TABLE.items())
+def test_preset_fields_of_issue_9_match_their_rule_text(name, expected):
+    rules = PRESETS[name].rules
+    assert tuple(getattr(rules, field) for field in READING_FIELDS) == expected
+
+
+def test_an_overridden_field_is_the_tournaments_rule_not_our_reading():
+    assert "reneg" in readings_of("classic")
+    assert "reneg" not in readings_of("classic", {"reneg_tricks": 2})
+    assert readings_of("classic", {"reneg_tricks": 2}) == readings_of("classic") - {"reneg"}
 
 
 def test_every_preset_in_the_rule_texts_exists():
@@ -111,10 +149,16 @@ def test_rules_round_trip_through_json():
         ({"bag_limit": True}, "bag_limit"),
         ({"overtrick_points": None}, "overtrick_points"),
         ({"bag_limit": 5, "bag_penalty": None}, "bag_penalty"),
-        ({"target_score": None, "hands_per_round": None}, "target_score"),
         ({"misdeal_reasons": ["sneezed"]}, "misdeal_reasons"),
         ({"lose_score": 600}, "lose_score"),
         ({"misdeal_reasons": [[1]]}, "misdeal_reasons"),
+        ({"preset": "tennessee", "both_nil_points": 200}, "both_nil_points"),
+        ({"reneg_tricks_to": "partner"}, "reneg_tricks_to"),
+        ({"reneg_trick_points": 500}, "reneg_trick_points"),
+        ({"blind_nil_name": "ghost nil"}, "blind_nil_name"),
+        ({"bid_talk": "yes"}, "bid_talk"),
+        ({"two_player_variant": 1}, "two_player_variant"),
+        ({"first_dealer": "eldest"}, "first_dealer"),
     ],
 )
 def test_bad_rule_json_names_the_field(data, field):

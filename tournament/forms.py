@@ -9,18 +9,14 @@ from typing import Any
 from django import forms
 from django.core.exceptions import ValidationError
 
-from scoring import InvalidHand, InvalidRules, PlayerHand, RuleSet, SideHand, rules_from_json
+from scoring import HandEntry, InvalidHand, InvalidRules, RuleSet, Seat, Side, SideHand, rules_from_json
 from scoring.hand import BLIND_NIL, NIL, validate_hand
 from scoring.rules import MISDEAL_REASONS, PRESETS
-from tournament.models import HAND_FIELDS, Game, Payment, Player, Prize, Side, Team, Tournament
+from tournament.league_table import Tiebreaker
+from tournament.models import SIDE_CHOICES, Payment, Player, Prize, Team, Tournament
 
-SEATS = ("north", "east", "south", "west")
-SEAT_TITLES = {"north": "North", "east": "East", "south": "South", "west": "West"}
-# The engine numbers sides and players from 1: side 1 is North–South, side 2 East–West.
-SEAT_OF = {(1, 1): "north", (1, 2): "south", (2, 1): "east", (2, 2): "west"}
-SIDE_TITLES = {1: "North–South", 2: "East–West"}
-
-
+TIEBREAKER_FIELDS = ("tiebreaker_1", "tiebreaker_2", "tiebreaker_3", "tiebreaker_4")
+LEAGUE_FIELDS = ("legs", "championship_teams", "fee_per")
 KNOCKOUT_ONLY = ("best_of", "final_best_of")
 
 
@@ -38,6 +34,7 @@ class TournamentForm(forms.ModelForm):
             "name", "date", "venue", "preset", "format", "rounds_planned", "entry_fee",
             "seating_order", "seating_seed", "prize_ties", "require_confirmation", "paper_size", "rule_overrides",
             "third_place_match", "best_of", "final_best_of", "final_preset", "tables_available",
+            "legs", "championship_teams", "fee_per",
         ]  # fmt: skip
         widgets = {"date": forms.DateInput(attrs={"type": "date"})}
 
@@ -47,12 +44,30 @@ class TournamentForm(forms.ModelForm):
             self.initial["rule_overrides"] = json.dumps(self.instance.rule_overrides)
         for name in KNOCKOUT_ONLY:  # a progressive event's form need not say
             self.fields[name].required = False
+        for name in LEAGUE_FIELDS:  # only a league asks for them; anything else keeps the defaults
+            self.fields[name].required = False
+        chosen = self.instance.league_tiebreakers
+        for index, name in enumerate(TIEBREAKER_FIELDS):
+            self.fields[name] = forms.ChoiceField(
+                label=f"League tiebreaker {index + 1}",
+                choices=[("", "none"), *((t.value, t.label) for t in Tiebreaker)],
+                required=False,
+                initial=chosen[index].value if index < len(chosen) else "",
+            )
 
     def clean_best_of(self) -> int:
         return self.cleaned_data["best_of"] or 1
 
     def clean_final_best_of(self) -> int:
         return self.cleaned_data["final_best_of"] or 1
+
+    def _chosen_tiebreakers(self) -> str:
+        """The league's tiebreakers in the director's order, each at most once."""
+        chosen = [self.cleaned_data.get(name) for name in TIEBREAKER_FIELDS]
+        chosen = [name for name in chosen if name]
+        if len(set(chosen)) != len(chosen):
+            raise ValidationError("Choose each league tiebreaker at most once.", code="tiebreaker_repeated")
+        return ",".join(chosen)
 
     def clean_rule_overrides(self) -> dict[str, Any]:
         text = self.cleaned_data["rule_overrides"].strip()
@@ -68,6 +83,13 @@ class TournamentForm(forms.ModelForm):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
+        for name in LEAGUE_FIELDS:
+            if data.get(name) in (None, ""):
+                data[name] = getattr(self.instance, name)
+        try:
+            self.instance.tiebreakers = self._chosen_tiebreakers()
+        except ValidationError as error:
+            self.add_error(TIEBREAKER_FIELDS[0], error)
         seated = self.instance.pk and self.instance.rounds.exists()
         if seated and data.get("format") and data["format"] != self.instance.format:
             message = "The format cannot change once round 1 is seated: the movement depends on it."
@@ -205,7 +227,7 @@ class SwapTeamsForm(forms.Form):
 
 
 class TieDecisionForm(forms.Form):
-    winner = forms.ChoiceField(choices=Side.choices)
+    winner = forms.ChoiceField(choices=SIDE_CHOICES)
     how = forms.CharField(max_length=200, label="How it was decided", help_text="e.g. high card cut by the director")
 
 
@@ -280,24 +302,24 @@ class HandForm(forms.Form):
         allowed = ", ".join(label.lower() if not label.isdigit() else label for _, label in bids if not label.isdigit())
         numbers = [label for _, label in bids if label.isdigit()]
         bid_rule = f"These rules allow bids of {numbers[0]} to 13" + (f", {allowed}" if allowed else "") + "."
-        for seat in SEATS:
-            self.fields[f"{seat}_bid"] = forms.ChoiceField(
+        for seat in Seat:
+            self.fields[f"{seat.prefix}_bid"] = forms.ChoiceField(
                 choices=[("", "–"), *bids],
                 required=False,
-                label=f"{SEAT_TITLES[seat]} bid",
-                error_messages={"invalid_choice": f"{SEAT_TITLES[seat]}: not a bid. {bid_rule}"},
+                label=f"{seat.label} bid",
+                error_messages={"invalid_choice": f"{seat.label}: not a bid. {bid_rule}"},
             )
-            self.fields[f"{seat}_tricks"] = forms.IntegerField(
+            self.fields[f"{seat.prefix}_tricks"] = forms.IntegerField(
                 min_value=0,
                 max_value=13,
                 required=False,
-                label=f"{SEAT_TITLES[seat]} tricks",
+                label=f"{seat.label} tricks",
                 error_messages=tricks_error,
             )
-        for side in ("ns", "ew"):
+        for side in Side:
             for kind, label in (("reneges", "reneges"), ("table_talk", "table-talk incidents")):
-                self.fields[f"{side}_{kind}"] = forms.IntegerField(
-                    min_value=0, max_value=13, required=False, initial=0, label=f"{side.upper()} {label}"
+                self.fields[f"{side.prefix}_{kind}"] = forms.IntegerField(
+                    min_value=0, max_value=13, required=False, initial=0, label=f"{side.value} {label}"
                 )
         self.fields["misdeal"].choices = [("", "No misdeal")] + [
             (reason, MISDEAL_REASONS[reason][0].upper() + MISDEAL_REASONS[reason][1:])
@@ -311,12 +333,12 @@ class HandForm(forms.Form):
             self.add_error("confirmed_by", ValidationError(message, code="confirmation_required"))
         if data.get("misdeal") or self.errors:
             return data
-        missing = [f for seat in SEATS for f in (f"{seat}_bid", f"{seat}_tricks") if data.get(f) in (None, "")]
-        for field in missing:
-            kind = "bid" if field.endswith("bid") else "number of tricks"
-            self.add_error(
-                field, ValidationError(f"Enter {SEAT_TITLES[field.split('_')[0]]}'s {kind}.", code="required")
-            )
+        missing = False
+        for seat in Seat:
+            for field, kind in ((f"{seat.prefix}_bid", "bid"), (f"{seat.prefix}_tricks", "number of tricks")):
+                if data.get(field) in (None, ""):
+                    self.add_error(field, ValidationError(f"Enter {seat.label}'s {kind}.", code="required"))
+                    missing = True
         if missing:
             return data
         try:
@@ -325,33 +347,33 @@ class HandForm(forms.Form):
             self._add_hand_error(error)
         return data
 
+    def entry(self) -> HandEntry:
+        """The cleaned hand, for :func:`tournament.services.enter_hand` and the engine."""
+        return HandEntry.from_fields(self.cleaned_data)
+
     def sides(self) -> list[SideHand]:
-        data = self.cleaned_data
-
-        def player(seat: str) -> PlayerHand:
-            bid = data[f"{seat}_bid"]
-            return PlayerHand(int(bid) if bid.isdigit() else bid, data[f"{seat}_tricks"])
-
+        """The cleaned hand as the engine's two sides, each at its standing before the hand."""
+        entry = self.entry()
         return [
             SideHand(
-                players=(player(a), player(b)),
+                players=players,
                 score=self.standing[i][0],
                 bags=self.standing[i][1],
-                reneges=data.get(f"{side}_reneges") or 0,
-                table_talk=data.get(f"{side}_table_talk") or 0,
+                reneges=entry.reneges[i],
+                table_talk=entry.table_talk[i],
             )
-            for i, (side, a, b) in enumerate((("ns", "north", "south"), ("ew", "east", "west")))
+            for i, players in enumerate(entry.players())
         ]
 
     def _add_hand_error(self, error: InvalidHand) -> None:
         if error.team and error.player:
-            seat = SEAT_OF[error.team, error.player]
-            field = f"{seat}_{error.field}" if error.field in ("bid", "tricks") else None
-            message = f"{SEAT_TITLES[seat]}: {error.message[0].upper()}{error.message[1:]}."
+            seat = Seat.of(error.team, error.player)
+            field = f"{seat.prefix}_{error.field}" if error.field in ("bid", "tricks") else None
+            message = f"{seat.label}: {error.message[0].upper()}{error.message[1:]}."
         elif error.team:
-            seat = SEAT_OF[error.team, 1]
-            field = f"{seat}_bid" if error.field == "bid" else None
-            message = f"{SIDE_TITLES[error.team]}: {error.message[0].upper()}{error.message[1:]}."
+            seat = Seat.of(error.team, 1)
+            field = f"{seat.prefix}_bid" if error.field == "bid" else None
+            message = f"{seat.side.label}: {error.message[0].upper()}{error.message[1:]}."
         else:
             field, message = None, f"{error.message[0].upper()}{error.message[1:]}."
         self.add_error(field, ValidationError(message, code=error.code))
@@ -362,19 +384,7 @@ class HandForm(forms.Form):
         """Whether any reneg or table-talk count is set (or wrong): the form shows that section open."""
         return any(self[name].errors or str(self[name].value() or "0") != "0" for name in self.PENALTY_FIELDS)
 
-    def values(self) -> dict[str, Any]:
-        """The cleaned hand as the fields :func:`tournament.services.enter_hand` stores."""
-        return {field: self.cleaned_data.get(field) for field in HAND_FIELDS}
-
 
 def hand_initial(hand: Any) -> dict[str, Any]:
     """A stored hand as initial form data, for a correction."""
     return {**hand.snapshot(), "number": hand.number, "version": hand.version}
-
-
-def standing_before(game: Game, number: int, hands: list[Any] | None = None) -> tuple[tuple[int, int], tuple[int, int]]:
-    """Each side's (score, bags) before hand ``number`` of ``game`` (``hands``: its hands, if loaded)."""
-    rules = game.round.tournament.rules
-    earlier = [h for h in (game.hands.order_by("number") if hands is None else hands) if h.number < number]
-    played = game.replay(rules, earlier)
-    return (played.scores[0], played.bags[0]), (played.scores[1], played.bags[1])

@@ -9,9 +9,12 @@ joins the parts: WeasyPrint's layout is single-threaded and costs ~0.1 s a page 
 
 from __future__ import annotations
 
+import functools
 import io
 import multiprocessing
 import os
+import shutil
+import subprocess
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Any
@@ -23,12 +26,64 @@ _pool: ProcessPoolExecutor | None = None
 
 
 def html_to_pdf(html: str) -> bytes:
-    """Lay out ``html`` (static files resolved from the project folder) as PDF bytes."""
+    """Lay out ``html`` (static files resolved from the project folder) as PDF bytes.
+
+    Pages can share a drawn background (see :func:`_lay_over_backgrounds`).
+    """
     from weasyprint import HTML
 
     from tournament.pdf_fetch import AppFilesOnly
 
-    return HTML(string=html, base_url=str(settings.BASE_DIR), url_fetcher=AppFilesOnly()).write_pdf()
+    return HTML(string=html, base_url=str(settings.BASE_DIR), url_fetcher=AppFilesOnly()).write_pdf(
+        finisher=_lay_over_backgrounds
+    )
+
+
+BACKGROUND = "background-"
+OVER = "over-"
+
+
+def _lay_over_backgrounds(document: Any, pdf: Any) -> None:
+    """Draw each background once and under every page that asks for it.
+
+    A page holding an element ``id="background-KEY"`` is not printed: its drawing becomes a
+    content stream shared by every page holding an element ``id="over-KEY-…"``, drawn under that
+    page's own. A document of many pages that differ only in their text (score sheets) lays out
+    and draws its lines, shading and labels once instead of on every page.
+    """
+    import pydyf
+
+    numbers = pdf.pages["Kids"][0::3]  # the page tree lists its kids as "N 0 R" triples
+    pages = [pdf.objects[number] for number in numbers]
+    backgrounds: dict[str, Any] = {}
+    over: list[tuple[Any, str]] = []
+    kept = []
+    for number, page, laid_out in zip(numbers, pages, document.pages, strict=True):
+        names = list(laid_out.anchors)
+        if key := next((n.removeprefix(BACKGROUND) for n in names if n.startswith(BACKGROUND)), None):
+            backgrounds[key] = page["Contents"]
+            continue
+        if name := next((n.removeprefix(OVER) for n in names if n.startswith(OVER)), None):
+            over.append((page, name.rsplit("-", 1)[0]))
+        kept.append(number)
+    if not backgrounds:
+        return
+    save, restore = pydyf.Stream([b"q"]), pydyf.Stream([b"Q"])
+    pdf.add_object(save)
+    pdf.add_object(restore)
+    for page, key in over:
+        page["Contents"] = pydyf.Array([save.reference, backgrounds[key], restore.reference, page["Contents"]])
+    pdf.pages["Kids"] = pydyf.Array([part for number in kept for part in (number, 0, "R")])
+    pdf.pages["Count"] = len(kept)
+    names = pdf.catalog.get("Names", {}).get("Dests", {}).get("Names")
+    if names is not None:  # the layers' ids are not places a reader would go to
+        pairs = zip(names[0::2], names[1::2], strict=True)
+        names[:] = [part for name, dest in pairs if not _is_layer(name) for part in (name, dest)]
+
+
+def _is_layer(name: Any) -> bool:
+    text = getattr(name, "string", "")
+    return text.startswith((BACKGROUND, OVER))
 
 
 def render_pdf(template_name: str, context: dict[str, Any]) -> bytes:
@@ -43,16 +98,17 @@ def render_html_chunks(template_name: str, contexts: Sequence[dict[str, Any]]) -
 
 WORKERS = max(1, min(os.cpu_count() or 1, 4))
 SMALL_BATCH = 12
+CHUNK_PAGES = 50
 
 
 def chunk_size(pages: int) -> int:
-    """Pages per chunk: a small batch in one piece (no pool overhead); a large one in one chunk
-    a worker, since each chunk pays again for styles and fonts. Measured on two cores: 100
-    sheets in 2, 4 and 10 chunks took 8.3, 9.3 and 11.3 s. The progress bar moves a chunk at
-    a time."""
+    """Pages per chunk: a small batch in one piece (no pool overhead); a large one in at least
+    one chunk a worker and at most ``CHUNK_PAGES`` a chunk, so that a worker's memory stays
+    bounded and the progress bar moves (it moves a chunk at a time)."""
     if pages <= SMALL_BATCH:
         return max(1, pages)
-    return -(-pages // WORKERS)
+    chunks = max(WORKERS, -(-pages // CHUNK_PAGES))
+    return -(-pages // chunks)
 
 
 def pdf_from_chunks(chunks: Sequence[str], on_progress: Callable[[int], None] | None = None) -> bytes:
@@ -94,3 +150,58 @@ def _workers() -> ProcessPoolExecutor:
         context.set_forkserver_preload(["weasyprint"])
         _pool = ProcessPoolExecutor(max_workers=WORKERS, mp_context=context)
     return _pool
+
+
+# --- placing text in fixed columns ---------------------------------------------------------------
+# A line of text lays out many times faster in WeasyPrint than a box per cell. Its texts are put
+# in their columns by the spaces between them, whose widths (and the texts') come from the font
+# file itself. Set such a line with ``white-space: pre; font-kerning: none`` so that the font's
+# advance widths are the whole story. (Tab stops would be simpler, but WeasyPrint's come out
+# about 2% wider than the tab size asked for.)
+
+FONT = "DejaVu Sans"
+SPACES = "\u2007\u2002\u0020\u2009\u2006\u200a"  # figure, en, space, thin, six-per-em, hair
+ESTIMATE = 0.6  # em, a character's width when the font file cannot be read
+
+
+@functools.cache
+def _advances(bold: bool) -> dict[str, float]:
+    """Advance widths in em of the font's characters (empty when fontconfig cannot find it)."""
+    from fontTools.ttLib import TTFont
+
+    match = shutil.which("fc-match")
+    if match is None:
+        return {}
+    path = subprocess.run([match, "-f", "%{file}", FONT + (":bold" if bold else "")],
+                          capture_output=True, text=True, check=False).stdout  # fmt: skip
+    if not path.endswith((".ttf", ".otf")):
+        return {}
+    font = TTFont(path, lazy=True)
+    widths, per_em = font["hmtx"], font["head"].unitsPerEm
+    return {chr(code): widths[glyph][0] / per_em for code, glyph in font.getBestCmap().items()}
+
+
+def text_width(text: str, size: float, *, bold: bool = False) -> float:
+    """The width of ``text`` in the font at ``size`` points, in millimetres."""
+    advances = _advances(bold)
+    return sum(advances.get(c, ESTIMATE) for c in text) * size * 25.4 / 72
+
+
+def spaced_line(texts: Sequence[tuple[float, str]], size: float, *, bold: bool = False) -> str:
+    """One line holding each ``(x, text)``'s text ``x`` millimetres from the line's start (to
+    within a twentieth of an em), in order, with spaces between; a text that would overlap the
+    one before it follows it after a space."""
+    advances = _advances(bold)
+    em = size * 25.4 / 72
+    at, out = 0.0, []
+    for x, text in texts:
+        gap = max((x - at) / em, advances.get(" ", ESTIMATE) if out else 0.0)
+        for space in SPACES:
+            width = advances.get(space, ESTIMATE)
+            count = int(gap / width + (0.5 if space == SPACES[-1] else 0))
+            out.append(space * count)
+            gap -= count * width
+            at += count * width * em
+        out.append(text)
+        at += text_width(text, size, bold=bold)
+    return "".join(out)

@@ -8,6 +8,8 @@ background thread (its chunks in worker processes) while the page shows its prog
 
 from __future__ import annotations
 
+import base64
+import functools
 import hashlib
 import logging
 import threading
@@ -19,16 +21,18 @@ from typing import Any
 from django.db import close_old_connections, connection, transaction
 from django.utils import timezone
 
+from scoring import Seat, Side
 from scoring.describe import handout, summary
-from tournament import pdf
+from scoring.rules import readings_of
+from tournament import league, pdf
 from tournament.formats import format_of
 from tournament.knockout_reports import bracket_view
-from tournament.links import qr_svg, table_url
-from tournament.models import Payout, PrintJob, Round, Seat, Tournament
+from tournament.links import qr_png, qr_svg, table_url
+from tournament.models import Payout, PrintJob, Round, Tournament, playing_name
 from tournament.reports import ledger, teams_with_balance
+from tournament.templatetags.wording import score
 
 log = logging.getLogger(__name__)
-SEAT_TITLES = dict(Seat.choices)
 
 
 @dataclass(frozen=True)
@@ -62,8 +66,121 @@ def css_string(text: str) -> str:
 
 @dataclass(frozen=True)
 class SheetRow:
+    """A line of the grid: the hand's number and its 14 cells, or the misdeal that took its place."""
+
     number: int
     cells: list[str]
+    misdeal: str = ""
+
+
+@dataclass(frozen=True)
+class Note:
+    """An entry in one of the boxes under the grid: a penalty, a misdeal, a dispute."""
+
+    hand: int
+    side: str
+    what: str
+
+
+@dataclass(frozen=True)
+class DisputeNote:
+    """A disputed hand: what the table said, and how the director settled it (blank while open)."""
+
+    hand: int
+    note: str
+    resolution: str
+
+
+# The grid is the same on every sheet: it is drawn once, as an SVG per number of rows, in the
+# background every sheet of a document shares, and each sheet's own text sits over it as a line
+# a hand. Laying it out as an HTML table cost ~60% of a page's render. Sizes in millimetres; the
+# width fits inside the margins of both A4 and Letter.
+HAND_WIDTH = 15.2
+CELL_WIDTH = 12.2
+GRID_FONT = 8.5  # points
+TOTALS = (6, 13)  # the cells of each side's running total
+GRID_WIDTH = HAND_WIDTH + 14 * CELL_WIDTH
+HEAD_HEIGHT = 6.0
+COLUMN_TITLES = ["bid", "bid", "took", "took", "Points", "Bags", "Total"]
+LINE = 'stroke="#444" stroke-width="0.18"'
+
+
+@dataclass(frozen=True)
+class Grid:
+    """The drawn grid for ``rows`` hands: its CSS class, height and background image."""
+
+    rows: int
+
+    @property
+    def name(self) -> str:
+        return f"grid-{self.rows}"
+
+    @property
+    def row_height(self) -> float:
+        return 7.0 if self.rows > 12 else 8.5
+
+    @property
+    def top(self) -> float:
+        """Where the first hand's row starts."""
+        return 2 * HEAD_HEIGHT
+
+    @property
+    def height(self) -> float:
+        return self.top + self.rows * self.row_height
+
+    def row_top(self, index: int) -> float:
+        return self.top + index * self.row_height
+
+    @property
+    def image(self) -> str:
+        return _grid_image(self.rows)
+
+
+def column_left(index: int) -> float:
+    """The left edge of column ``index`` (0 is the hand's number)."""
+    return 0.0 if index == 0 else HAND_WIDTH + (index - 1) * CELL_WIDTH
+
+
+def grid_css() -> str:
+    """The grid's width and font, and where a misdeal covers a row."""
+    return (
+        f".grid {{ width: {GRID_WIDTH:.3f}mm; font-size: {GRID_FONT}pt; }}\n"
+        f".grid .rows {{ left: 0; }}\n"
+        f".grid .misdeal {{ left: {HAND_WIDTH}mm; width: {14 * CELL_WIDTH:.3f}mm; }}"
+    )
+
+
+@functools.cache
+def _grid_image(rows: int) -> str:
+    """The grid's lines, shading and column titles as an SVG ``data:`` URL (made once a size)."""
+    grid = Grid(rows)
+    width, height, top = GRID_WIDTH, grid.height, grid.top
+    side = 7 * CELL_WIDTH
+    parts = [
+        f'<rect x="0" y="0" width="{HAND_WIDTH}" height="{top}" fill="#eee"/>',
+        f'<rect x="{HAND_WIDTH}" y="0" width="{side}" height="{top}" fill="#eef3ff"/>',
+        f'<rect x="{HAND_WIDTH + side}" y="0" width="{side}" height="{top}" fill="#eefaf3"/>',
+        f'<rect x="0" y="0" width="{width}" height="{height}" fill="none" {LINE}/>',
+        f'<line x1="{HAND_WIDTH}" y1="{HEAD_HEIGHT}" x2="{width}" y2="{HEAD_HEIGHT}" {LINE}/>',
+    ]
+    parts += [f'<line x1="0" y1="{grid.row_top(i)}" x2="{width}" y2="{grid.row_top(i)}" {LINE}/>' for i in range(rows)]
+    for i in range(1, 15):
+        y1 = 0 if i in (1, 8) else HEAD_HEIGHT
+        parts.append(f'<line x1="{column_left(i):.2f}" y1="{y1}" x2="{column_left(i):.2f}" y2="{height}" {LINE}/>')
+    text = 'font-family="DejaVu Sans" font-weight="bold" text-anchor="middle"'
+    parts.append(f'<text x="{HAND_WIDTH / 2}" y="{top / 2 + 1}" font-size="2.8" {text}>Hand</text>')
+    for first, title, seats in ((1, "North–South", "NS"), (8, "East–West", "EW")):
+        middle = column_left(first) + side / 2
+        parts.append(f'<text x="{middle:.2f}" y="{HEAD_HEIGHT / 2 + 1}" font-size="2.8" {text}>{title}</text>')
+        for j, word in enumerate(COLUMN_TITLES):
+            label = f"{seats[j % 2]} {word}" if j < 4 else word
+            x = column_left(first + j) + CELL_WIDTH / 2
+            parts.append(f'<text x="{x:.2f}" y="{HEAD_HEIGHT * 1.5 + 1}" font-size="2.6" {text}>{label}</text>')
+    svg = (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}mm" height="{height}mm" '
+        f'viewBox="0 0 {width} {height}">{"".join(parts)}</svg>'
+    )
+    return "data:image/svg+xml;base64," + base64.b64encode(svg.encode()).decode()
 
 
 def _rows_needed(tournament: Tournament, entered: int) -> int:
@@ -77,67 +194,132 @@ def _sheet(
     tournament: Tournament, game: Any, seats: dict[str, str], hands: list[Any], base: str | None = None
 ) -> dict[str, Any]:
     rules = tournament.rules
-    scored = iter(game.replay(rules, hands).hands) if game else iter(())
-    rows = []
-    for hand in hands:
-        result = None if hand.misdeal else next(scored)
+    rows, reneges, table_talk, misdeals, disputes = [], [], [], [], []
+    for hand, result in _results(game, hands):
         if result is None:
-            cells = ["misdeal"] + [""] * 13
+            rows.append(SheetRow(hand.number, [""] * 14, misdeal=hand.get_misdeal_display()))
+            misdeals.append(Note(hand.number, "", hand.get_misdeal_display()))
         else:
-            cells = [
-                *_side_cells(hand, "north", "south", result.teams[0]),
-                *_side_cells(hand, "east", "west", result.teams[1]),
-            ]
-        rows.append(SheetRow(hand.number, [str(c) for c in cells]))
+            cells = [*_side_cells(hand, "north", "south", result.teams[0]),
+                     *_side_cells(hand, "east", "west", result.teams[1])]  # fmt: skip
+            rows.append(SheetRow(hand.number, [str(c) for c in cells]))
+        entry = hand.entry
+        for side, count in zip((side.label for side in Side), entry.reneges, strict=True):
+            if count:
+                reneges.append(Note(hand.number, side, _times(count, "reneg")))
+        for side, count in zip((side.label for side in Side), entry.table_talk, strict=True):
+            if count:
+                table_talk.append(Note(hand.number, side, _times(count, "table talk")))
+        disputes += [DisputeNote(hand.number, d.note, d.resolution) for d in hand.disputes.all()]
     for number in range(len(hands) + 1, _rows_needed(tournament, len(hands)) + 1):
         rows.append(SheetRow(number, [""] * 14))
+    grid = Grid(len(rows))
     url = table_url(game.table, base) if game else ""
+    show_table_talk = bool(rules.table_talk_tricks) or bool(table_talk)
     return {
+        "layer": f"{grid.name}{'-talk' if show_table_talk else ''}{'-qr' if url else ''}",
         "table": game.table.number if game else None,
-        "seats": {SEAT_TITLES[s]: seats.get(s, "") for s in Seat.values},
+        "seats": {s.label: seats.get(s, "") for s in Seat},
         "rows": rows,
+        "grid": grid,
+        "lines": _grid_lines(rows),
+        "misdeal_rows": [(grid.row_top(i), row.misdeal) for i, row in enumerate(rows) if row.misdeal],
+        "reneges": reneges,
+        "table_talk": table_talk,
+        "misdeals": misdeals,
+        "disputes": disputes,
         "url": url,
-        "qr": qr_svg(url, scale=3) if url else "",
-        "show_table_talk": bool(rules.table_talk_tricks),
+        "qr": qr_png(url) if url else "",
+        "show_table_talk": show_table_talk,
     }
+
+
+def _results(game: Any, hands: list[Any]) -> list[tuple[Any, Any]]:
+    """Each stored hand with the engine's result for it (None for a misdeal): the one place
+    the sheet reads the replay."""
+    return list(zip(hands, game.replay(hands).results, strict=True)) if game else []
+
+
+def _grid_lines(rows: list[SheetRow]) -> tuple[str, str]:
+    """The grid's text as two blocks with a line a row, each cell's text centred in its column:
+    everything but the totals, and the totals (in bold). A line is one run of text, so that
+    WeasyPrint lays it out as one box."""
+    plain, totals = [], []
+    for row in rows:
+        cells = [(i + 1, cell) for i, cell in enumerate(row.cells) if cell]
+        plain.append(_line([(0, str(row.number)), *((c, text) for c, text in cells if c - 1 not in TOTALS)]))
+        totals.append(_line([(c, text) for c, text in cells if c - 1 in TOTALS], bold=True))
+    return "\n".join(plain), "\n".join(totals)
+
+
+def _line(cells: list[tuple[int, str]], *, bold: bool = False) -> str:
+    """``(column, text)`` pairs as one line, each text centred in its column (a text too wide for
+    it, such as "Blind nil", closes up its spaces)."""
+    placed = []
+    for column, text in cells:
+        room = (HAND_WIDTH if column == 0 else CELL_WIDTH) - 1
+        if pdf.text_width(text, GRID_FONT, bold=bold) > room:
+            text = text.replace(" ", "\u200a")
+        width = pdf.text_width(text, GRID_FONT, bold=bold)
+        placed.append((column_left(column) + ((room + 1) - width) / 2, text))
+    return pdf.spaced_line(placed, GRID_FONT, bold=bold)
+
+
+def _times(count: int, what: str) -> str:
+    return what if count == 1 else f"{what} ×{count}"
 
 
 def _side_cells(hand: Any, first: str, second: str, side: Any) -> list[object]:
     """A side's cells on the sheet: both bids, both players' tricks, points, bags, total."""
     bids = [getattr(hand, f"get_{seat}_bid_display")() for seat in (first, second)]
     tricks = [getattr(hand, f"{seat}_tricks") for seat in (first, second)]
-    return [*bids, *tricks, side.points, side.bags, side.score]
+    return [*bids, *tricks, score(side.points), side.bags, score(side.score)]
 
 
 def score_sheets(round_: Round, base: str | None = None) -> Document:
     tournament = round_.tournament
     seats: dict[int, dict[str, str]] = defaultdict(dict)
-    for table_id, seat, name in round_.seatings.values_list("table_id", "seat", "player__name"):
+    for table_id, seat, name in round_.seatings.annotate(name=playing_name()).values_list("table_id", "seat", "name"):
         seats[table_id][seat] = name
     hands: dict[int, list[Any]] = defaultdict(list)
     for hand in _hands_of(round_):
         hands[hand.game_id].append(hand)
     games = list(round_.games.select_related("table", "round__tournament").order_by("table__number"))
     sheets = [_sheet(tournament, g, seats[g.table_id], hands[g.pk], base) for g in games]
+    for number, sheet in enumerate(sheets, start=1):
+        sheet["folio"] = f"page {number} of {len(sheets)}"  # across all the chunks
     title = f"Score sheets, round {round_.number}"
     base = {**_base(tournament, title), "round": round_}
     size = pdf.chunk_size(len(sheets))
     chunks = [sheets[i : i + size] for i in range(0, len(sheets), size)] or [[]]
     return Document(f"score-sheets-round-{round_.number}", title, "print/score_sheets.html",
-                    [{**base, "sheets": chunk} for chunk in chunks])  # fmt: skip
+                    [_sheets_context(base, chunk) for chunk in chunks])  # fmt: skip
+
+
+def _sheets_context(base: dict[str, Any], sheets: list[dict[str, Any]]) -> dict[str, Any]:
+    """A chunk of score sheets, and the backgrounds (one per size of grid, with or without a table
+    talk box and a QR code) its pages lay their text over."""
+    backgrounds = {
+        sheet["layer"]: {"layer": sheet["layer"], "grid": sheet["grid"], "show_table_talk": sheet["show_table_talk"],
+                         "qr": bool(sheet["qr"])}
+        for sheet in sheets
+    }  # fmt: skip
+    grids = sorted({sheet["grid"] for sheet in sheets}, key=lambda grid: grid.rows)
+    return {**base, "sheets": sheets, "backgrounds": list(backgrounds.values()), "grids": grids,
+            "grid_css": grid_css(), "grid_width": f"{GRID_WIDTH:.2f}"}  # fmt: skip
 
 
 def _hands_of(round_: Round) -> list[Any]:
     from tournament.models import Hand
 
-    return list(Hand.objects.filter(game__round=round_).order_by("game_id", "number"))
+    return list(Hand.objects.filter(game__round=round_).order_by("game_id", "number").prefetch_related("disputes"))
 
 
 def blank_sheet(tournament: Tournament) -> Document:
     title = "Score sheet (blank)"
-    sheet = _sheet(tournament, None, {}, [])
+    sheet = {**_sheet(tournament, None, {}, []), "folio": ""}
     return Document("score-sheet-blank", title, "print/score_sheets.html",
-                    [{**_base(tournament, title), "round": None, "sheets": [sheet]}])  # fmt: skip
+                    [_sheets_context({**_base(tournament, title), "round": None}, [sheet])])  # fmt: skip
 
 
 def table_tents(tournament: Tournament, base: str | None = None) -> Document:
@@ -154,23 +336,21 @@ def movement_slips(round_: Round, base: str | None = None) -> Document:
     """A strip for every player: their table and seat this round, partner and opponents."""
     tournament = round_.tournament
     at: dict[int, dict[str, str]] = defaultdict(dict)
-    for table, seat, name in round_.seatings.values_list("table__number", "seat", "player__name"):
+    for table, seat, name in round_.seatings.annotate(name=playing_name()).values_list("table__number", "seat", "name"):
         at[table][seat] = name
-    partner = {"N": "S", "S": "N", "E": "W", "W": "E"}
-    opponents = {"N": "EW", "S": "EW", "E": "NS", "W": "NS"}
     slips = [
         {
             "name": seats[s],
             "table": table,
-            "seat": SEAT_TITLES[s],
-            "partner": seats[partner[s]],
-            "opponents": " & ".join(seats[o] for o in opponents[s]),
+            "seat": s.label,
+            "partner": seats[s.partner],
+            "opponents": " & ".join(seats[o] for o in s.side.other.seats),
         }
         for table, seats in sorted(at.items())
-        for s in Seat.values
+        for s in Seat
     ]
     slips.sort(key=lambda slip: slip["name"].casefold())
-    resting = sorted(round_.sit_outs.values_list("player__name", flat=True), key=str.casefold)
+    resting = sorted(round_.sit_outs.annotate(name=playing_name()).values_list("name", flat=True), key=str.casefold)
     title = f"Movement slips, round {round_.number}"
     return Document(f"movement-slips-round-{round_.number}", title, "print/slips.html",
                     [{**_base(tournament, title), "round": round_, "slips": slips, "resting": resting}])  # fmt: skip
@@ -180,23 +360,10 @@ def movement_slips(round_: Round, base: str | None = None) -> Document:
 
 
 def rule_handout(tournament: Tournament) -> Document:
-    movement = {
-        Tournament.Format.PROGRESSIVE_SPLIT: (
-            "After each round the side with more points at each table moves up one table (table 2's winners "
-            "to table 1, and so on); the winners at table 1 stay. The losers at table 1 go to the last table. "
-            "Partners split: each newcomer partners one of the two players already there. With an odd number "
-            "of couples, table 1's losers sit out a round and come back at the last table. Each player is "
-            "credited with their side's score for the round; the highest total wins."
-        ),
-        Tournament.Format.PROGRESSIVE_FIXED: (
-            "Partners stay together all evening. After each game the winning team moves up one table and the "
-            "winners at table 1 stay; the losers at table 1 go to the last table. With an odd number of "
-            "teams, table 1's losers sit out a round. Teams are ranked on their total points."
-        ),
-    }[tournament.format]
     title = "Rules of play"
-    context = {**_base(tournament, title), "sections": handout(tournament.rules, movement=movement),
-               "preset_title": tournament.get_preset_display()}  # fmt: skip
+    readings = readings_of(tournament.preset, tournament.rule_overrides)
+    context = {**_base(tournament, title), "preset_title": tournament.get_preset_display(),
+               "sections": handout(tournament.rules, format=tournament.format, readings=readings)}  # fmt: skip
     return Document("rules", title, "print/handout.html", [context])
 
 
@@ -211,6 +378,19 @@ def standings(tournament: Tournament) -> Document:
         "tiebreak": format_of(tournament).places_text,
     }
     return Document("standings", title, "print/standings.html", [context])
+
+
+def season_schedule(tournament: Tournament) -> Document:
+    """A league's season night by night: every match, its table once seated, and who rests."""
+    title = "Season schedule"
+    context = {**_base(tournament, title), "nights": league.nights(tournament)}
+    return Document("season-schedule", title, "print/league_schedule.html", [context])
+
+
+def league_table(tournament: Tournament) -> Document:
+    title = "League table"
+    context = {**_base(tournament, title), "standings": league.league_standings(tournament)}
+    return Document("league-table", title, "print/league_table.html", [context])
 
 
 def payout_sheet(tournament: Tournament) -> Document:
@@ -289,6 +469,8 @@ TOURNAMENT_DOCUMENTS: dict[str, Callable[[Tournament], Document]] = {
     "fee-ledger": fee_ledger,
     "blank-sheet": blank_sheet,
     "bracket": bracket_sheet,
+    "season-schedule": season_schedule,
+    "league-table": league_table,
 }
 ROUND_DOCUMENTS: dict[str, Callable[[Round, str | None], Document]] = {
     "score-sheets": score_sheets,

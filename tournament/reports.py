@@ -12,6 +12,7 @@ from decimal import Decimal
 
 from django.db.models import Count, Q, Sum
 
+from scoring import HandResult, Replay, Seat, Side
 from tournament import csvsafe
 from tournament.models import (
     HAND_FIELDS,
@@ -22,9 +23,7 @@ from tournament.models import (
     Payout,
     Player,
     Round,
-    Seat,
     Seating,
-    Side,
     SitOut,
     Team,
     Tournament,
@@ -65,9 +64,9 @@ def standings_rows(tournament: Tournament) -> list[StandingRow]:
         by_round[number] += [g["ns_score"], g["ew_score"]]
         at = seats[number, table]
         finished = g["status"] == Game.Status.FINISHED
-        for side, seat_pair, points in ((Side.NS, "NS", g["ns_score"]), (Side.EW, "EW", g["ew_score"])):
+        for side, points in ((Side.NS, g["ns_score"]), (Side.EW, g["ew_score"])):
             won = (g["winner"] == side) if finished else None
-            members = [at[seat_pair[0]], at[seat_pair[1]]]
+            members = [at[seat] for seat in side.seats]
             entrants = members if split else [players[members[0]]["team_id"]]
             for entrant in entrants:
                 scores[entrant].append(RoundScore(number, points, won))
@@ -134,11 +133,11 @@ def ledger(tournament: Tournament) -> Ledger:
     payouts = Payout.objects.filter(prize__tournament=tournament).aggregate(
         awarded=Sum("amount"), paid=Sum("amount", filter=Q(paid_at__isnull=False))
     )
-    active = tournament.teams.filter(status=Team.Status.ACTIVE).count()
-    owed = sum((team.owed for team in teams_with_balance(tournament)), ZERO)
+    teams = teams_with_balance(tournament)
+    owed = sum((team.owed for team in teams), ZERO)
     return Ledger(
         outstanding_fees=owed,
-        fees_expected=tournament.entry_fee * active,
+        fees_expected=sum((team.due for team in teams if team.status == Team.Status.ACTIVE), ZERO),
         payments=money["payments"] or ZERO,
         refunds=money["refunds"] or ZERO,
         prizes_awarded=payouts["awarded"] or ZERO,
@@ -168,16 +167,32 @@ def team_paid(team: Team) -> Decimal:
     return (money["payments"] or ZERO) - (money["refunds"] or ZERO)
 
 
+def fees_due(tournament: Tournament) -> dict[int, Decimal]:
+    """Each team's fees so far: the entry fee once, or, for a league paid by the night, the fee for
+    each night the team has been seated at a table."""
+    teams = tournament.teams.values_list("pk", flat=True)
+    if tournament.fee_per != Tournament.FeePer.NIGHT:
+        return {pk: tournament.entry_fee for pk in teams}
+    nights: dict[int, int] = defaultdict(int)
+    seated = Match.objects.filter(tournament=tournament, stage=Match.Stage.LEAGUE, table__isnull=False)
+    for home, away in seated.values_list("home_id", "away_id"):
+        nights[home] += 1
+        nights[away] += 1
+    return {pk: tournament.entry_fee * nights[pk] for pk in teams}
+
+
 def teams_with_balance(tournament: Tournament):
-    """The tournament's teams with ``paid`` and ``owed`` (entry fee less net payments) attached."""
+    """The tournament's teams with ``due`` (:func:`fees_due`), ``paid`` and ``owed`` (due less net
+    payments) attached."""
     teams = tournament.teams.prefetch_related("players").annotate(
         paid_in=Sum("payments__amount", filter=Q(payments__kind=Payment.Kind.PAYMENT)),
         refunded=Sum("payments__amount", filter=Q(payments__kind=Payment.Kind.REFUND)),
     )
+    due = fees_due(tournament)
     out = []
     for team in teams:
-        team.paid = (team.paid_in or ZERO) - (team.refunded or ZERO)
-        owed = tournament.entry_fee - team.paid if team.status == Team.Status.ACTIVE else ZERO
+        team.paid, team.due = (team.paid_in or ZERO) - (team.refunded or ZERO), due[team.pk]
+        owed = team.due - team.paid if team.status == Team.Status.ACTIVE else ZERO
         team.owed = max(ZERO, owed)
         out.append(team)
     return out
@@ -247,14 +262,14 @@ def hands_csv(tournament: Tournament) -> str:
     out = io.StringIO()
     writer = csvsafe.writer(out)
     writer.writerow(HAND_CSV_HEADER)
-    for game in Game.objects.filter(round__tournament=tournament).select_related("round__tournament", "table", "match"):
-        scored = iter(game.replay(game.rules, hands_by_game[game.pk]).hands)
+    for game in Game.objects.filter(round__tournament=tournament).select_related("round", "table"):
+        game.round.tournament = tournament  # one rule set for every game
+        results = game.replay(hands_by_game[game.pk]).results
         seat_names = names[game.round_id, game.table_id]
-        for hand in hands_by_game[game.pk]:
-            result = None if hand.misdeal else next(scored)
+        for hand, result in zip(hands_by_game[game.pk], results, strict=True):
             writer.writerow(
                 [game.round.number, game.table.number, hand.number]
-                + [seat_names.get(s, "") for s in Seat.values]
+                + [seat_names.get(s, "") for s in Seat]
                 + [getattr(hand, f) for f in HAND_FIELDS]
                 + (
                     [result.teams[0].points, result.teams[1].points, result.teams[0].score, result.teams[1].score]
@@ -295,7 +310,7 @@ def movement_rows(round_: Round) -> list[MovementRow]:
         .values_list("table__number", "seat", "player_id", "name")
     ):
         tables[table].append(MovementSeat(Seat(seat).label, name, before.get(player, "new")))
-    order = {label: i for i, label in enumerate(Seat.labels)}
+    order = {seat.label: i for i, seat in enumerate(Seat)}
     return [MovementRow(t, sorted(seats, key=lambda s: order[s.seat])) for t, seats in sorted(tables.items())]
 
 
@@ -303,38 +318,39 @@ def movement_rows(round_: Round) -> list[MovementRow]:
 class SheetRow:
     hand: Hand
     dealer: str
-    result: object  # scoring.HandResult, or None for a misdeal
+    result: HandResult | None  # None for a misdeal
 
 
-def game_sheet(game: Game, hands: list[Hand] | None = None) -> dict:
+def game_sheet(game: Game, hands: list[Hand] | None = None, replayed: Replay | None = None) -> dict:
     """A table's score sheet: the seats, every hand with its dealer, points and running score.
 
-    ``hands`` are the game's hands in order, when the caller has loaded them already.
+    ``hands`` are the game's hands in order and ``replayed`` their replay, when the caller has
+    them already (as :func:`tournament.services.enter_hand` returns them); the seats' names
+    come from ``game.seat_names`` when the game was loaded with them.
     """
-    rules = game.rules
-    if game.match_id:
-        seats = match_seats(game.match)
-    else:
-        seats = dict(
-            game.round.seatings.filter(table=game.table).annotate(name=playing_name()).values_list("seat", "name")
-        )
     hands = list(game.hands.order_by("number")) if hands is None else hands
-    scored = iter(game.replay(rules, hands).hands)
-    dealer_index = Seat.values.index(game.first_dealer)
-    rows = []
-    for hand in hands:
-        dealer = Seat.labels[dealer_index % 4]
-        rows.append(SheetRow(hand, dealer, None if hand.misdeal else next(scored)))
-        dealer_index += 0 if hand.misdeal else 1
+    replayed = game.replay(hands) if replayed is None else replayed
+    if game.match_id:
+        found = match_seats(game.match)
+        names = {seat: found.get(seat, "") for seat in Seat}
+    else:
+        names = game.seat_names()
+    sides = {side.value: " & ".join(names[seat] for seat in side.seats) for side in Side}
+    rows = [
+        SheetRow(hand, dealer.label, result)
+        for hand, dealer, result in zip(hands, replayed.dealers, replayed.results, strict=True)
+    ]
     return {
-        "seats": {label: seats.get(value, "") for value, label in Seat.choices},
+        "seats": {seat.label: names[seat] for seat in Seat},
+        "sides": sides,
+        "winners": sides.get(game.winner, ""),
         "rows": rows,
-        "next_dealer": Seat.labels[dealer_index % 4],
-        "rules": rules,
+        "replay": replayed,
+        "rules": game.rules,
     }
 
 
-def match_seats(match: Match) -> dict[str, str]:
+def match_seats(match: Match) -> dict[Seat, str]:
     """A knockout match's seats: home North–South, away East–West (players in registration order)."""
     seats = {}
     for team, pair in ((match.home, (Seat.NORTH, Seat.SOUTH)), (match.away, (Seat.EAST, Seat.WEST))):

@@ -23,16 +23,24 @@
 
   // --- the waiting list ------------------------------------------------------------------------
 
+  var kept = null;  // the list in memory only, where the browser refuses storage (private mode, full)
+
   function load() {
     try {
-      return JSON.parse(localStorage.getItem(STORE) || "[]");
+      if (kept === null) return JSON.parse(localStorage.getItem(STORE) || "[]");
     } catch (error) {
-      return [];
+      kept = [];
     }
+    return JSON.parse(JSON.stringify(kept));
   }
 
   function store(list) {
-    localStorage.setItem(STORE, JSON.stringify(list));
+    try {
+      if (kept === null) return localStorage.setItem(STORE, JSON.stringify(list));
+    } catch (error) {
+      // Still sent while the page stays open; it cannot survive a reload.
+    }
+    kept = JSON.parse(JSON.stringify(list));
   }
 
   function newKey() {
@@ -273,6 +281,9 @@
     var save = form.querySelector("button[type=submit]");
     if (save) save.textContent = "Save hand " + number;
     section.querySelectorAll("form input[name=number]").forEach(function (input) { input.value = number; });
+    section.querySelectorAll("form[hx-confirm]").forEach(function (other) {
+      other.setAttribute("hx-confirm", other.getAttribute("hx-confirm").replace(/hand \d+/, "hand " + number));
+    });
     if (nextDealer) passDeal(section, 1);
   }
 
@@ -312,9 +323,17 @@
     var panel = document.getElementById("panel");
     var doc = new DOMParser().parseFromString(html, "text/html");
     var fresh = doc.getElementById("panel");
-    if (!panel || !fresh) return;
     var form = document.getElementById("hand-form");
-    if (options.quiet && form && dirty(form)) {
+    var keepForm = options.quiet && form && dirty(form);
+    if (panel && !fresh && doc.getElementById("entry") && window.htmx) {
+      // A saved hand answers with the next form (#entry) and, out of band, the totals and the
+      // rows that changed; a refused one with its form alone. A form being typed stays as it is.
+      window.htmx.swap("#entry", html, { swapStyle: keepForm ? "none" : "outerHTML" });
+      if (!keepForm) settle(document.getElementById("panel"), options.refused, options.scroll);
+      return;
+    }
+    if (!panel || !fresh) return;
+    if (keepForm) {
       // Hands still wait and one is being typed: refresh the scores around the form only.
       [".totals", ".played", ".hand-list"].forEach(function (selector) {
         var mine = panel.querySelector(selector);
@@ -430,7 +449,8 @@
     });
   });
   document.addEventListener("htmx:afterSwap", function (event) {
-    if (event.target.id === "panel" || event.detail.target && event.detail.target.id === "panel") {
+    var target = event.detail.target && event.detail.target.id;
+    if (event.target.id === "panel" || target === "panel" || target === "entry") {
       settle(document.getElementById("panel"));
     }
   });

@@ -1,10 +1,12 @@
-"""Small helpers for the scorekeeper's form: a seat's two fields, its player, the dealer."""
+"""Small helpers for the scorekeeper's form: a seat's two fields, its player."""
 
 from typing import Any
 
 from django import template
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
+
+from tournament.templatetags.wording import score
 
 register = template.Library()
 
@@ -21,20 +23,10 @@ def seat_name(sheet: dict[str, Any], title: str) -> str:
 
 
 @register.simple_tag
-def dealer_for(sheet: dict[str, Any], number: Any) -> str:
-    """Who deals hand ``number``: as recorded for a stored hand, else the next dealer."""
-    for row in sheet["rows"]:
-        if str(row.hand.number) == str(number):
-            return row.dealer
-    return sheet["next_dealer"]
-
-
 @register.filter
-def signed(value: int, kind: str = "points") -> str:
-    """A score with a true minus sign ("−60", never "-60" after a dash); points won also get a "+"."""
-    if value < 0:
-        return f"\u2212{-value}"
-    return f"+{value}" if kind == "points" and value > 0 else str(value)
+def points(value: int) -> str:
+    """Points a hand scored: "+61", "0", "−60" (a true minus sign, as scores have)."""
+    return f"+{value}" if value > 0 else score(value)
 
 
 @register.simple_tag

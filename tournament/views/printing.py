@@ -19,8 +19,10 @@ def _pdf_response(job: PrintJob) -> HttpResponse:
 @director_required
 def documents(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = tournament_or_404(tournament_id)
-    rounds = tournament.rounds.exclude(status=Round.Status.CLOSED).order_by("number")
-    context = {"tournament": tournament, "rounds": rounds, "jobs": tournament.print_jobs.defer("pdf")[:10]}
+    rounds = tournament.rounds.order_by("number")
+    context = {"tournament": tournament, "rounds": rounds.exclude(status=Round.Status.CLOSED),
+               "finished": rounds.filter(status=Round.Status.CLOSED).reverse(),
+               "jobs": tournament.print_jobs.defer("pdf")[:10]}  # fmt: skip
     return render(request, "director/print.html", context)
 
 

@@ -1,0 +1,215 @@
+"""The rule handout says what each rule text says, marks our readings, and nothing more."""
+
+import pytest
+
+from scoring.describe import OUR_READING, handout
+from scoring.rules import PRESETS, READING_FIELDS, RuleSet, readings_of, rules_from_json
+from tournament import printing
+from tournament.models import Tournament
+
+
+def sentences(rules: RuleSet, *, format: str = "", readings: frozenset[str] = frozenset()) -> list[str]:
+    """Every title, sentence and table row of the handout, in order."""
+    out = []
+    for section in handout(rules, format=format, readings=readings):
+        out += [section.title, *section.paragraphs, *(" ".join(row) for row in section.table)]
+        out += [example.situation for example in section.examples]
+    return out
+
+
+def text_of(name: str, **kwargs) -> str:
+    preset = PRESETS[name]
+    return " ".join(sentences(preset.rules, readings=preset.readings, **kwargs))
+
+
+# A rule the fields set, and words the handout says it with: present exactly when the rule is.
+RULE_PHRASES = [
+    ("nil", lambda r: r.has_nil, "A nil that takes no trick wins"),
+    ("no nil", lambda r: not r.has_nil, "There is no nil"),
+    ("blind nil", lambda r: r.has_blind_nil, "is a nil bid before"),
+    ("double nil", lambda r: r.blind_nil_name == "double nil", "double nil"),
+    ("blind nil by side", lambda r: r.blind_nil_by_side, "before either partner looks"),
+    ("deficit", lambda r: bool(r.blind_nil_min_deficit), "points behind"),
+    ("bag limit", lambda r: r.bag_limit is not None, "bags reach"),
+    ("bag reset", lambda r: r.bag_overflow == "reset" and r.bag_limit, "the count goes back to zero"),
+    ("big bid", lambda r: r.big_bid is not None, "or more scores"),
+    ("set scores 0", lambda r: r.set_penalty == "zero", "scores nothing for the hand"),
+    ("team minimum", lambda r: r.min_team_bid > 0, "Each side must bid at least"),
+    ("reneg", lambda r: r.reneg_tricks > 0, "A reneg (not following suit when able)"),
+    ("reneg to nobody", lambda r: r.reneg_tricks_to == "nobody", "which score for nobody"),
+    ("reneg to opponents", lambda r: r.reneg_tricks_to == "opponents", "which go to the other side"),
+    ("reneg trick points", lambda r: r.reneg_trick_points is not None, "worth 10 points to it"),
+    ("table talk", lambda r: r.table_talk_tricks > 0, "Table talk:"),
+    ("talk heading", lambda r: r.table_talk_tricks > 0, "Reneg and table talk"),
+    ("bid talk", lambda r: r.bid_talk == "bid_only", "only to decide their bid"),
+    ("card talk", lambda r: r.bid_talk == "no_card_details", "Partners may discuss how many tricks"),
+    ("nil exchange", lambda r: r.nil_exchange > 0, "After a nil,"),
+    ("exchange via dealer", lambda r: r.card_exchange == "optional_via_dealer", "to the dealer, who passes them on"),
+    ("both nil flat", lambda r: r.both_nil_points is not None, f"the side scores {200} if both make it"),
+    ("separate nils", lambda r: r.has_nil and r.both_nil == "separate", "each nil is scored on its own"),
+    ("failed nil bags", lambda r: r.has_nil and r.failed_nil_tricks == "bags", "count as extra tricks (bags)"),
+    ("failed nil nothing", lambda r: r.has_nil and r.failed_nil_tricks == "ignored", "takes count for nothing"),
+    ("jokers", lambda r: r.deck == "jokers", "big joker, little joker"),
+    ("lowest club", lambda r: r.first_lead == "lowest_club", "lowest club"),
+    ("time limit", lambda r: bool(r.time_limit_minutes), "-minute limit"),
+    ("target", lambda r: r.target_score is not None, "The first side to reach"),
+    ("hands a round", lambda r: r.hands_per_round is not None, "A round is 4 hands"),
+    ("high card", lambda r: r.first_dealer == "high_card", "draws the high card"),
+    ("random dealer", lambda r: r.first_dealer == "random", "chosen at random"),
+    ("left of dealer", lambda r: r.bidding_starts == "left_of_dealer", "bidding starts with the player to"),
+    ("dealer first", lambda r: r.bidding_starts == "dealer", "The dealer bids first"),
+    ("non-dealing side", lambda r: r.bidding_starts == "non_dealing_side", "The side that did not deal bids first"),
+    ("card count any time", lambda r: r.misdeal_card_count_any_time, "at any point of the hand, the dealer declares"),
+    ("no face cards", lambda r: "no_face_cards" in r.misdeal_reasons, "no face cards"),
+    ("two players", lambda r: r.two_player_variant, "Spades for two"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("name", PRESETS)
+@pytest.mark.parametrize(("rule", "applies", "phrase"), RULE_PHRASES, ids=[row[0] for row in RULE_PHRASES])
+def test_the_handout_states_each_rule_its_preset_sets_and_none_it_does_not(name, rule, applies, phrase):
+    text = text_of(name).lower()
+    assert (phrase.lower() in text) == bool(applies(PRESETS[name].rules)), f"{name}: {rule}"
+
+
+# Words of each topic's sentence, which starts "Our reading:" when the topic is our reading.
+READING_PHRASES = {
+    "tie": "one more hand",
+    "failed_nil_tricks": "a failed nil bidder takes",
+    "two_nils": "each nil is scored on its own",
+    "no_bag_penalty": "extra tricks (bags) are counted but cost nothing",
+    "bag_overflow": "in that hand are dropped",
+    "big_bid_penalty": "set on such a bid",
+    "big_bid_overtricks": "extra tricks over such a bid",
+    "reneg": "a reneg (not following suit when able)",
+    "reneg_trick_points": "tricks received count toward the receivers' bid",
+    "misdeals": "may be called before bidding starts",
+    "misdeal_timing": "the text says misdeals are called before bidding starts",
+    "first_dealer": "the first dealer is chosen at random",
+    "bidding_starts": "bidding starts with the player to the dealer's left",
+    "both_nil_exchange": "there is no exchange",
+    "time_limit": "there is no time limit",
+    "spades_broken": "spades may not be led",
+    "joker_ranks": "the ace of spades is the lowest trump",
+    "player_bids": "a bid is a number from 1 to 13, or nil",
+}
+
+
+def test_every_reading_topic_has_a_marked_sentence():
+    assert set(READING_PHRASES) == set(READING_FIELDS)
+
+
+@pytest.mark.parametrize("name", PRESETS)
+def test_the_handout_marks_our_readings_and_only_those(name):
+    preset = PRESETS[name]
+    marked = [s.lower() for s in sentences(preset.rules, readings=preset.readings) if s.startswith(OUR_READING)]
+    for topic, phrase in READING_PHRASES.items():
+        assert any(phrase in sentence for sentence in marked) == (topic in preset.readings), f"{name}: {topic}"
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        ("classic", "Our reading: equal scores at that point play one more hand"),  # ties at the target
+        ("tennessee", "Our reading: tricks a failed nil bidder takes do not help the partner"),  # a failed nil
+        ("league-300", "Our reading: bags past the 6th in that hand are dropped"),  # bags past the limit
+        ("league-300", "Our reading: set on such a bid, a side loses 120"),  # 10-for-200 set
+        ("championship-500", "Our reading: set on such a bid, a side loses 200"),
+    ],
+)
+def test_the_issue_examples_of_our_readings(name, expected):
+    assert expected in text_of(name)
+
+
+def test_readings_the_texts_share_are_always_marked():
+    for name in PRESETS:
+        text = text_of(name)
+        assert "Our reading: a side's two bids together are at most 13." in text
+        assert "Our reading: the same dealer deals again after a misdeal." in text
+
+
+def test_a_sentence_is_marked_in_one_line_starting_our_reading():
+    for name in PRESETS:
+        for sentence in sentences(PRESETS[name].rules, readings=PRESETS[name].readings):
+            assert OUR_READING not in sentence[1:], sentence
+
+
+def test_a_rule_the_tournament_overrides_is_its_own_not_our_reading():
+    overrides = {"failed_nil_tricks": "ignored"}
+    rules = rules_from_json({"preset": "tennessee", **overrides})
+    text = " ".join(sentences(rules, readings=readings_of("tennessee", overrides)))
+    assert "Tricks a failed nil bidder takes count for nothing." in text
+    assert "Our reading: tricks a failed nil bidder" not in text
+    assert "Our reading: when both partners bid" in text  # the other readings stay
+
+
+# --- what each text says that the handout must say -------------------------------------------------
+
+
+def test_001_no_exchange_when_both_partners_bid_nil_and_the_two_player_game():
+    text = text_of("classic")
+    assert "When both partners bid nil (or double nil) there is no exchange." in text
+    assert "a partner who has not bid yet bids first" in text
+    assert "A double nil must be bid before drawing any card." in text
+    assert "Spades for two" not in text_of("tennessee")
+
+
+def test_002_card_count_misdeal_at_any_time_and_the_optional_pass_through_the_dealer():
+    text = text_of("friendly")
+    assert "If a player is found to hold the wrong number of cards at any point of the hand, the dealer " \
+           "declares a misdeal." in text  # fmt: skip
+    assert "the side may pass 2 cards each to the dealer, who passes them on" in text
+    assert "A misdeal may be called before bidding starts when a player was dealt no spades." in text
+
+
+def test_004_partners_may_discuss_the_bid_but_not_their_cards_and_the_misdeal_reading():
+    text = text_of("league-300")
+    assert "Partners may discuss how many tricks they can take, but must not say anything about their cards" in text
+    assert "No talk about the hands" not in text
+    misdeals = next(s for s in handout(PRESETS["league-300"].rules) if s.title == "Misdeals").paragraphs
+    assert "gave away their hand" not in misdeals[0]  # not among those called before bidding starts
+    assert "the other side calls that one during the bidding" in " ".join(misdeals)
+
+
+@pytest.mark.parametrize(
+    ("name", "order"),
+    [
+        ("tennessee", "Bidding starts with the player to the dealer's left"),
+        ("classic", "The dealer bids first"),
+        ("league-300", "The side that did not deal bids first"),
+        ("progressive", "Bidding starts with the player to the dealer's left"),
+    ],
+)
+def test_bidding_order_as_the_text_gives_it(name, order):
+    bidding = next(s for s in handout(PRESETS[name].rules) if s.title == "Bidding")
+    assert bidding.paragraphs[0].startswith(order)
+
+
+@pytest.mark.parametrize(
+    ("format", "section"),
+    [
+        ("progressive_split", "Moving between tables"),
+        ("progressive_fixed", "Moving between tables"),
+        ("single_elimination", "The knockout"),
+        ("", None),
+    ],
+)
+def test_moving_between_tables_only_for_formats_that_move(format, section):
+    titles = [s.title for s in handout(PRESETS["league-300"].rules, format=format)]
+    assert ("Moving between tables" in titles) == (section == "Moving between tables")
+    assert section is None or section in titles
+
+
+def test_no_penalties_section_without_penalties():
+    titles = [s.title for s in handout(RuleSet(reneg_tricks=0))]
+    assert not any("Reneg" in title or "talk" in title for title in titles)
+
+
+def test_the_printed_handout_follows_the_tournaments_format_and_overrides():
+    tournament = Tournament(
+        name="Cup", preset="classic", format="progressive_fixed", rule_overrides={"reneg_tricks": 2}
+    )
+    sections = printing.rule_handout(tournament).contexts[0]["sections"]
+    text = " ".join(p for s in sections for p in s.paragraphs)
+    assert "costs the offending side 2 tricks" in text and "Our reading: a reneg" not in text
+    assert "Partners stay together all evening" in text
