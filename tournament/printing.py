@@ -25,7 +25,7 @@ from django.utils import timezone
 from scoring import Seat, Side
 from scoring.describe import handout, summary
 from scoring.rules import readings_of
-from tournament import league, pdf
+from tournament import league, pdf, print_jobs
 from tournament.links import qr_svg, table_url
 from tournament.models import Payout, PrintJob, Round, Tournament, playing_name
 from tournament.reports import ledger, standings_rows, teams_with_balance
@@ -471,14 +471,14 @@ def produce(tournament: Tournament, document: Document, *, background: bool = Tr
     chunks = pdf.render_html_chunks(document.template, document.contexts)
     key = hashlib.sha256("\x00".join([str(tournament.pk), document.template, *chunks]).encode()).hexdigest()
     job = PrintJob.objects.filter(key=key).first()
-    if job and job.status != PrintJob.Status.FAILED and not _stale(job):
+    if job and job.status != PrintJob.Status.FAILED and not print_jobs.is_stale(job):
         return job
     with transaction.atomic():
         PrintJob.objects.filter(key=key).delete()
         job, created = PrintJob.objects.get_or_create(
             key=key,
             defaults={"tournament": tournament, "document": document.name, "title": document.title,
-                      "chunks_total": len(chunks)},
+                      "chunks_total": len(chunks), "html": chunks},
         )  # fmt: skip
     if not created:
         return job  # a second request for the same document got here first
@@ -490,22 +490,19 @@ def produce(tournament: Tournament, document: Document, *, background: bool = Tr
     return job
 
 
-def _stale(job: PrintJob) -> bool:
-    """A job left running by a process that stopped (a restart mid-render)."""
-    return job.status == PrintJob.Status.RUNNING and (timezone.now() - job.created_at).total_seconds() > 600
-
-
 def _render(job_id: int, chunks: list[str]) -> None:
     def progress(done: int) -> None:
         PrintJob.objects.filter(pk=job_id).update(chunks_done=done)
 
     try:
-        data = pdf.pdf_from_chunks(chunks, on_progress=progress)
+        with print_jobs.heartbeat(job_id):
+            data = pdf.pdf_from_chunks(chunks, on_progress=progress)
     except Exception as error:
         log.exception("rendering print job %s failed", job_id)
         PrintJob.objects.filter(pk=job_id).update(status=PrintJob.Status.FAILED, error=str(error)[:2000])
         return
     PrintJob.objects.filter(pk=job_id).update(status=PrintJob.Status.DONE, pdf=data, finished_at=timezone.now())
+    print_jobs.finished(job_id)
 
 
 def _render_in_thread(job_id: int, chunks: list[str]) -> None:
@@ -514,3 +511,8 @@ def _render_in_thread(job_id: int, chunks: list[str]) -> None:
         _render(job_id, chunks)
     finally:
         connection.close()
+
+
+def resume(job: PrintJob) -> None:
+    """Render ``job`` again if the process rendering it stopped (see :mod:`tournament.print_jobs`)."""
+    print_jobs.resume_if_stale(job, _render_in_thread)

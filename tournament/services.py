@@ -621,6 +621,26 @@ def _prize_amounts(prizes: list[Prize], pool: Decimal) -> dict[int, Decimal]:
 
 
 @transaction.atomic
+def save_prize(*, prize: Prize) -> Prize:
+    """Add or change a prize. Under the tournament's lock (two desks adding prizes at once wait
+    for each other): the prizes' shares of the fees add up to 100% at most, which no database
+    constraint can say; one prize a place or division (the database holds that too); and a prize
+    already paid out stays as it was."""
+    tournament = Tournament.objects.select_for_update().get(pk=prize.tournament_id)
+    if prize.pk and Payout.objects.filter(prize_id=prize.pk, paid_at__isnull=False).exists():
+        raise ValidationError(f"The {prize} prize has been paid out, so it stays as it was.", code="paid")
+    if prize.share_percent is not None:
+        others = tournament.prizes.exclude(pk=prize.pk).filter(share_percent__isnull=False)
+        total = sum((p.share_percent for p in others), Decimal("0")) + prize.share_percent
+        if total > 100:
+            message = f"The prizes' shares would add up to {total}% of the fees; they can share out 100% at most."
+            raise ValidationError({"share_percent": message}, code="shares_over_100")
+    prize.full_clean()
+    prize.save()
+    return prize
+
+
+@transaction.atomic
 def remove_prize(*, prize: Prize) -> None:
     """Remove a prize and its unpaid payouts; one already paid stays on the record."""
     prize = Prize.objects.select_for_update().get(pk=prize.pk)
