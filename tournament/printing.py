@@ -28,7 +28,7 @@ from scoring.rules import readings_of
 from tournament import league, pdf, print_jobs
 from tournament.links import qr_svg, table_url
 from tournament.models import Payout, PrintJob, Round, Tournament, playing_name
-from tournament.reports import ledger, standings_rows, teams_with_balance
+from tournament.reports import ledger, payment_entries, standings_rows, teams_with_balance, totals_by_method
 from tournament.standings import TIEBREAK_TEXT
 from tournament.templatetags.wording import score
 
@@ -443,7 +443,8 @@ def payout_sheet(tournament: Tournament) -> Document:
 
 def fee_ledger(tournament: Tournament) -> Document:
     title = "Entry fees"
-    context = {**_base(tournament, title), "teams": teams_with_balance(tournament), "ledger": ledger(tournament)}
+    context = {**_base(tournament, title), "teams": teams_with_balance(tournament), "ledger": ledger(tournament),
+               "entries": payment_entries(tournament), "by_method": totals_by_method(tournament)}  # fmt: skip
     return Document("fee-ledger", title, "print/ledger.html", [context])
 
 
