@@ -82,6 +82,10 @@ class Note:
     side: str
     what: str
 
+    @property
+    def text(self) -> str:
+        return f"Hand {self.hand}: {self.side}, {self.what}" if self.side else f"Hand {self.hand}: {self.what}"
+
 
 @dataclass(frozen=True)
 class DisputeNote:
@@ -90,6 +94,11 @@ class DisputeNote:
     hand: int
     note: str
     resolution: str
+
+    @property
+    def text(self) -> str:
+        settled = f"settled: {self.resolution}" if self.resolution else "not settled yet"
+        return f"Hand {self.hand}: {self.note or 'disputed'} — {settled}"
 
 
 # The grid is the same on every sheet: it is drawn once, as an SVG per number of rows, in the
@@ -103,24 +112,30 @@ TOTALS = (6, 13)  # the cells of each side's running total
 GRID_WIDTH = HAND_WIDTH + 14 * CELL_WIDTH
 HEAD_HEIGHT = 6.0
 ROOM_FOR_ROWS = 126  # mm of a Letter page left for the rows beside the heading, boxes and signatures
+BOXES_HEIGHT = 22.0  # the penalty and misdeal boxes: room for four lines, taller when they need more
+DISPUTES_HEIGHT = 16.0  # the disputes box: two lines
+NOTES_TOP = 4.8  # where a box's first line starts, under its title
+NOTE_FONT = 8  # points
 COLUMN_TITLES = ["bid", "bid", "took", "took", "Points", "Bags", "Total"]
 LINE = 'stroke="#444" stroke-width="0.18"'
 
 
 @dataclass(frozen=True)
 class Grid:
-    """The drawn grid for ``rows`` hands: its CSS class, height and background image."""
+    """The drawn grid for ``rows`` hands with ``room`` mm for them: its CSS class, height and
+    background image. Rows close up as a long game needs more of them (or the boxes under the
+    grid more room), so that the sheet stays one page."""
 
     rows: int
-
-    @property
-    def name(self) -> str:
-        return f"grid-{self.rows}"
+    room: float = ROOM_FOR_ROWS
 
     @property
     def row_height(self) -> float:
-        """Rows close up as a long game needs more of them, so the sheet stays one page."""
-        return 8.5 if self.rows <= 12 else min(7.0, round(ROOM_FOR_ROWS / self.rows, 2))
+        return min(8.5 if self.rows <= 12 else 7.0, round(self.room / self.rows, 2))
+
+    @property
+    def name(self) -> str:
+        return f"grid-{self.rows}-{round(self.row_height * 100)}"
 
     @property
     def top(self) -> float:
@@ -136,7 +151,7 @@ class Grid:
 
     @property
     def image(self) -> str:
-        return _grid_image(self.rows)
+        return _grid_image(self.rows, self.row_height)
 
 
 def column_left(index: int) -> float:
@@ -154,9 +169,9 @@ def grid_css() -> str:
 
 
 @functools.cache
-def _grid_image(rows: int) -> str:
+def _grid_image(rows: int, row_height: float) -> str:
     """The grid's lines, shading and column titles as an SVG ``data:`` URL (made once a size)."""
-    grid = Grid(rows)
+    grid = Grid(rows, room=rows * row_height)
     width, height, top = GRID_WIDTH, grid.height, grid.top
     side = 7 * CELL_WIDTH
     parts = [
@@ -216,11 +231,17 @@ def _sheet(
         disputes += [DisputeNote(hand.number, d.note, d.resolution) for d in hand.disputes.all()]
     for number in range(len(hands) + 1, _rows_needed(tournament, len(hands)) + 1):
         rows.append(SheetRow(number, [""] * 14))
-    grid = Grid(len(rows))
     url = table_url(game.table, base) if game else ""
     show_table_talk = bool(rules.table_talk_tricks) or bool(table_talk)
+    box_width = (GRID_WIDTH / (3 if show_table_talk else 2)) - 3
+    boxes = max(BOXES_HEIGHT, _notes_height(max(_lines(n, box_width) for n in (reneges, table_talk, misdeals))))
+    dispute_box = max(DISPUTES_HEIGHT, _notes_height(_lines(disputes, GRID_WIDTH - 3)))
+    grid = Grid(len(rows), room=ROOM_FOR_ROWS - (boxes - BOXES_HEIGHT) - (dispute_box - DISPUTES_HEIGHT))
     return {
-        "layer": f"{grid.name}{'-talk' if show_table_talk else ''}{'-qr' if url else ''}",
+        "layer": f"{grid.name}-{round(boxes * 10)}-{round(dispute_box * 10)}"
+        f"{'-talk' if show_table_talk else ''}{'-qr' if url else ''}",
+        "boxes_height": boxes,
+        "disputes_height": dispute_box,
         "table": game.table.number if game else None,
         "seats": {s.label: seats.get(s, "") for s in Seat},
         "rows": rows,
@@ -268,6 +289,16 @@ def _line(cells: list[tuple[int, str]], *, bold: bool = False) -> str:
     return pdf.spaced_line(placed, GRID_FONT, bold=bold)
 
 
+def _lines(notes: list[Note] | list[DisputeNote], width: float) -> int:
+    """How many lines ``notes`` take in a box ``width`` mm wide, a note starting each line."""
+    return sum(math.ceil(pdf.text_width(note.text, NOTE_FONT) / width) for note in notes)
+
+
+def _notes_height(lines: int) -> float:
+    """The height of a box under the grid holding ``lines`` lines under its title."""
+    return round(NOTES_TOP + lines * NOTE_FONT * 1.35 * 25.4 / 72 + 1.5, 1)
+
+
 def _times(count: int, what: str) -> str:
     return what if count == 1 else f"{what} ×{count}"
 
@@ -304,7 +335,10 @@ def _sheets_context(base: dict[str, Any], sheets: list[dict[str, Any]]) -> dict[
     talk box and a QR code) its pages lay their text over."""
     backgrounds = {
         sheet["layer"]: {"layer": sheet["layer"], "grid": sheet["grid"], "show_table_talk": sheet["show_table_talk"],
-                         "qr": bool(sheet["qr"])}
+                         "qr": bool(sheet["qr"]), "boxes_height": sheet["boxes_height"],
+                         # the drawn boxes' own heights, inside the title margin and the padding
+                         "cells_height": round(sheet["boxes_height"] - 1, 1),
+                         "disputes_height": round(sheet["disputes_height"] - 2, 1)}
         for sheet in sheets
     }  # fmt: skip
     grids = sorted({sheet["grid"] for sheet in sheets}, key=lambda grid: grid.rows)
