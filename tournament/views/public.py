@@ -3,10 +3,10 @@
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
+from tournament.formats import format_of
 from tournament.models import Round
 from tournament.places import find_places, page_of, round_places
-from tournament.reports import board, standings_rows
-from tournament.standings import TIEBREAK_TEXT
+from tournament.reports import board
 from tournament.views.common import director_required, tournament_or_404, whole_number
 
 # What fits at 1920x1080 in type readable across a hall; longer lists page every REFRESH seconds.
@@ -18,10 +18,11 @@ PROJECTOR_REFRESH_SECONDS = 10
 def _standings_context(tournament_id: int) -> dict:
     tournament = tournament_or_404(tournament_id)
     current = tournament.current_round()
+    event_format = format_of(tournament)
     return {
         "tournament": tournament,
-        "rows": standings_rows(tournament),
-        "tiebreak": TIEBREAK_TEXT,
+        "rows": event_format.standings(tournament),
+        "tiebreak": event_format.places_text,
         "current": current,
         "board": board(current) if current else [],
     }
