@@ -346,8 +346,7 @@ def _scoring_table(rules: RuleSet) -> tuple[tuple[str, str], ...]:
 
 def _penalties_title(rules: RuleSet) -> str:
     """The penalties the rules have, by name: "Reneg", "Reneg and table talk"."""
-    names = [name for name, has in (("Reneg", rules.reneg_tricks), ("table talk", rules.table_talk_tricks)) if has]
-    title = " and ".join(names)
+    title = " and ".join(rules.penalties)
     return title[0].upper() + title[1:]
 
 

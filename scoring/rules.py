@@ -182,6 +182,13 @@ class RuleSet:
     def has_blind_nil(self) -> bool:
         return self.blind_nil_points is not None
 
+    @property
+    def penalties(self) -> tuple[str, ...]:
+        """The infractions these rules penalise, by name: ``("reneg", "table talk")``, or fewer."""
+        return tuple(
+            name for name, tricks in (("reneg", self.reneg_tricks), ("table talk", self.table_talk_tricks)) if tricks
+        )
+
     def to_json(self) -> dict[str, Any]:
         """Every field as a JSON-ready value (tuples become lists)."""
         data = dataclasses.asdict(self)
