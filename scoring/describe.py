@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from scoring.hand import NIL, PlayerHand, SideHand, score_hand
+from scoring.hand import BLIND_NIL, NIL, PlayerHand, SideHand, score_hand
 from scoring.rules import MISDEAL_REASONS, RuleSet
 
 OUR_READING = "Our reading: "
@@ -48,6 +48,13 @@ MATCH_PLAY = {
         "after its second lost match.",
     ),
 }
+
+
+def bid_name(rules: RuleSet, bid: object) -> str:
+    """A bid as players say it: "7", "Nil", or the blind nil by the rules' name ("Double nil")."""
+    if bid == BLIND_NIL:
+        return rules.blind_nil_name.capitalize()
+    return "Nil" if bid == NIL else str(bid)
 
 
 def summary(rules: RuleSet) -> str:

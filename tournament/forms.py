@@ -10,6 +10,7 @@ from django import forms
 from django.core.exceptions import ValidationError
 
 from scoring import InvalidHand, InvalidRules, PlayerHand, RuleSet, SideHand, rules_from_json
+from scoring.describe import bid_name
 from scoring.hand import BLIND_NIL, NIL, validate_hand
 from scoring.rules import MISDEAL_REASONS, PRESETS
 from tournament.models import HAND_FIELDS, Game, Payment, Player, Prize, Side, Team, Tournament
@@ -259,7 +260,7 @@ def bid_choices(rules: RuleSet) -> list[tuple[str, str]]:
     if rules.has_nil:
         choices.insert(0, (NIL, "Nil"))
     if rules.has_blind_nil:
-        choices.insert(1, (BLIND_NIL, "Blind nil"))
+        choices.insert(1, (BLIND_NIL, bid_name(rules, BLIND_NIL)))
     return choices
 
 
