@@ -31,20 +31,27 @@ reading
     Our choice where a rule text is silent or unclear; the handout marks it "Our reading:".
 """
 
+from scoring.entry import HandEntry, Replay, replay
 from scoring.game import Game
 from scoring.hand import HandResult, InvalidHand, PlayerHand, SideHand, SideResult, score_hand
 from scoring.rules import PRESETS, InvalidRules, RuleSet, rules_from_json
+from scoring.seats import Seat, Side
 
 __all__ = [
     "PRESETS",
     "Game",
+    "HandEntry",
     "HandResult",
     "InvalidHand",
     "InvalidRules",
     "PlayerHand",
+    "Replay",
     "RuleSet",
+    "Seat",
+    "Side",
     "SideHand",
     "SideResult",
+    "replay",
     "rules_from_json",
     "score_hand",
 ]

@@ -138,12 +138,18 @@ def even_hand(ns_tricks: int = 7) -> dict:
 
 def finish_game(game, *, ns_tricks: int = 7, hands: int = 4) -> None:
     """Enter ``hands`` hands at ``game`` (NS taking ``ns_tricks`` each)."""
+    from scoring import HandEntry
     from tournament import services
     from tournament.models import HandRevision
 
     start = game.hands.count()
     for number in range(start + 1, start + hands + 1):
-        services.enter_hand(game=game, number=number, values=even_hand(ns_tricks), source=HandRevision.Source.TABLE)
+        services.enter_hand(
+            game=game,
+            number=number,
+            entry=HandEntry.from_fields(even_hand(ns_tricks)),
+            source=HandRevision.Source.TABLE,
+        )
 
 
 @pytest.fixture

@@ -6,6 +6,7 @@ with no network. Hands saved offline wait on the phone and arrive once each, in 
 
 import pytest
 
+from scoring import HandEntry
 from tests.conftest import make_tournament
 from tournament import services
 from tournament.models import Hand, HandRevision, Table
@@ -117,7 +118,7 @@ def test_a_waiting_hand_another_phone_entered_stops_the_list_and_shows_both(phon
     # Meanwhile another phone at the table enters hand 1 its own way.
     other = {"north_bid": "5", "east_bid": "3", "south_bid": "3", "west_bid": "2",
              "north_tricks": 6, "east_tricks": 3, "south_tricks": 2, "west_tricks": 2}  # fmt: skip
-    services.enter_hand(game=table_game, number=1, values=other, source=HandRevision.Source.TABLE)
+    services.enter_hand(game=table_game, number=1, entry=HandEntry.from_fields(other), source=HandRevision.Source.TABLE)
 
     page.context.set_offline(False)
     page.wait_for_selector("text=Hand 1 was not accepted")

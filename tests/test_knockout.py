@@ -12,7 +12,7 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
-from scoring import InvalidHand
+from scoring import HandEntry, InvalidHand
 from tests.conftest import make_tournament
 from tournament import clocks, knockout, services
 from tournament.formats import format_of
@@ -57,7 +57,9 @@ def current_game(match: Match) -> Game:
 
 def enter(game: Game, values: dict) -> Game:
     number = game.hands.count() + 1
-    return services.enter_hand(game=game, number=number, values=values, source=HandRevision.Source.TABLE).game
+    return services.enter_hand(
+        game=game, number=number, entry=HandEntry.from_fields(values), source=HandRevision.Source.TABLE
+    ).game
 
 
 def win_game(match: Match, home: bool = True) -> None:
@@ -198,8 +200,8 @@ def test_a_correction_cannot_change_a_match_whose_winner_has_played_on():
     last = game.hands.order_by("number").last()
     with pytest.raises(InvalidHand) as refused:
         services.enter_hand(
-            game=game, number=last.number, values=hand(ns_wins=False), source=HandRevision.Source.DIRECTOR,
-            expected_version=last.version,
+            game=game, number=last.number, entry=HandEntry.from_fields(hand(ns_wins=False)),
+            source=HandRevision.Source.DIRECTOR, expected_version=last.version,
         )  # fmt: skip
     assert refused.value.code == "bracket_moved_on"
 

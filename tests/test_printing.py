@@ -12,6 +12,7 @@ from django.urls import reverse
 from PIL import Image
 from pypdf import PdfReader
 
+from scoring import HandEntry
 from scoring.describe import handout
 from scoring.rules import PRESETS, rules_from_json
 from tests.conftest import even_hand, finish_game, make_tournament
@@ -135,10 +136,10 @@ def test_a_score_sheet_records_every_penalty_misdeal_and_dispute(db):
     game = services.seat_first_round(tournament=tournament).games.get()
     services.start_round(round_=game.round)
     enter = functools.partial(services.enter_hand, game=game, source=HandRevision.Source.TABLE)
-    enter(number=1, values={**even_hand(7), "ns_reneges": 1})
-    enter(number=2, values={"misdeal": "no_spades"})
-    enter(number=3, values={**even_hand(6), "ew_table_talk": 2})
-    enter(number=4, values=even_hand(8))
+    enter(number=1, entry=HandEntry.from_fields({**even_hand(7), "ns_reneges": 1}))
+    enter(number=2, entry=HandEntry.misdealt("no_spades"))
+    enter(number=3, entry=HandEntry.from_fields({**even_hand(6), "ew_table_talk": 2}))
+    enter(number=4, entry=HandEntry.from_fields(even_hand(8)))
     services.flag_dispute(hand=game.hands.get(number=3), note="EW say they took 7")
     services.resolve_dispute(hand=game.hands.get(number=3), resolution="Counted again: 6 stands")
     services.flag_dispute(hand=game.hands.get(number=4), note="Who led?")

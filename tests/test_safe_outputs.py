@@ -10,6 +10,7 @@ from django.conf import settings
 from django.urls import reverse
 from pypdf import PdfReader
 
+from scoring import HandEntry
 from tests.conftest import even_hand
 from tournament import csvsafe, pdf, services
 from tournament.models import Hand, HandRevision, Player
@@ -46,7 +47,7 @@ def test_names_beginning_with_a_formula_sign_export_as_text(director_client, fin
 @pytest.fixture
 def entered(running_round):
     game = running_round.games.get(table__number=1)
-    services.enter_hand(game=game, number=1, values=even_hand(), source=HandRevision.Source.TABLE)
+    services.enter_hand(game=game, number=1, entry=HandEntry.from_fields(even_hand()), source=HandRevision.Source.TABLE)
     return game
 
 

@@ -6,7 +6,7 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
-from scoring import InvalidHand
+from scoring import HandEntry, InvalidHand
 from tests.conftest import even_hand, finish_game, make_tournament
 from tournament import services
 from tournament.models import (
@@ -195,7 +195,9 @@ def test_swapping_two_teams_moves_both_partners(tournament):
 
 def test_entering_a_hand_scores_it_and_keeps_its_history(running_round):
     game = running_round.games.get(table__number=1)
-    services.enter_hand(game=game, number=1, values=even_hand(7), source=HandRevision.Source.TABLE)
+    services.enter_hand(
+        game=game, number=1, entry=HandEntry.from_fields(even_hand(7)), source=HandRevision.Source.TABLE
+    )
     game.refresh_from_db()
     assert (game.ns_score, game.ew_score, game.hands_played) == (61, 60, 1)
     revision = HandRevision.objects.get()
@@ -204,20 +206,32 @@ def test_entering_a_hand_scores_it_and_keeps_its_history(running_round):
 
 def test_the_same_hand_entered_twice_is_stored_once(running_round):
     game = running_round.games.get(table__number=1)
-    services.enter_hand(game=game, number=1, values=even_hand(7), source=HandRevision.Source.TABLE)
+    services.enter_hand(
+        game=game, number=1, entry=HandEntry.from_fields(even_hand(7)), source=HandRevision.Source.TABLE
+    )
     with pytest.raises(services.HandConflict) as conflict:
-        services.enter_hand(game=game, number=1, values=even_hand(6), source=HandRevision.Source.TABLE)
+        services.enter_hand(
+            game=game, number=1, entry=HandEntry.from_fields(even_hand(6)), source=HandRevision.Source.TABLE
+        )
     assert conflict.value.hand.north_tricks == 4
     assert game.hands.count() == 1
 
 
 def test_a_correction_based_on_a_stale_version_is_refused(running_round):
     game = running_round.games.get(table__number=1)
-    services.enter_hand(game=game, number=1, values=even_hand(7), source=HandRevision.Source.TABLE)
-    services.enter_hand(game=game, number=1, values=even_hand(6), source="director", expected_version=1)
+    services.enter_hand(
+        game=game, number=1, entry=HandEntry.from_fields(even_hand(7)), source=HandRevision.Source.TABLE
+    )
+    services.enter_hand(
+        game=game, number=1, entry=HandEntry.from_fields(even_hand(6)), source="director", expected_version=1
+    )
     with pytest.raises(services.HandConflict, match="changed by someone else"):
         services.enter_hand(
-            game=game, number=1, values=even_hand(8), source=HandRevision.Source.TABLE, expected_version=1
+            game=game,
+            number=1,
+            entry=HandEntry.from_fields(even_hand(8)),
+            source=HandRevision.Source.TABLE,
+            expected_version=1,
         )
     revisions = list(HandRevision.objects.order_by("id"))
     assert [r.before and r.before["north_tricks"] for r in revisions] == [None, 4]
@@ -228,7 +242,9 @@ def test_a_correction_based_on_a_stale_version_is_refused(running_round):
 def test_a_hand_that_breaks_a_rule_is_refused_and_nothing_is_stored(running_round):
     game = running_round.games.get(table__number=1)
     with pytest.raises(InvalidHand) as refused:
-        services.enter_hand(game=game, number=1, values=even_hand(7) | {"west_tricks": 4}, source="table")
+        services.enter_hand(
+            game=game, number=1, entry=HandEntry.from_fields(even_hand(7) | {"west_tricks": 4}), source="table"
+        )
     assert refused.value.code == "tricks_total"
     assert game.hands.count() == 0 and HandRevision.objects.count() == 0
 
@@ -236,22 +252,22 @@ def test_a_hand_that_breaks_a_rule_is_refused_and_nothing_is_stored(running_roun
 def test_hands_must_come_in_order(running_round):
     game = running_round.games.get(table__number=1)
     with pytest.raises(InvalidHand, match="next hand at this table is hand 1"):
-        services.enter_hand(game=game, number=2, values=even_hand(7), source="table")
+        services.enter_hand(game=game, number=2, entry=HandEntry.from_fields(even_hand(7)), source="table")
 
 
 def test_no_hand_after_the_round_is_over(running_round):
     game = running_round.games.get(table__number=1)
     finish_game(game)
     with pytest.raises(InvalidHand, match="game at this table is over"):
-        services.enter_hand(game=game, number=5, values=even_hand(7), source="table")
+        services.enter_hand(game=game, number=5, entry=HandEntry.from_fields(even_hand(7)), source="table")
 
 
 def test_a_misdeal_is_recorded_without_a_score_and_the_dealer_deals_again(running_round):
     from tournament.reports import game_sheet
 
     game = running_round.games.get(table__number=1)
-    services.enter_hand(game=game, number=1, values={"misdeal": "no_spades"}, source="table")
-    services.enter_hand(game=game, number=2, values=even_hand(7), source="table")
+    services.enter_hand(game=game, number=1, entry=HandEntry.from_fields({"misdeal": "no_spades"}), source="table")
+    services.enter_hand(game=game, number=2, entry=HandEntry.from_fields(even_hand(7)), source="table")
     game.refresh_from_db()
     assert (game.hands_played, game.ns_score) == (1, 61)
     rows = game_sheet(game)["rows"]
@@ -263,7 +279,7 @@ def test_a_misdeal_is_recorded_without_a_score_and_the_dealer_deals_again(runnin
 
 def test_standings_update_as_soon_as_a_hand_is_entered(running_round, tournament):
     game = running_round.games.get(table__number=2)
-    services.enter_hand(game=game, number=1, values=even_hand(8), source="table")
+    services.enter_hand(game=game, number=1, entry=HandEntry.from_fields(even_hand(8)), source="table")
     top = standings_rows(tournament)[0]
     assert top.name in {"Eve", "Finn"} and top.standing.total == 62
 
@@ -305,7 +321,7 @@ def _play_to_target(game, bids):
     number = 0
     while game.status != Game.Status.FINISHED:
         number += 1
-        services.enter_hand(game=game, number=number, values=bids | tricks, source="table")
+        services.enter_hand(game=game, number=number, entry=HandEntry.from_fields(bids | tricks), source="table")
         game.refresh_from_db()
 
 
@@ -349,17 +365,8 @@ def test_a_round_cannot_close_over_an_open_dispute(finished_round):
     assert services.close_round(round_=finished_round).number == 2
 
 
-def _edit(tournament, **changes):
-    from tournament.forms import TournamentForm
-
-    data = {field: getattr(tournament, field) for field in TournamentForm.Meta.fields if field != "rule_overrides"}
-    form = TournamentForm({**data, "rule_overrides": "", **changes}, instance=tournament)
-    assert form.is_valid(), form.errors
-    return form
-
-
 def test_a_rule_change_rescores_every_game(finished_round, tournament):
-    services.update_tournament(form=_edit(tournament, rule_overrides='{"overtrick_points": 0}'))
+    services.update_tournament(tournament=tournament, changes={"rule_overrides": {"overtrick_points": 0}})
     game = finished_round.games.get(table__number=1)
     game.refresh_from_db()
     assert (game.ns_score, game.ew_score) == (240, 240) and game.status == "tied"
@@ -367,7 +374,7 @@ def test_a_rule_change_rescores_every_game(finished_round, tournament):
 
 def test_a_rule_change_that_breaks_a_stored_hand_is_refused_and_nothing_changes(finished_round, tournament):
     with pytest.raises(ValidationError, match=r"Round 1, table 1, hand 1: .*at least 7"):
-        services.update_tournament(form=_edit(tournament, rule_overrides='{"min_team_bid": 7}'))
+        services.update_tournament(tournament=tournament, changes={"rule_overrides": {"min_team_bid": 7}})
     tournament.refresh_from_db()
     assert tournament.rule_overrides == {}
     assert finished_round.games.get(table__number=1).ns_score == 4 * 61
@@ -378,11 +385,15 @@ def test_a_correction_in_a_closed_round_must_leave_the_game_decided(finished_rou
     game = finished_round.games.get(table__number=1)
     hand = game.hands.get(number=4)
     level = {**hand.snapshot(), "north_tricks": 3, "east_tricks": 4}  # 243 v 241: North–South still win
-    services.enter_hand(game=game, number=4, values=level, source="director", by=director, expected_version=1)
+    services.enter_hand(
+        game=game, number=4, entry=HandEntry.from_fields(level), source="director", by=director, expected_version=1
+    )
     hand = game.hands.get(number=3)
     tie = {**hand.snapshot(), "north_tricks": 3, "east_tricks": 4}  # 242 v 242: undecided
     with pytest.raises(InvalidHand) as refused:
-        services.enter_hand(game=game, number=3, values=tie, source="director", by=director, expected_version=1)
+        services.enter_hand(
+            game=game, number=3, entry=HandEntry.from_fields(tie), source="director", by=director, expected_version=1
+        )
     assert refused.value.code == "closed_round_undecided"
     assert game.hands.get(number=3).version == 1
 
@@ -390,14 +401,15 @@ def test_a_correction_in_a_closed_round_must_leave_the_game_decided(finished_rou
 def test_a_correction_that_flips_a_closed_round_reseats_the_next_if_not_started(finished_round, director):
     following = services.close_round(round_=finished_round)
     game = finished_round.games.get(table__number=2)
+    notices = []
     for number in range(1, 5):
         hand = game.hands.get(number=number)
-        values = {**hand.snapshot(), "north_tricks": 2, "east_tricks": 5}
-        services.enter_hand(game=game, number=number, values=values, source="director", by=director,
-                            expected_version=hand.version)  # fmt: skip
+        entry = HandEntry.from_fields({**hand.snapshot(), "north_tricks": 2, "east_tricks": 5})
+        corrected = services.correct_hand(game=game, number=number, entry=entry, by=director,
+                                          expected_version=hand.version)  # fmt: skip
+        notices.append(corrected.notice)
     game.refresh_from_db()
     assert game.winner == "EW"
-    said = services.after_result_change(game=game, by=director)
-    assert "re-seated" in said
+    assert "re-seated" in notices[0] and notices[1:] == ["", "", ""]  # the first correction flipped it
     table_1 = set(following.seatings.filter(table__number=1).values_list("player__name", flat=True))
     assert {"Gina", "Hugo"} <= table_1  # table 2's new winners moved up

@@ -9,7 +9,7 @@ from django.utils import timezone
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scoring import PlayerHand, SideHand, score_hand
+from scoring import HandEntry, PlayerHand, SideHand, score_hand
 from scoring.rules import PRESETS
 from tests.conftest import even_hand, finish_game, make_tournament
 from tournament import services
@@ -285,7 +285,8 @@ def test_the_table_cannot_correct_an_earlier_hand(client, game):
 def test_the_director_corrects_any_hand_even_after_the_round_closed(client, director, finished_round):
     game = finished_round.games.get(table__number=1)
     services.close_round(round_=finished_round)
-    services.enter_hand(game=game, number=1, values=even_hand(6), source="director", by=director, expected_version=1)
+    six = HandEntry.from_fields(even_hand(6))
+    services.correct_hand(game=game, number=1, entry=six, by=director, expected_version=1)
     game.refresh_from_db()
     assert game.ns_score == 4 * 61 - 1
     assert HandRevision.objects.filter(hand__game=game, changed_by=director).count() == 1
@@ -302,7 +303,8 @@ def test_a_second_phone_entering_the_same_hand_is_shown_what_was_stored(client, 
 
 def test_a_stale_correction_is_refused_with_the_current_values(client, game, director):
     post_hand(client, game, 1, even_hand(7))
-    services.enter_hand(game=game, number=1, values=even_hand(6), source="director", by=director, expected_version=1)
+    six = HandEntry.from_fields(even_hand(6))
+    services.correct_hand(game=game, number=1, entry=six, by=director, expected_version=1)
     response = post_hand(client, game, 1, even_hand(8), version=1)
     assert response.status_code == 409
     assert "changed by someone else" in response.content.decode()
@@ -380,7 +382,7 @@ def _race(game: Game, number: int, values: list[dict], **kwargs) -> list[str]:
         close_old_connections()
         barrier.wait()
         try:
-            services.enter_hand(game=game, number=number, values=hand, source="table", **kwargs)
+            services.enter_hand(game=game, number=number, entry=HandEntry.from_fields(hand), source="table", **kwargs)
             outcomes.append("stored")
         except services.HandConflict:
             outcomes.append("conflict")
@@ -413,7 +415,7 @@ def test_two_corrections_racing_from_the_same_version_keep_one_and_refuse_the_ot
     round_ = services.seat_first_round(tournament=tournament)
     services.start_round(round_=round_)
     game = round_.games.get()
-    services.enter_hand(game=game, number=1, values=even_hand(7), source="table")
+    services.enter_hand(game=game, number=1, entry=HandEntry.from_fields(even_hand(7)), source="table")
     assert _race(game, 1, [even_hand(6), even_hand(8)], expected_version=1) == ["conflict", "stored"]
     assert game.hands.get().version == 2 and HandRevision.objects.count() == 2
 
@@ -438,7 +440,7 @@ def test_arbitrary_form_data_never_breaks_the_entry_and_stored_hands_stay_valid(
     response = client.post(at(game, "hand"), data, HTTP_HX_REQUEST="true")
     assert response.status_code in (200, 409, 422)
     hands = list(game.hands.order_by("number"))
-    game.replay(game.round.tournament.rules, hands)  # raises if any stored hand breaks a rule
+    game.replay(hands)  # raises if any stored hand breaks a rule
     assert [h.number for h in hands] == list(range(1, len(hands) + 1))
     for hand in hands:
         assert hand.misdeal or sum(getattr(hand, f"{s}_tricks") for s in ("north", "east", "south", "west")) == 13

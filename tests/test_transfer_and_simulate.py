@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from scoring import HandEntry
 from tournament import services, transfer
 from tournament.models import Hand, Tournament
 from tournament.simulation import simulate
@@ -28,10 +29,10 @@ def test_export_then_import_restores_the_tournament_exactly(finished_round, tour
     services.close_round(round_=finished_round, by=director)
     game = tournament.rounds.get(number=1).games.first()
     hand = game.hands.first()
+    entry = HandEntry.from_fields({**hand.snapshot(), "north_tricks": 3, "east_tricks": 4})
     services.enter_hand(
-        game=game, number=hand.number, values={**hand.snapshot(), "north_tricks": 3, "east_tricks": 4},
-        source="director", by=director, expected_version=hand.version,
-    )  # fmt: skip
+        game=game, number=hand.number, entry=entry, source="director", by=director, expected_version=hand.version
+    )
     services.flag_dispute(hand=hand, note="EW count 7")
     services.resolve_dispute(hand=hand, resolution="recounted", by=director)
     exported = transfer.export_tournament(tournament)

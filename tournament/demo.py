@@ -13,7 +13,7 @@ from django.db import transaction
 from scoring.random_hands import random_hand
 from tournament import services
 from tournament.models import HandRevision, Payment, Prize, Tournament
-from tournament.simulation import hand_values
+from tournament.simulation import hand_entry
 
 DEMO_USERNAME = "director"
 DEMO_PASSWORD = "spades-demo"
@@ -82,6 +82,5 @@ def _play_some(tournament: Tournament) -> None:
         rules = tournament.rules
         for number in range(1, hands + 1):
             (north, south), (east, west) = random_hand(rules, rng, scores=(game.ns_score, game.ew_score))
-            values = hand_values(north, east, south, west)
-            services.enter_hand(game=game, number=number, values=values, source=HandRevision.Source.TABLE)
-            game.refresh_from_db()
+            entry = hand_entry(north, east, south, west)
+            game = services.enter_hand(game=game, number=number, entry=entry, source=HandRevision.Source.TABLE).game

@@ -9,18 +9,11 @@ from typing import Any
 from django import forms
 from django.core.exceptions import ValidationError
 
-from scoring import InvalidHand, InvalidRules, PlayerHand, RuleSet, SideHand, rules_from_json
+from scoring import HandEntry, InvalidHand, InvalidRules, RuleSet, Seat, Side, SideHand, rules_from_json
 from scoring.describe import bid_name
 from scoring.hand import BLIND_NIL, NIL, validate_hand
 from scoring.rules import MISDEAL_REASONS, PRESETS
-from tournament.models import HAND_FIELDS, Game, Payment, Player, Prize, Side, Team, Tournament
-
-SEATS = ("north", "east", "south", "west")
-SEAT_TITLES = {"north": "North", "east": "East", "south": "South", "west": "West"}
-# The engine numbers sides and players from 1: side 1 is North–South, side 2 East–West.
-SEAT_OF = {(1, 1): "north", (1, 2): "south", (2, 1): "east", (2, 2): "west"}
-SIDE_TITLES = {1: "North–South", 2: "East–West"}
-
+from tournament.models import SIDE_CHOICES, Payment, Player, Prize, Team, Tournament
 
 KNOCKOUT_ONLY = ("best_of", "final_best_of")
 
@@ -224,7 +217,7 @@ class SwapTeamsForm(forms.Form):
 
 
 class TieDecisionForm(forms.Form):
-    winner = forms.ChoiceField(choices=Side.choices)
+    winner = forms.ChoiceField(choices=SIDE_CHOICES)
     how = forms.CharField(max_length=200, label="How it was decided", help_text="e.g. high card cut by the director")
 
 
@@ -299,24 +292,24 @@ class HandForm(forms.Form):
         allowed = ", ".join(label.lower() if not label.isdigit() else label for _, label in bids if not label.isdigit())
         numbers = [label for _, label in bids if label.isdigit()]
         bid_rule = f"These rules allow bids of {numbers[0]} to 13" + (f", {allowed}" if allowed else "") + "."
-        for seat in SEATS:
-            self.fields[f"{seat}_bid"] = forms.ChoiceField(
+        for seat in Seat:
+            self.fields[f"{seat.prefix}_bid"] = forms.ChoiceField(
                 choices=[("", "–"), *bids],
                 required=False,
-                label=f"{SEAT_TITLES[seat]} bid",
-                error_messages={"invalid_choice": f"{SEAT_TITLES[seat]}: not a bid. {bid_rule}"},
+                label=f"{seat.label} bid",
+                error_messages={"invalid_choice": f"{seat.label}: not a bid. {bid_rule}"},
             )
-            self.fields[f"{seat}_tricks"] = forms.IntegerField(
+            self.fields[f"{seat.prefix}_tricks"] = forms.IntegerField(
                 min_value=0,
                 max_value=13,
                 required=False,
-                label=f"{SEAT_TITLES[seat]} tricks",
+                label=f"{seat.label} tricks",
                 error_messages=tricks_error,
             )
-        for side in ("ns", "ew"):
+        for side in Side:
             for kind, label in (("reneges", "reneges"), ("table_talk", "table-talk incidents")):
-                self.fields[f"{side}_{kind}"] = forms.IntegerField(
-                    min_value=0, max_value=13, required=False, initial=0, label=f"{side.upper()} {label}"
+                self.fields[f"{side.prefix}_{kind}"] = forms.IntegerField(
+                    min_value=0, max_value=13, required=False, initial=0, label=f"{side.value} {label}"
                 )
         self.fields["misdeal"].choices = [("", "No misdeal")] + [
             (reason, MISDEAL_REASONS[reason][0].upper() + MISDEAL_REASONS[reason][1:])
@@ -330,12 +323,12 @@ class HandForm(forms.Form):
             self.add_error("confirmed_by", ValidationError(message, code="confirmation_required"))
         if data.get("misdeal") or self.errors:
             return data
-        missing = [f for seat in SEATS for f in (f"{seat}_bid", f"{seat}_tricks") if data.get(f) in (None, "")]
-        for field in missing:
-            kind = "bid" if field.endswith("bid") else "number of tricks"
-            self.add_error(
-                field, ValidationError(f"Enter {SEAT_TITLES[field.split('_')[0]]}'s {kind}.", code="required")
-            )
+        missing = False
+        for seat in Seat:
+            for field, kind in ((f"{seat.prefix}_bid", "bid"), (f"{seat.prefix}_tricks", "number of tricks")):
+                if data.get(field) in (None, ""):
+                    self.add_error(field, ValidationError(f"Enter {seat.label}'s {kind}.", code="required"))
+                    missing = True
         if missing:
             return data
         try:
@@ -344,33 +337,33 @@ class HandForm(forms.Form):
             self._add_hand_error(error)
         return data
 
+    def entry(self) -> HandEntry:
+        """The cleaned hand, for :func:`tournament.services.enter_hand` and the engine."""
+        return HandEntry.from_fields(self.cleaned_data)
+
     def sides(self) -> list[SideHand]:
-        data = self.cleaned_data
-
-        def player(seat: str) -> PlayerHand:
-            bid = data[f"{seat}_bid"]
-            return PlayerHand(int(bid) if bid.isdigit() else bid, data[f"{seat}_tricks"])
-
+        """The cleaned hand as the engine's two sides, each at its standing before the hand."""
+        entry = self.entry()
         return [
             SideHand(
-                players=(player(a), player(b)),
+                players=players,
                 score=self.standing[i][0],
                 bags=self.standing[i][1],
-                reneges=data.get(f"{side}_reneges") or 0,
-                table_talk=data.get(f"{side}_table_talk") or 0,
+                reneges=entry.reneges[i],
+                table_talk=entry.table_talk[i],
             )
-            for i, (side, a, b) in enumerate((("ns", "north", "south"), ("ew", "east", "west")))
+            for i, players in enumerate(entry.players())
         ]
 
     def _add_hand_error(self, error: InvalidHand) -> None:
         if error.team and error.player:
-            seat = SEAT_OF[error.team, error.player]
-            field = f"{seat}_{error.field}" if error.field in ("bid", "tricks") else None
-            message = f"{SEAT_TITLES[seat]}: {error.message[0].upper()}{error.message[1:]}."
+            seat = Seat.of(error.team, error.player)
+            field = f"{seat.prefix}_{error.field}" if error.field in ("bid", "tricks") else None
+            message = f"{seat.label}: {error.message[0].upper()}{error.message[1:]}."
         elif error.team:
-            seat = SEAT_OF[error.team, 1]
-            field = f"{seat}_bid" if error.field == "bid" else None
-            message = f"{SIDE_TITLES[error.team]}: {error.message[0].upper()}{error.message[1:]}."
+            seat = Seat.of(error.team, 1)
+            field = f"{seat.prefix}_bid" if error.field == "bid" else None
+            message = f"{seat.side.label}: {error.message[0].upper()}{error.message[1:]}."
         else:
             field, message = None, f"{error.message[0].upper()}{error.message[1:]}."
         self.add_error(field, ValidationError(message, code=error.code))
@@ -381,19 +374,7 @@ class HandForm(forms.Form):
         """Whether any reneg or table-talk count is set (or wrong): the form shows that section open."""
         return any(self[name].errors or str(self[name].value() or "0") != "0" for name in self.PENALTY_FIELDS)
 
-    def values(self) -> dict[str, Any]:
-        """The cleaned hand as the fields :func:`tournament.services.enter_hand` stores."""
-        return {field: self.cleaned_data.get(field) for field in HAND_FIELDS}
-
 
 def hand_initial(hand: Any) -> dict[str, Any]:
     """A stored hand as initial form data, for a correction."""
     return {**hand.snapshot(), "number": hand.number, "version": hand.version}
-
-
-def standing_before(game: Game, number: int, hands: list[Any] | None = None) -> tuple[tuple[int, int], tuple[int, int]]:
-    """Each side's (score, bags) before hand ``number`` of ``game`` (``hands``: its hands, if loaded)."""
-    rules = game.round.tournament.rules
-    earlier = [h for h in (game.hands.order_by("number") if hands is None else hands) if h.number < number]
-    played = game.replay(rules, earlier)
-    return (played.scores[0], played.bags[0]), (played.scores[1], played.bags[1])

@@ -19,9 +19,9 @@ from django.db import transaction
 from django.db.models import Max, Q
 from django.utils import timezone
 
-from scoring import InvalidHand
+from scoring import InvalidHand, Side
 from tournament import bracket as pure
-from tournament.models import Clock, Game, Match, Round, Side, Table, Team, Tournament
+from tournament.models import Clock, Game, Match, Round, Table, Team, Tournament
 
 User = AbstractBaseUser | None
 

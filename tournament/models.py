@@ -7,6 +7,8 @@ read one row per table; :meth:`Game.rescore` is the one place that recomputes it
 
 from __future__ import annotations
 
+import functools
+import json
 import secrets
 from datetime import datetime, timedelta
 from decimal import Decimal
@@ -15,20 +17,31 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
-from django.db.models import Q
+from django.db.models import OuterRef, Q, Subquery
 from django.utils import timezone
 
-from scoring import Game as ScoringGame
-from scoring import InvalidHand, InvalidRules, PlayerHand, RuleSet, rules_from_json
+from scoring import HandEntry, InvalidRules, Replay, RuleSet, Seat, Side, replay, rules_from_json
+from scoring.entry import FIELD_NAMES
 from scoring.rules import MISDEAL_REASONS, PRESETS
 
 PRESET_CHOICES = [(name, preset.title) for name, preset in PRESETS.items()]
 BEST_OF = [(1, "One game"), (3, "Best of 3"), (5, "Best of 5")]
 MONEY = {"max_digits": 10, "decimal_places": 2}
+# The database stores a seat as "N" and a side as "NS"; the names come from scoring's enums.
+SEAT_CHOICES = [(seat.value, seat.label) for seat in Seat]
+SIDE_CHOICES = [(side.value, side.label) for side in Side]
+Standing = tuple[tuple[int, int], tuple[int, int]]
+"""Each side's (score, bags), North–South first."""
 
 
 class RoundNotReady(ValidationError):
     """A round cannot change state yet; the message says which tables hold it up."""
+
+
+@functools.lru_cache(maxsize=64)
+def _rule_set(preset: str, overrides: str) -> RuleSet:
+    """A rule set is a frozen value: every tournament (and request) on the same rules shares one."""
+    return rules_from_json({"preset": preset, **json.loads(overrides)})
 
 
 class Tournament(models.Model):
@@ -108,8 +121,15 @@ class Tournament(models.Model):
 
     @property
     def rules(self) -> RuleSet:
-        """The rule set this tournament scores by: its preset with its overrides applied."""
-        return rules_from_json({"preset": self.preset, **self.rule_overrides})
+        """The rule set this tournament scores by: its preset with its overrides applied.
+
+        Built once per instance and built again only when the preset or overrides change.
+        """
+        key = (self.preset, json.dumps(self.rule_overrides, sort_keys=True))
+        cached = self.__dict__.get("_rules")
+        if cached is None or cached[0] != key:
+            cached = self.__dict__["_rules"] = (key, _rule_set(*key))
+        return cached[1]
 
     @property
     def final_rules(self) -> RuleSet:
@@ -252,7 +272,7 @@ class Table(models.Model):
         """This table's game in round ``number``. A knockout plays its matches' games one after
         another in one round: the game being played, else the last one played here."""
         games = self.games.select_related("round__tournament", "table", "match").filter(round__number=number)
-        return games.order_by(models.Case(models.When(status=Game.Status.PLAYING, then=0), default=1), "-id").first()
+        return games.current_first().first()
 
 
 class Round(models.Model):
@@ -275,6 +295,18 @@ class Round(models.Model):
 
     def __str__(self) -> str:
         return f"Round {self.number}"
+
+    @property
+    def is_planned(self) -> bool:
+        return self.status == self.Status.PLANNED
+
+    @property
+    def is_running(self) -> bool:
+        return self.status == self.Status.RUNNING
+
+    @property
+    def is_closed(self) -> bool:
+        return self.status == self.Status.CLOSED
 
     def start(self) -> None:
         if self.status != self.Status.PLANNED:
@@ -311,21 +343,6 @@ def _numbers(numbers: list[int]) -> str:
     return ", ".join(str(n) for n in numbers)
 
 
-class Seat(models.TextChoices):
-    NORTH = "N", "North"
-    EAST = "E", "East"
-    SOUTH = "S", "South"
-    WEST = "W", "West"
-
-
-SEAT_ORDER = [Seat.NORTH, Seat.EAST, Seat.SOUTH, Seat.WEST]
-
-
-class Side(models.TextChoices):
-    NS = "NS", "North–South"
-    EW = "EW", "East–West"
-
-
 def playing_name() -> models.Case:
     """For a Seating or SitOut query: who plays in the round, the player or their substitute
     (the database twin of :meth:`Player.name_in_round`)."""
@@ -336,7 +353,7 @@ def playing_name() -> models.Case:
 class Seating(models.Model):
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="seatings")
     table = models.ForeignKey(Table, on_delete=models.RESTRICT, related_name="seatings")
-    seat = models.CharField(max_length=1, choices=Seat)
+    seat = models.CharField(max_length=1, choices=SEAT_CHOICES)
     player = models.ForeignKey(Player, on_delete=models.RESTRICT, related_name="seatings")
 
     class Meta:
@@ -378,6 +395,26 @@ class SeatingChange(models.Model):
         return f"{self.round}: {self.description}"
 
 
+class GameQuerySet(models.QuerySet):
+    def current_first(self) -> GameQuerySet:
+        """The game being played first, then the latest: a knockout table plays its matches' games
+        one after another in one round."""
+        return self.order_by(models.Case(models.When(status=Game.Status.PLAYING, then=0), default=1), "-id")
+
+    def with_seat_names(self) -> GameQuerySet:
+        """The games with their four players' names (see :meth:`Game.seat_names`) in the same query."""
+        return self.annotate(
+            **{
+                f"{seat.prefix}_name": Subquery(
+                    Seating.objects.filter(round=OuterRef("round"), table=OuterRef("table"), seat=seat)
+                    .annotate(name=playing_name())
+                    .values("name")[:1]
+                )
+                for seat in Seat
+            }
+        )
+
+
 class Game(models.Model):
     """One table's game in one round; its scorekeeper reaches it through the table's link."""
 
@@ -389,13 +426,13 @@ class Game(models.Model):
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="games")
     table = models.ForeignKey(Table, on_delete=models.RESTRICT, related_name="games")
     status = models.CharField(max_length=20, choices=Status, default=Status.PLAYING)
-    first_dealer = models.CharField(max_length=1, choices=Seat, default=Seat.NORTH)
+    first_dealer = models.CharField(max_length=1, choices=SEAT_CHOICES, default=Seat.NORTH)
     ns_score = models.IntegerField(default=0)
     ew_score = models.IntegerField(default=0)
     ns_bags = models.PositiveSmallIntegerField(default=0)
     ew_bags = models.PositiveSmallIntegerField(default=0)
     hands_played = models.PositiveSmallIntegerField(default=0)
-    winner = models.CharField(max_length=2, choices=Side, blank=True)
+    winner = models.CharField(max_length=2, choices=SIDE_CHOICES, blank=True)
     decided_by = models.CharField(
         max_length=200, blank=True, help_text="How a tie was settled when the director decided it."
     )
@@ -405,6 +442,8 @@ class Game(models.Model):
     time_up_hand = models.PositiveSmallIntegerField(
         null=True, blank=True, help_text="The hand being played when time was called: the game ends after it."
     )
+
+    objects = GameQuerySet.as_manager()
 
     class Meta:
         ordering = ["round", "table__number"]
@@ -430,30 +469,64 @@ class Game(models.Model):
     def time_called(self) -> bool:
         return self.time_up_hand is not None
 
-    def replay(self, rules: RuleSet, hands: list[Hand] | None = None) -> ScoringGame:
-        """The scoring engine's game after this table's scored hands (misdeals skipped)."""
-        game = ScoringGame(rules)
-        for hand in hands if hands is not None else self.hands.order_by("number"):
-            if hand.misdeal:
-                continue
-            try:
-                game = game.play(hand.players(), reneges=hand.reneges(), table_talk=hand.table_talk())
-            except InvalidHand as error:
-                raise InvalidHand(
-                    f"hand {hand.number}: {error.message}",
-                    field=error.field, team=error.team, player=error.player, code=error.code,
-                ) from None  # fmt: skip
-        return game
+    @property
+    def is_tied(self) -> bool:
+        return self.status == self.Status.TIED
 
-    def rescore(self, rules: RuleSet, hands: list[Hand] | None = None) -> ScoringGame:
+    @property
+    def is_finished(self) -> bool:
+        return self.status == self.Status.FINISHED
+
+    @property
+    def next_dealer(self) -> Seat:
+        """Who deals the next hand: the deal moves on after every scored hand, not after a misdeal."""
+        return Seat(self.first_dealer).after(self.hands_played)
+
+    def seat_names(self) -> dict[Seat, str]:
+        """Who sits where at this table: from the query when loaded :meth:`~GameQuerySet.with_seat_names`,
+        else read now."""
+        if hasattr(self, "north_name"):
+            return {seat: getattr(self, f"{seat.prefix}_name") or "" for seat in Seat}
+        seatings = self.round.seatings.filter(table_id=self.table_id).annotate(name=playing_name())
+        names = dict(seatings.values_list("seat", "name"))
+        return {seat: names.get(seat, "") for seat in Seat}
+
+    @property
+    def standing(self) -> Standing:
+        """Each side's (score, bags) now, from the cached totals: the standing before the next hand."""
+        return (self.ns_score, self.ns_bags), (self.ew_score, self.ew_bags)
+
+    def standing_before(self, number: int, hands: list[Hand]) -> Standing:
+        """Each side's (score, bags) before hand ``number``, replaying the ``hands`` before it."""
+        return self.replay([hand for hand in hands if hand.number < number]).standing_before(number)
+
+    def replay(self, hands: list[Hand] | None = None) -> Replay:
+        """This table's game replayed from ``hands`` (all its hands, in order, if not given):
+        one result per hand, ``None`` for a misdeal. :class:`scoring.InvalidHand` names the
+        first hand the tournament's rules refuse."""
+        hands = list(self.hands.order_by("number")) if hands is None else hands
+        return replay(
+            self.rules,
+            [hand.entry for hand in hands],
+            first_dealer=Seat(self.first_dealer),
+            numbers=[hand.number for hand in hands],
+        )
+
+    def rescore(self, hands: list[Hand] | None = None) -> Replay:
         """Recompute the cached totals and status from the hands (all of them, in order) and save."""
         hands = list(self.hands.order_by("number")) if hands is None else hands
-        game = self.replay(rules, hands)
+        replayed = self.replay(hands)
+        self.record(replayed, hands)
+        return replayed
+
+    def record(self, replayed: Replay, hands: list[Hand]) -> None:
+        """Save the totals and status of ``replayed``, this game's ``hands`` scored."""
+        game = replayed.game
         self.ns_score, self.ew_score = game.scores
         self.ns_bags, self.ew_bags = game.bags
         self.hands_played = game.hands_played
         if game.over:
-            self.status, self.winner, self.decided_by = self.Status.FINISHED, Side.values[game.winner], ""
+            self.status, self.winner, self.decided_by = self.Status.FINISHED, Side.at(game.winner), ""
         elif self._ended_by_time(hands) and game.scores[0] != game.scores[1]:
             # Rule text 004: the hand under way when time is called is finished, then the higher
             # score wins; level scores play one more hand (each until one breaks the tie).
@@ -476,7 +549,6 @@ class Game(models.Model):
                 "time_up_hand",
             ]
         )
-        return game
 
     def call_time(self, number: int, now: datetime | None = None) -> None:
         """Hand ``number`` was just entered: if its clock had run out, time is called on it, so
@@ -499,10 +571,6 @@ class Game(models.Model):
 BID_VALUES = [str(n) for n in range(14)] + ["nil", "blind_nil"]
 BID_CHOICES = [(v, {"nil": "Nil", "blind_nil": "Blind nil"}.get(v, v)) for v in BID_VALUES]
 MISDEAL_CHOICES = [(key, text[0].upper() + text[1:]) for key, text in MISDEAL_REASONS.items()]
-
-
-def _bid_value(text: str) -> int | str:
-    return int(text) if text.isdigit() else text
 
 
 class Hand(models.Model):
@@ -540,13 +608,13 @@ class Hand(models.Model):
             models.UniqueConstraint(fields=["entry_key"], condition=~Q(entry_key=""), name="one_hand_per_entry_key"),
             *[
                 models.CheckConstraint(condition=Q(**{f"{seat}_tricks__lte": 13}), name=f"hand_{seat}_tricks_0_13")
-                for seat in ("north", "east", "south", "west")
+                for seat in (s.prefix for s in Seat)
             ],
             *[
                 models.CheckConstraint(
                     condition=Q(**{f"{seat}_bid__in": ["", *BID_VALUES]}), name=f"hand_{seat}_bid_valid"
                 )
-                for seat in ("north", "east", "south", "west")
+                for seat in (s.prefix for s in Seat)
             ],
             models.CheckConstraint(
                 condition=Q(misdeal="")
@@ -560,30 +628,23 @@ class Hand(models.Model):
     def __str__(self) -> str:
         return f"{self.game}, hand {self.number}"
 
-    def players(self) -> tuple[tuple[PlayerHand, PlayerHand], tuple[PlayerHand, PlayerHand]]:
-        """The hand in the engine's terms: (north, south) then (east, west)."""
+    @property
+    def entry(self) -> HandEntry:
+        """The hand as entered (a misdeal keeps no bids or tricks)."""
+        return HandEntry.from_fields(self.snapshot())
 
-        def seat(name: str) -> PlayerHand:
-            return PlayerHand(_bid_value(getattr(self, f"{name}_bid")), getattr(self, f"{name}_tricks"))
-
-        return (seat("north"), seat("south")), (seat("east"), seat("west"))
-
-    def reneges(self) -> tuple[int, int]:
-        return self.ns_reneges, self.ew_reneges
-
-    def table_talk(self) -> tuple[int, int]:
-        return self.ns_table_talk, self.ew_table_talk
+    def store(self, entry: HandEntry) -> None:
+        """Set the hand's columns from ``entry`` (the caller saves)."""
+        for field, value in entry.fields().items():
+            setattr(self, field, value)
 
     def snapshot(self) -> dict[str, object]:
         """The entered values, for the history and for exports."""
         return {field: getattr(self, field) for field in HAND_FIELDS}
 
 
-HAND_FIELDS = [
-    "north_bid", "east_bid", "south_bid", "west_bid",
-    "north_tricks", "east_tricks", "south_tricks", "west_tricks",
-    "ns_reneges", "ew_reneges", "ns_table_talk", "ew_table_talk", "misdeal",
-]  # fmt: skip
+HAND_FIELDS = list(FIELD_NAMES)
+"""The hand's entered columns, in the order exports list them."""
 
 
 class HandRevision(models.Model):
@@ -675,10 +736,6 @@ class Payment(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} of ${self.amount} for team {self.team.number}"
-
-    @property
-    def signed_amount(self) -> Decimal:
-        return self.amount if self.kind == self.Kind.PAYMENT else -self.amount
 
 
 class Prize(models.Model):

@@ -9,15 +9,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
-from tournament.models import Round, Seat, playing_name
+from scoring import Seat
+from tournament.models import Round, playing_name
 
-PARTNER = {Seat.NORTH: Seat.SOUTH, Seat.SOUTH: Seat.NORTH, Seat.EAST: Seat.WEST, Seat.WEST: Seat.EAST}
-OPPONENTS = {
-    Seat.NORTH: (Seat.EAST, Seat.WEST),
-    Seat.SOUTH: (Seat.EAST, Seat.WEST),
-    Seat.EAST: (Seat.NORTH, Seat.SOUTH),
-    Seat.WEST: (Seat.NORTH, Seat.SOUTH),
-}
 FIND_LIMIT = 12
 
 T = TypeVar("T")
@@ -47,12 +41,12 @@ def round_places(round_: Round) -> list[Place]:
         Place(
             name=names[seat],
             table=table,
-            seat=Seat(seat).label,
-            partner=names.get(PARTNER[seat], ""),
-            opponents=tuple(names.get(o, "") for o in OPPONENTS[seat]),
+            seat=seat.label,
+            partner=names.get(seat.partner, ""),
+            opponents=tuple(names.get(o, "") for o in seat.side.other.seats),
         )
         for table, names in tables.items()
-        for seat in names
+        for seat in map(Seat, names)
     ]
     resting = round_.sit_outs.annotate(name=playing_name()).values_list("name", flat=True)
     places += [Place(name=name, table=None) for name in resting]

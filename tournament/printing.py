@@ -21,17 +21,17 @@ from typing import Any
 from django.db import close_old_connections, connection, transaction
 from django.utils import timezone
 
+from scoring import Seat, Side
 from scoring.describe import handout, summary
 from scoring.rules import readings_of
 from tournament import pdf
 from tournament.links import qr_png, qr_svg, table_url
-from tournament.models import Payout, PrintJob, Round, Seat, Side, Tournament, playing_name
+from tournament.models import Payout, PrintJob, Round, Tournament, playing_name
 from tournament.reports import ledger, standings_rows, teams_with_balance
 from tournament.standings import TIEBREAK_TEXT
 from tournament.templatetags.wording import score
 
 log = logging.getLogger(__name__)
-SEAT_TITLES = dict(Seat.choices)
 
 
 @dataclass(frozen=True)
@@ -194,7 +194,7 @@ def _sheet(
 ) -> dict[str, Any]:
     rules = tournament.rules
     rows, reneges, table_talk, misdeals, disputes = [], [], [], [], []
-    for hand, result in _results(game, rules, hands):
+    for hand, result in _results(game, hands):
         if result is None:
             rows.append(SheetRow(hand.number, [""] * 14, misdeal=hand.get_misdeal_display()))
             misdeals.append(Note(hand.number, "", hand.get_misdeal_display()))
@@ -202,10 +202,11 @@ def _sheet(
             cells = [*_side_cells(hand, "north", "south", result.teams[0]),
                      *_side_cells(hand, "east", "west", result.teams[1])]  # fmt: skip
             rows.append(SheetRow(hand.number, [str(c) for c in cells]))
-        for side, count in zip(Side.labels, hand.reneges(), strict=True):
+        entry = hand.entry
+        for side, count in zip((side.label for side in Side), entry.reneges, strict=True):
             if count:
                 reneges.append(Note(hand.number, side, _times(count, "reneg")))
-        for side, count in zip(Side.labels, hand.table_talk(), strict=True):
+        for side, count in zip((side.label for side in Side), entry.table_talk, strict=True):
             if count:
                 table_talk.append(Note(hand.number, side, _times(count, "table talk")))
         disputes += [DisputeNote(hand.number, d.note, d.resolution) for d in hand.disputes.all()]
@@ -217,7 +218,7 @@ def _sheet(
     return {
         "layer": f"{grid.name}{'-talk' if show_table_talk else ''}{'-qr' if url else ''}",
         "table": game.table.number if game else None,
-        "seats": {SEAT_TITLES[s]: seats.get(s, "") for s in Seat.values},
+        "seats": {s.label: seats.get(s, "") for s in Seat},
         "rows": rows,
         "grid": grid,
         "lines": _grid_lines(rows),
@@ -232,11 +233,10 @@ def _sheet(
     }
 
 
-def _results(game: Any, rules: Any, hands: list[Any]) -> list[tuple[Any, Any]]:
+def _results(game: Any, hands: list[Any]) -> list[tuple[Any, Any]]:
     """Each stored hand with the engine's result for it (None for a misdeal): the one place
     the sheet reads the replay."""
-    scored = iter(game.replay(rules, hands).hands) if game else iter(())
-    return [(hand, None if hand.misdeal else next(scored)) for hand in hands]
+    return list(zip(hands, game.replay(hands).results, strict=True)) if game else []
 
 
 def _grid_lines(rows: list[SheetRow]) -> tuple[str, str]:
@@ -337,18 +337,16 @@ def movement_slips(round_: Round, base: str | None = None) -> Document:
     at: dict[int, dict[str, str]] = defaultdict(dict)
     for table, seat, name in round_.seatings.annotate(name=playing_name()).values_list("table__number", "seat", "name"):
         at[table][seat] = name
-    partner = {"N": "S", "S": "N", "E": "W", "W": "E"}
-    opponents = {"N": "EW", "S": "EW", "E": "NS", "W": "NS"}
     slips = [
         {
             "name": seats[s],
             "table": table,
-            "seat": SEAT_TITLES[s],
-            "partner": seats[partner[s]],
-            "opponents": " & ".join(seats[o] for o in opponents[s]),
+            "seat": s.label,
+            "partner": seats[s.partner],
+            "opponents": " & ".join(seats[o] for o in s.side.other.seats),
         }
         for table, seats in sorted(at.items())
-        for s in Seat.values
+        for s in Seat
     ]
     slips.sort(key=lambda slip: slip["name"].casefold())
     resting = sorted(round_.sit_outs.annotate(name=playing_name()).values_list("name", flat=True), key=str.casefold)

@@ -12,6 +12,7 @@ from decimal import Decimal
 
 from django.db.models import Count, Q, Sum
 
+from scoring import HandResult, Replay, Seat, Side
 from tournament import csvsafe
 from tournament.models import (
     HAND_FIELDS,
@@ -22,9 +23,7 @@ from tournament.models import (
     Payout,
     Player,
     Round,
-    Seat,
     Seating,
-    Side,
     SitOut,
     Team,
     Tournament,
@@ -65,9 +64,9 @@ def standings_rows(tournament: Tournament) -> list[StandingRow]:
         by_round[number] += [g["ns_score"], g["ew_score"]]
         at = seats[number, table]
         finished = g["status"] == Game.Status.FINISHED
-        for side, seat_pair, points in ((Side.NS, "NS", g["ns_score"]), (Side.EW, "EW", g["ew_score"])):
+        for side, points in ((Side.NS, g["ns_score"]), (Side.EW, g["ew_score"])):
             won = (g["winner"] == side) if finished else None
-            members = [at[seat_pair[0]], at[seat_pair[1]]]
+            members = [at[seat] for seat in side.seats]
             entrants = members if split else [players[members[0]]["team_id"]]
             for entrant in entrants:
                 scores[entrant].append(RoundScore(number, points, won))
@@ -237,7 +236,6 @@ HAND_CSV_HEADER = [
 
 def hands_csv(tournament: Tournament) -> str:
     """Every hand of every table, with the points it scored and the running score."""
-    rules = tournament.rules
     names: dict[tuple[int, int], dict[str, str]] = defaultdict(dict)
     seatings = Seating.objects.filter(round__tournament=tournament).annotate(name=playing_name())
     for round_id, table_id, seat, name in seatings.values_list("round_id", "table_id", "seat", "name"):
@@ -249,13 +247,13 @@ def hands_csv(tournament: Tournament) -> str:
     writer = csvsafe.writer(out)
     writer.writerow(HAND_CSV_HEADER)
     for game in Game.objects.filter(round__tournament=tournament).select_related("round", "table"):
-        scored = iter(game.replay(rules, hands_by_game[game.pk]).hands)
+        game.round.tournament = tournament  # one rule set for every game
+        results = game.replay(hands_by_game[game.pk]).results
         seat_names = names[game.round_id, game.table_id]
-        for hand in hands_by_game[game.pk]:
-            result = None if hand.misdeal else next(scored)
+        for hand, result in zip(hands_by_game[game.pk], results, strict=True):
             writer.writerow(
                 [game.round.number, game.table.number, hand.number]
-                + [seat_names.get(s, "") for s in Seat.values]
+                + [seat_names.get(s, "") for s in Seat]
                 + [getattr(hand, f) for f in HAND_FIELDS]
                 + (
                     [result.teams[0].points, result.teams[1].points, result.teams[0].score, result.teams[1].score]
@@ -296,7 +294,7 @@ def movement_rows(round_: Round) -> list[MovementRow]:
         .values_list("table__number", "seat", "player_id", "name")
     ):
         tables[table].append(MovementSeat(Seat(seat).label, name, before.get(player, "new")))
-    order = {label: i for i, label in enumerate(Seat.labels)}
+    order = {seat.label: i for i, seat in enumerate(Seat)}
     return [MovementRow(t, sorted(seats, key=lambda s: order[s.seat])) for t, seats in sorted(tables.items())]
 
 
@@ -304,38 +302,39 @@ def movement_rows(round_: Round) -> list[MovementRow]:
 class SheetRow:
     hand: Hand
     dealer: str
-    result: object  # scoring.HandResult, or None for a misdeal
+    result: HandResult | None  # None for a misdeal
 
 
-def game_sheet(game: Game, hands: list[Hand] | None = None) -> dict:
+def game_sheet(game: Game, hands: list[Hand] | None = None, replayed: Replay | None = None) -> dict:
     """A table's score sheet: the seats, every hand with its dealer, points and running score.
 
-    ``hands`` are the game's hands in order, when the caller has loaded them already.
+    ``hands`` are the game's hands in order and ``replayed`` their replay, when the caller has
+    them already (as :func:`tournament.services.enter_hand` returns them); the seats' names
+    come from ``game.seat_names`` when the game was loaded with them.
     """
-    rules = game.rules
-    if game.match_id:
-        seats = match_seats(game.match)
-    else:
-        seats = dict(
-            game.round.seatings.filter(table=game.table).annotate(name=playing_name()).values_list("seat", "name")
-        )
     hands = list(game.hands.order_by("number")) if hands is None else hands
-    scored = iter(game.replay(rules, hands).hands)
-    dealer_index = Seat.values.index(game.first_dealer)
-    rows = []
-    for hand in hands:
-        dealer = Seat.labels[dealer_index % 4]
-        rows.append(SheetRow(hand, dealer, None if hand.misdeal else next(scored)))
-        dealer_index += 0 if hand.misdeal else 1
+    replayed = game.replay(hands) if replayed is None else replayed
+    if game.match_id:
+        found = match_seats(game.match)
+        names = {seat: found.get(seat, "") for seat in Seat}
+    else:
+        names = game.seat_names()
+    sides = {side.value: " & ".join(names[seat] for seat in side.seats) for side in Side}
+    rows = [
+        SheetRow(hand, dealer.label, result)
+        for hand, dealer, result in zip(hands, replayed.dealers, replayed.results, strict=True)
+    ]
     return {
-        "seats": {label: seats.get(value, "") for value, label in Seat.choices},
+        "seats": {seat.label: names[seat] for seat in Seat},
+        "sides": sides,
+        "winners": sides.get(game.winner, ""),
         "rows": rows,
-        "next_dealer": Seat.labels[dealer_index % 4],
-        "rules": rules,
+        "replay": replayed,
+        "rules": game.rules,
     }
 
 
-def match_seats(match: Match) -> dict[str, str]:
+def match_seats(match: Match) -> dict[Seat, str]:
     """A knockout match's seats: home North–South, away East–West (players in registration order)."""
     seats = {}
     for team, pair in ((match.home, (Seat.NORTH, Seat.SOUTH)), (match.away, (Seat.EAST, Seat.WEST))):

@@ -8,7 +8,9 @@ whose message is shown to them; anything else is a bug and is left to raise.
 from __future__ import annotations
 
 import random
+from collections import defaultdict
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
@@ -18,11 +20,10 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from scoring import InvalidHand
+from scoring import HandEntry, InvalidHand, Replay, Seat, Side
 from tournament import prizes as prize_rules
 from tournament import rotation
 from tournament.models import (
-    HAND_FIELDS,
     Dispute,
     Game,
     Hand,
@@ -33,10 +34,8 @@ from tournament.models import (
     Prize,
     Round,
     RoundNotReady,
-    Seat,
     Seating,
     SeatingChange,
-    Side,
     SitOut,
     Table,
     Team,
@@ -200,7 +199,7 @@ def _save_movement(round_: Round, movement: rotation.Movement[int]) -> None:
     Seating.objects.bulk_create(
         Seating(round=round_, table=tables[t.table], seat=seat, player_id=player)
         for t in movement.tables
-        for seat, player in zip(Seat.values, t.players, strict=True)
+        for seat, player in zip(Seat, t.players, strict=True)
     )
     SitOut.objects.bulk_create(SitOut(round=round_, player_id=player) for player in movement.sitting_out)
     existing = set(round_.games.values_list("table__number", flat=True))
@@ -215,7 +214,7 @@ def load_movement(round_: Round) -> rotation.Movement[int]:
     seats: dict[int, dict[str, int]] = {}
     for table_number, seat, player in round_.seatings.values_list("table__number", "seat", "player_id"):
         seats.setdefault(table_number, {})[seat] = player
-    tables = tuple(rotation.TableSeating(n, *(seats[n][s] for s in Seat.values)) for n in sorted(seats))
+    tables = tuple(rotation.TableSeating(n, *(seats[n][s] for s in Seat)) for n in sorted(seats))
     return rotation.Movement(tables, tuple(round_.sit_outs.values_list("player_id", flat=True)))
 
 
@@ -243,16 +242,16 @@ def close_round(*, round_: Round, by: User = None) -> Round | None:
 def _next_movement(previous: Round) -> rotation.Movement[int]:
     """The movement after ``previous``, with withdrawals and late arrivals applied."""
     tournament = previous.tournament
-    seats = {(t, s): p for t, s, p in previous.seatings.values_list("table__number", "seat", "player_id")}
+    played = load_movement(previous)
+    at = {t.table: t for t in played.tables}
     results = []
     for table_number, winner in previous.games.values_list("table__number", "winner"):
         if winner not in (Side.NS, Side.EW):
             raise RoundNotReady(f"Table {table_number} of round {previous.number} has no winner.")
-        ns = (seats[table_number, Seat.NORTH], seats[table_number, Seat.SOUTH])
-        ew = (seats[table_number, Seat.EAST], seats[table_number, Seat.WEST])
+        ns, ew = at[table_number].north_south, at[table_number].east_west
         results.append(rotation.TableResult(table_number, *((ns, ew) if winner == Side.NS else (ew, ns))))
-    sitting_out = list(previous.sit_outs.values_list("player_id", flat=True))
-    placed = set(seats.values()) | set(sitting_out)
+    sitting_out = list(played.sitting_out)
+    placed = set(played.seated()) | set(sitting_out)
     active: dict[int, list[int]] = {}
     for team_id, player_id in Player.objects.filter(
         team__tournament=tournament, team__status=Team.Status.ACTIVE
@@ -328,25 +327,40 @@ class HandConflict(Exception):
         self.hand = hand
 
 
+@dataclass(frozen=True)
+class EnteredHand:
+    """A stored hand and its game after it: ``game`` is the locked, rescored row, ``hands``
+    every hand of the game in order and ``replay`` their results (one per hand), so the caller
+    renders without loading or scoring anything again. ``notice`` is what a correction caused,
+    in words for the director ("" when nothing else changed)."""
+
+    hand: Hand
+    game: Game
+    hands: list[Hand]
+    replay: Replay
+    notice: str = ""
+
+
 @transaction.atomic
 def enter_hand(
     *,
     game: Game,
     number: int,
-    values: Mapping[str, Any],
+    entry: HandEntry,
     source: str,
     by: User = None,
     expected_version: int | None = None,
     confirmed_by: str = "",
     entry_key: str = "",
-) -> Hand:
+) -> EnteredHand:
     """Store hand ``number`` of ``game`` (a new one, or a correction of an existing one).
 
     A new hand must be the next number; when that number is already stored,
     :class:`HandConflict` returns the stored hand (two phones, one hand). A correction names the
     ``expected_version`` it was based on; a stale one raises :class:`HandConflict` too. The hand
     must pass the scoring rules together with every hand before and after it, else
-    :class:`scoring.InvalidHand`. Every change is kept as a :class:`HandRevision`.
+    :class:`scoring.InvalidHand`. Every change is kept as a :class:`HandRevision`. The game is
+    replayed once, and its hands loaded once.
 
     At the table (``source`` "table") only the last hand can be corrected, only while the round
     runs, and when the tournament asks for it an opponent's initials (``confirmed_by``) are needed.
@@ -355,15 +369,17 @@ def enter_hand(
     attempt was stored and is being sent again), that hand is returned and nothing is written,
     as if the first send had just succeeded.
     """
-    game = Game.objects.select_for_update().select_related("round__tournament", "table").get(pk=game.pk)
+    games = Game.objects.select_for_update(of=("self",)).select_related("round__tournament", "table")
+    game = games.with_seat_names().get(pk=game.pk)
     if entry_key:
         # Read under the game's lock: a racing send of the same key has committed or not started.
         sent = Hand.objects.filter(entry_key=entry_key).first()
         if sent is not None:
             if sent.game_id != game.pk:
                 raise InvalidHand("this entry was made for another table's game", field="hand", code="other_game")
-            sent.game = game
-            return sent
+            hands = list(game.hands.order_by("number"))
+            sent = next(hand for hand in hands if hand.pk == sent.pk)
+            return EnteredHand(hand=sent, game=game, hands=hands, replay=game.replay(hands))
     hands = list(game.hands.order_by("number"))
     existing = next((h for h in hands if h.number == number), None)
     at_table = source == HandRevision.Source.TABLE
@@ -387,27 +403,47 @@ def enter_hand(
     hand.confirmed_by = confirmed_by.strip()
     if entry_key:
         hand.entry_key = entry_key
-    for field in HAND_FIELDS:
-        setattr(hand, field, values.get(field, "" if field.endswith("bid") or field == "misdeal" else None))
-    for field in ("ns_reneges", "ew_reneges", "ns_table_talk", "ew_table_talk"):
-        setattr(hand, field, values.get(field) or 0)
-    if hand.misdeal:
-        _clear_scores(hand)
-    rules = game.rules
+    hand.store(HandEntry.misdealt(entry.misdeal) if entry.misdeal else entry)  # a misdeal keeps no scores
     ordered = sorted([h for h in hands if h.number != number] + [hand], key=lambda h: h.number)
-    game.replay(rules, ordered)
+    replayed = game.replay(ordered)
     hand.save()
     HandRevision.objects.create(hand=hand, source=source, changed_by=by, before=before, after=hand.snapshot())
     if existing is None:
         game.call_time(number)
-    game.rescore(rules, ordered)
+    game.record(replayed, ordered)
     if closed and game.status != Game.Status.FINISHED:
         # The next round was seated from this game's result: it must still have one.
         raise InvalidHand("a correction in a closed round must leave the game decided", field="hand",
                           code="closed_round_undecided")  # fmt: skip
     _format_of(game).game_changed(game=game)
-    hand.game = game  # the locked, rescored game: callers read the new totals from here
-    return hand
+    return EnteredHand(hand=hand, game=game, hands=ordered, replay=replayed)
+
+
+@transaction.atomic
+def correct_hand(
+    *, game: Game, number: int, entry: HandEntry, by: User = None, expected_version: int | None = None
+) -> EnteredHand:
+    """The director enters or corrects hand ``number`` (any hand, in any round), as
+    :func:`enter_hand` does; when that changes the winner of a closed round, the next round is
+    re-seated to follow it if it has not started. ``notice`` says what happened, else is ""."""
+    winner_before = Game.objects.select_for_update(of=("self",)).values_list("winner", flat=True).get(pk=game.pk)
+    entered = enter_hand(
+        game=game, number=number, entry=entry, source=HandRevision.Source.DIRECTOR, by=by,
+        expected_version=expected_version,
+    )  # fmt: skip
+    game = entered.game
+    if game.round.status != Round.Status.CLOSED or game.winner == winner_before:
+        return entered
+    following = Round.objects.filter(tournament_id=game.round.tournament_id, number=game.round.number + 1).first()
+    table = f"Table {game.table.number}'s result in round {game.round.number} changed"
+    if following is None:
+        notice = f"{table}; the standings follow it."
+    elif following.status == Round.Status.PLANNED:
+        _replan(following, by=by, reason=table)
+        notice = f"{table}: round {following.number}, not yet started, was re-seated to follow it."
+    else:
+        notice = f"{table}, but round {following.number} has started: its seating stays as it was."
+    return EnteredHand(hand=entered.hand, game=game, hands=entered.hands, replay=entered.replay, notice=notice)
 
 
 def _check_table_entry(game: Game, confirmed_by: str) -> None:
@@ -428,57 +464,51 @@ def _check_new_hand(game: Game, hands: list[Hand], number: int) -> None:
         raise InvalidHand("the game at this table is over; no more hands can be entered", field="hand")
 
 
-def _clear_scores(hand: Hand) -> None:
-    for seat in ("north", "east", "south", "west"):
-        setattr(hand, f"{seat}_bid", "")
-        setattr(hand, f"{seat}_tricks", None)
-    hand.ns_reneges = hand.ew_reneges = hand.ns_table_talk = hand.ew_table_talk = 0
+TOURNAMENT_FIELDS = frozenset(field.name for field in Tournament._meta.concrete_fields) - {"id", "created_at"}
 
 
 @transaction.atomic
-def update_tournament(*, form: Any) -> tuple[Tournament, list[str]]:
-    """Save a tournament's form; if its rules changed, score every hand again under them.
+def update_tournament(
+    *, tournament: Tournament, changes: Mapping[str, Any], by: User = None
+) -> tuple[Tournament, list[str]]:
+    """Change a tournament's fields (``changes``: field name to new value); if its rules changed,
+    score every hand again under them.
 
-    Returns the tournament and the closed-round tables whose winner flipped. A stored hand the
-    new rules refuse rolls everything back with :class:`ValidationError` naming it.
+    Returns the saved tournament and the closed-round tables whose winner flipped. A value the
+    model refuses raises :class:`ValidationError`; so does a stored hand the new rules refuse,
+    rolling everything back.
     """
-    before = Tournament.objects.select_for_update().get(pk=form.instance.pk).rules
-    tournament = form.save()
-    if tournament.rules == before:
-        return tournament, []
-    return tournament, _rescore_all(tournament)
+    unknown = set(changes) - TOURNAMENT_FIELDS
+    if unknown:
+        raise TypeError(f"update_tournament cannot change {', '.join(sorted(unknown))}")
+    locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    before = locked.rules
+    for field, value in changes.items():
+        setattr(locked, field, value)
+    locked.full_clean()
+    locked.save(update_fields=list(changes) or None)
+    if locked.rules == before:
+        return locked, []
+    return locked, _rescore_all(locked)
 
 
 def _rescore_all(tournament: Tournament) -> list[str]:
-    rules = tournament.rules
     flipped = []
+    hands: dict[int, list[Hand]] = defaultdict(list)
+    for hand in Hand.objects.filter(game__round__tournament=tournament).order_by("game_id", "number"):
+        hands[hand.game_id].append(hand)
     games = Game.objects.select_for_update(of=("self",)).select_related("round", "table")
     for game in games.filter(round__tournament=tournament).order_by("round__number", "table__number"):
+        game.round.tournament = tournament  # one rule set for every game
         before = game.winner
         try:
-            game.rescore(rules)
+            game.rescore(hands[game.pk])
         except InvalidHand as error:
             where = f"Round {game.round.number}, table {game.table.number}"
             raise ValidationError(f"{where}, {error.message}: the new rules refuse it.", code="breaks_hands") from None
         if game.round.status == Round.Status.CLOSED and game.winner != before:
             flipped.append(f"round {game.round.number} table {game.table.number}")
     return flipped
-
-
-@transaction.atomic
-def after_result_change(*, game: Game, by: User = None) -> str:
-    """A closed round's result changed at ``game``: re-seat the next round if it has not started.
-
-    Returns what was done, in words, for the director.
-    """
-    following = Round.objects.filter(tournament_id=game.round.tournament_id, number=game.round.number + 1).first()
-    table = f"Table {game.table.number}'s result in round {game.round.number} changed"
-    if following is None:
-        return f"{table}; the standings follow it."
-    if following.status == Round.Status.PLANNED:
-        _replan(following, by=by, reason=table)
-        return f"{table}: round {following.number}, not yet started, was re-seated to follow it."
-    return f"{table}, but round {following.number} has started: its seating stays as it was."
 
 
 @transaction.atomic

@@ -71,6 +71,7 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "django_htmx",
+    "template_partials",
     "csp",
     "axes",
     "tournament",
@@ -105,7 +106,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
-            "builtins": ["tournament.templatetags.money"],
+            "builtins": ["tournament.templatetags.money", "template_partials.templatetags.partials"],
         },
     },
 ]

@@ -9,10 +9,10 @@ import datetime
 import random
 from typing import Any
 
-from scoring.hand import PlayerHand
+from scoring import HandEntry, PlayerHand, Seat
 from scoring.random_hands import random_hand
 from tournament import services
-from tournament.models import Game, HandRevision, Round, Seat, Tournament
+from tournament.models import Game, HandRevision, Round, Tournament
 
 FIRST_NAMES = [
     "Ada", "Ben", "Cleo", "Dan", "Eve", "Finn", "Gina", "Hugo", "Iris", "Jack", "Kara", "Leo", "Mia", "Noah",
@@ -50,18 +50,13 @@ def play_game(game: Game, rng: random.Random) -> None:
     while game.status != Game.Status.FINISHED:
         (north, south), (east, west) = random_hand(rules, rng, scores=(game.ns_score, game.ew_score))
         number += 1
-        services.enter_hand(
-            game=game, number=number, values=hand_values(north, east, south, west), source=HandRevision.Source.TABLE
-        )
-        game.refresh_from_db()
+        entry = hand_entry(north, east, south, west)
+        game = services.enter_hand(game=game, number=number, entry=entry, source=HandRevision.Source.TABLE).game
 
 
-def hand_values(north: PlayerHand, east: PlayerHand, south: PlayerHand, west: PlayerHand) -> dict[str, Any]:
-    values: dict[str, Any] = {}
-    for seat, player in zip(("north", "east", "south", "west"), (north, east, south, west), strict=True):
-        values[f"{seat}_bid"] = str(player.bid)
-        values[f"{seat}_tricks"] = player.tricks
-    return values
+def hand_entry(north: PlayerHand, east: PlayerHand, south: PlayerHand, west: PlayerHand) -> HandEntry:
+    """The entry of a hand whose four players bid and took as given."""
+    return HandEntry.from_players({Seat.NORTH: north, Seat.EAST: east, Seat.SOUTH: south, Seat.WEST: west})
 
 
 def simulate(*, couples: int, rounds: int, seed: int, partners: str = "split") -> dict[str, Any]:
@@ -87,7 +82,7 @@ def round_log(round_: Round) -> dict[str, Any]:
     tables = [
         {
             "table": game.table.number,
-            **{label: names[game.table.number, seat] for label, seat in zip(SEAT_LABELS, Seat.values, strict=True)},
+            **{seat.prefix: names[game.table.number, seat] for seat in Seat},
             "ns_points": game.ns_score,
             "ew_points": game.ew_score,
             "winner": game.winner,
@@ -101,6 +96,3 @@ def round_log(round_: Round) -> dict[str, Any]:
             round_.sit_outs.order_by("player__team__number", "player_id").values_list("player__name", flat=True)
         ),
     }
-
-
-SEAT_LABELS = ("north", "east", "south", "west")

@@ -247,9 +247,8 @@ def _import(data: dict[str, Any]) -> Tournament:
                 recorded_at=parse_datetime(pay["recorded_at"]),
             )
     tables = {t.number: t for t in (_import_table(entry, tournament) for entry in data["tables"])}
-    rules = tournament.rules
     for r in data["rounds"]:
-        _import_round(r, tournament, tables, players, users, rules)
+        _import_round(r, tournament, tables, players, users)
     for p in data["prizes"]:
         _import_prize(p, tournament, players, teams, users)
     return tournament
@@ -262,7 +261,7 @@ def _import_table(entry: int | dict[str, Any], tournament: Tournament) -> Table:
     return Table.objects.create(tournament=tournament, number=number, token=token)
 
 
-def _import_round(r: dict, tournament: Tournament, tables: dict, players: dict, users: dict, rules: Any) -> None:
+def _import_round(r: dict, tournament: Tournament, tables: dict, players: dict, users: dict) -> None:
     round_ = Round.objects.create(
         tournament=tournament,
         number=r["number"],
@@ -322,7 +321,7 @@ def _import_round(r: dict, tournament: Tournament, tables: dict, players: dict, 
                 )
                 for d in h.get("disputes", [])
             )
-        game.rescore(rules)
+        game.rescore()
 
 
 def _import_prize(p: dict, tournament: Tournament, players: dict, teams: dict, users: dict) -> None:

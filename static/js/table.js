@@ -312,9 +312,17 @@
     var panel = document.getElementById("panel");
     var doc = new DOMParser().parseFromString(html, "text/html");
     var fresh = doc.getElementById("panel");
-    if (!panel || !fresh) return;
     var form = document.getElementById("hand-form");
-    if (options.quiet && form && dirty(form)) {
+    var keepForm = options.quiet && form && dirty(form);
+    if (panel && !fresh && doc.getElementById("entry") && window.htmx) {
+      // A saved hand answers with the next form (#entry) and, out of band, the totals and the
+      // rows that changed; a refused one with its form alone. A form being typed stays as it is.
+      window.htmx.swap("#entry", html, { swapStyle: keepForm ? "none" : "outerHTML" });
+      if (!keepForm) settle(document.getElementById("panel"), options.refused, options.scroll);
+      return;
+    }
+    if (!panel || !fresh) return;
+    if (keepForm) {
       // Hands still wait and one is being typed: refresh the scores around the form only.
       [".totals", ".played", ".hand-list"].forEach(function (selector) {
         var mine = panel.querySelector(selector);
@@ -430,7 +438,8 @@
     });
   });
   document.addEventListener("htmx:afterSwap", function (event) {
-    if (event.target.id === "panel" || event.detail.target && event.detail.target.id === "panel") {
+    var target = event.detail.target && event.detail.target.id;
+    if (event.target.id === "panel" || target === "panel" || target === "entry") {
       settle(document.getElementById("panel"));
     }
   });

@@ -1,4 +1,4 @@
-"""Small helpers for the scorekeeper's form: a seat's two fields, its player, the dealer."""
+"""Small helpers for the scorekeeper's form: a seat's two fields, its player."""
 
 from typing import Any
 
@@ -21,14 +21,6 @@ def seat_name(sheet: dict[str, Any], title: str) -> str:
 
 
 @register.simple_tag
-def dealer_for(sheet: dict[str, Any], number: Any) -> str:
-    """Who deals hand ``number``: as recorded for a stored hand, else the next dealer."""
-    for row in sheet["rows"]:
-        if str(row.hand.number) == str(number):
-            return row.dealer
-    return sheet["next_dealer"]
-
-
 @register.filter
 def signed(value: int, kind: str = "points") -> str:
     """A score with a true minus sign ("−60", never "-60" after a dash); points won also get a "+"."""

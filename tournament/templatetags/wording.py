@@ -2,7 +2,7 @@
 
 from django import template
 
-from tournament.models import Seat, Side
+from scoring import Side
 
 register = template.Library()
 MINUS = "\u2212"
@@ -24,9 +24,9 @@ def winners(game: object, seats: dict[str, str]) -> str:
 
     ``seats`` maps seat letters ("N") or seat words ("North") to names."""
     side = getattr(game, "winner", "")
-    if side not in Side.values:
+    if side not in tuple(Side):
         return ""
-    pair = (Seat.NORTH, Seat.SOUTH) if side == Side.NS else (Seat.EAST, Seat.WEST)
+    pair = Side(side).seats
     names = " & ".join(n for n in (seats.get(seat.value) or seats.get(seat.label, "") for seat in pair) if n)
     label = Side(side).label
     return f"{names} ({label})" if names else label

@@ -38,7 +38,8 @@ def tournament_edit(request: HttpRequest, tournament_id: int) -> HttpResponse:
     form = TournamentForm(request.POST or None, instance=tournament)
     if request.method == "POST" and form.is_valid():
         try:
-            tournament, flipped = services.update_tournament(form=form)
+            changes = {name: form.cleaned_data[name] for name in form.Meta.fields}
+            tournament, flipped = services.update_tournament(tournament=tournament, changes=changes, by=request.user)
         except ValidationError as error:
             form.add_error("rule_overrides" if "rule_overrides" in form.changed_data else "preset", error)
         else:

@@ -8,71 +8,78 @@ from django.views.decorators.http import require_POST
 
 from scoring import InvalidHand
 from tournament import services
-from tournament.forms import HandForm, ResolutionForm, TieDecisionForm, error_text, hand_initial, standing_before
+from tournament.forms import HandForm, ResolutionForm, TieDecisionForm, error_text, hand_initial
 from tournament.links import base_url, table_url
-from tournament.models import Dispute, Game, Hand, HandRevision, Round
+from tournament.models import Dispute, Game, Hand, HandRevision
 from tournament.reports import game_sheet
 from tournament.views.common import director_required, game_or_404, tournament_or_404, whole_number
 
 
-def _hand_form(game: Game, number: int, data: dict | None = None) -> HandForm:
-    stored = game.hands.filter(number=number).first()
-    initial = hand_initial(stored) if stored else {"number": number}
-    rules = game.round.tournament.rules
-    return HandForm(data, initial=initial, rules=rules, standing=standing_before(game, number))
+def _form(game: Game, sheet: dict, number: int, data: dict | None = None) -> HandForm:
+    """The form for hand ``number``: a stored hand's values to correct, else a new hand."""
+    stored = next((row.hand for row in sheet["rows"] if row.hand.number == number), None)
+    return HandForm(
+        data,
+        initial=hand_initial(stored) if stored else {"number": number},
+        rules=game.rules,
+        standing=sheet["replay"].standing_before(number),
+    )
 
 
-def _context(request: HttpRequest, game: Game, form: HandForm, **extra: object) -> dict:
-    return {
+def _render(request: HttpRequest, game: Game, sheet: dict, form: HandForm, *, status: int = 200) -> HttpResponse:
+    context = {
         "tournament": game.round.tournament,
         "game": game,
-        "sheet": game_sheet(game),
+        "sheet": sheet,
         "form": form,
+        "dealer": sheet["replay"].dealer_of(whole_number(form["number"].value())),
         "tie_form": TieDecisionForm(),
         "revisions": HandRevision.objects.filter(hand__game=game).select_related("hand", "changed_by"),
         "disputes": Dispute.objects.filter(hand__game=game).select_related("hand", "raised_by", "resolved_by"),
         "table_url": table_url(game.table, base_url(request)),
-        **extra,
     }
+    return render(request, "director/game.html", context, status=status)
+
+
+def _save(request: HttpRequest, game: Game, form: HandForm) -> ValidationError | None:
+    """Enter or correct the hand; the error to show on the form, or None once saved."""
+    number = form.cleaned_data["number"]
+    try:
+        entered = services.correct_hand(
+            game=game, number=number, entry=form.entry(), by=request.user,
+            expected_version=form.cleaned_data["version"],
+        )  # fmt: skip
+    except InvalidHand as error:
+        return ValidationError(error.message[0].upper() + error.message[1:] + ".", code=error.code)
+    except services.HandConflict as conflict:
+        return ValidationError(conflict.message, code="conflict")
+    messages.success(request, f"Saved hand {number}.")
+    if entered.notice:
+        messages.warning(request, entered.notice)
+    return None
 
 
 @director_required
 def game_detail(request: HttpRequest, tournament_id: int, game_id: int) -> HttpResponse:
-    tournament = tournament_or_404(tournament_id)
-    game = game_or_404(tournament, game_id)
-    next_number = (game.hands.order_by("-number").values_list("number", flat=True).first() or 0) + 1
+    game = game_or_404(tournament_or_404(tournament_id), game_id)
+    sheet = game_sheet(game)
+    next_number = len(sheet["rows"]) + 1
     number = whole_number(request.GET.get("hand"), next_number) or next_number
-    return render(request, "director/game.html", _context(request, game, _hand_form(game, number)))
+    return _render(request, game, sheet, _form(game, sheet, number))
 
 
 @director_required
 @require_POST
 def game_hand(request: HttpRequest, tournament_id: int, game_id: int) -> HttpResponse:
-    tournament = tournament_or_404(tournament_id)
-    game = game_or_404(tournament, game_id)
-    number = whole_number(request.POST.get("number"))
-    form = _hand_form(game, max(number, 1), request.POST)
-    winner_before = game.winner
+    game = game_or_404(tournament_or_404(tournament_id), game_id)
+    sheet = game_sheet(game)
+    form = _form(game, sheet, max(whole_number(request.POST.get("number")), 1), request.POST)
     if form.is_valid():
-        try:
-            hand = services.enter_hand(
-                game=game,
-                number=form.cleaned_data["number"],
-                values=form.values(),
-                source=HandRevision.Source.DIRECTOR,
-                by=request.user,
-                expected_version=form.cleaned_data["version"],
-            )
-        except InvalidHand as error:
-            form.add_error(None, ValidationError(error.message[0].upper() + error.message[1:] + ".", code=error.code))
-        except services.HandConflict as conflict:
-            form.add_error(None, ValidationError(conflict.message, code="conflict"))
-        else:
-            messages.success(request, f"Saved hand {form.cleaned_data['number']}.")
-            if game.round.status == Round.Status.CLOSED and hand.game.winner != winner_before:
-                messages.warning(request, services.after_result_change(game=hand.game, by=request.user))
-            return redirect("director:game", tournament.pk, game.pk)
-    return render(request, "director/game.html", _context(request, game, form), status=422)
+        error = _save(request, game, form)
+        if error is None:
+            return redirect("director:game", tournament_id, game.pk)
+        form.add_error(None, error)
+    return _render(request, game, sheet, form, status=422)
 
 
 @director_required

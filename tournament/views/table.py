@@ -5,6 +5,9 @@ or a waiting page between rounds. Everything a page sends back (preview, hand, d
 round it was loaded for, so a form left open from a closed round never writes into the next
 round's game; a closed round's game is refused (410, with a page that says so). Another table's
 game is never reachable: a game is looked up only among the games of the token's table.
+
+One template holds the page and its fragments (``table/page.html#panel`` and so on). A saved
+hand answers with only what changed: the next form, the totals and the new or corrected row.
 """
 
 import json
@@ -14,19 +17,19 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.templatetags.static import static
 from django.views.decorators.http import require_GET, require_POST
+from django_htmx.http import reswap, retarget
 
-from scoring import InvalidHand, score_hand
+from scoring import InvalidHand, Seat, score_hand
 from tournament import services
-from tournament.forms import DisputeForm, HandForm, error_text, hand_initial, standing_before
+from tournament.forms import DisputeForm, HandForm, error_text, hand_initial
 from tournament.models import Dispute, Game, Hand, HandRevision, Round, Table
 from tournament.reports import game_sheet
 from tournament.views.common import whole_number
 
-SWAPPED_PANEL = "table/_panel.html"
+PAGE = "table/page.html"
 # What the table page needs to open with no network, kept by the service worker.
 OFFLINE_ASSETS = ("css/app.css", "js/table.js", "django_htmx/htmx-2.min.js", "django_htmx/django-htmx.js",
                   "favicon.svg")  # fmt: skip
-SEAT_ORDER = [("north", "North", "ns"), ("east", "East", "ew"), ("south", "South", "ns"), ("west", "West", "ew")]
 WAITING_REFRESH_SECONDS = 15
 
 
@@ -35,8 +38,11 @@ def _table_for_token_or_404(token: str) -> Table:
 
 
 def _game_for_link_or_404(token: str, round_number: int) -> Game:
-    """The game of round ``round_number`` at the token's table; a closed round's raises RoundClosed."""
-    game = _table_for_token_or_404(token).game_in_round(round_number)
+    """The game of round ``round_number`` at the token's table (a knockout's: the one being
+    played, else the last), with its players' names, in one query; a closed round's raises
+    RoundClosed."""
+    games = Game.objects.select_related("round__tournament", "table", "match").with_seat_names()
+    game = games.filter(table__token=token, round__number=round_number).current_first().first()
     if game is None:
         raise Http404("This table has no game in that round.")
     if game.round.status == Round.Status.CLOSED:
@@ -69,35 +75,47 @@ def _hands(game: Game) -> list[Hand]:
     return list(game.hands.order_by("number"))
 
 
-def _form(game: Game, hands: list[Hand], data: dict | None = None, correct: Hand | None = None) -> HandForm:
-    number = correct.number if correct else (hands[-1].number + 1 if hands else 1)
-    if data is not None and whole_number(data.get("number")):
-        number = whole_number(data.get("number"))
+def _form(game: Game, data: dict | None = None, *, hands: list[Hand] | None = None, correct: Hand | None = None):
+    """The hand form: the next hand, ``correct`` (a stored hand), or the hand ``data`` names.
+
+    A new hand stands on the game's cached totals; only a correction replays the hands before it.
+    """
+    number = whole_number((data or {}).get("number"))
+    if correct is not None:
+        number = correct.number
+    elif not number:
+        hands = _hands(game) if hands is None else hands
+        number = hands[-1].number + 1 if hands else 1
+    correcting = correct is not None or whole_number((data or {}).get("version"))
+    standing = game.standing_before(number, _hands(game) if hands is None else hands) if correcting else game.standing
     tournament = game.round.tournament
     return HandForm(
         data,
         initial=hand_initial(correct) if correct else {"number": number},
-        rules=tournament.rules,
-        standing=standing_before(game, number, hands),
+        rules=game.rules,
+        standing=standing,
         confirm=tournament.require_confirmation,
     )
 
 
-def _panel(
-    request: HttpRequest,
-    game: Game,
-    hands: list[Hand],
-    form: HandForm,
-    *,
-    status: int = 200,
-    notice: str = "",
-    stored=None,
-) -> HttpResponse:
-    context = {"game": game, "sheet": game_sheet(game, hands), "form": form, "notice": notice, "stored": stored}
-    context["seat_order"] = SEAT_ORDER
-    context["disputes"] = Dispute.objects.filter(hand__game=game).select_related("hand", "raised_by", "resolved_by")
-    template = SWAPPED_PANEL if request.htmx else "table/page.html"
-    return render(request, template, context, status=status)
+def _context(game: Game, form: HandForm, sheet: dict, **extra: object) -> dict:
+    rows = sheet["rows"]
+    return {
+        "game": game,
+        "sheet": sheet,
+        "form": form,
+        "seat_list": list(Seat),
+        "dealer": sheet["replay"].dealer_of(whole_number(form["number"].value())),
+        "last_number": rows[-1].hand.number if rows else None,
+        **extra,
+    }
+
+
+def _panel(request: HttpRequest, game: Game, form: HandForm, *, status: int = 200, **extra: object) -> HttpResponse:
+    sheet = game_sheet(game, _hands(game))
+    disputes = Dispute.objects.filter(hand__game=game).select_related("hand", "raised_by", "resolved_by")
+    template = f"{PAGE}#panel" if request.htmx else PAGE
+    return render(request, template, _context(game, form, sheet, disputes=disputes, **extra), status=status)
 
 
 def _waiting(request: HttpRequest, table: Table, game: Game | None) -> HttpResponse:
@@ -123,7 +141,7 @@ def table_page(request: HttpRequest, token: str) -> HttpResponse:
     hands = _hands(game)
     last = hands[-1] if hands else None
     correcting = last if last and request.GET.get("correct") == str(last.number) else None
-    return _panel(request, game, hands, _form(game, hands, correct=correcting))
+    return _panel(request, game, _form(game, hands=hands, correct=correcting))
 
 
 @require_GET
@@ -131,11 +149,11 @@ def table_page(request: HttpRequest, token: str) -> HttpResponse:
 def table_preview(request: HttpRequest, token: str, round_number: int) -> HttpResponse:
     """What the hand being typed would score, in words, and the totals after it."""
     game = _game_for_link_or_404(token, round_number)
-    form = _form(game, _hands(game), request.GET)
+    form = _form(game, request.GET)
     result = None
     if form.is_valid() and not form.cleaned_data.get("misdeal"):
         result = score_hand(form.rules, form.sides())
-    return render(request, "table/_preview.html", {"form": form, "result": result, "game": game})
+    return render(request, f"{PAGE}#preview", {"form": form, "result": result, "game": game})
 
 
 def _game_if_entry_stored(closed: RoundClosed, entry_key: str) -> Game:
@@ -153,29 +171,47 @@ def table_hand(request: HttpRequest, token: str, round_number: int) -> HttpRespo
         game = _game_for_link_or_404(token, round_number)
     except RoundClosed as closed:
         game = _game_if_entry_stored(closed, request.POST.get("entry_key", ""))
-    hands = _hands(game)
-    form = _form(game, hands, request.POST)
-    if not form.is_valid():
-        return _panel(request, game, hands, form, status=422)
-    try:
-        hand = services.enter_hand(
-            game=game, number=form.cleaned_data["number"], values=form.values(), source=HandRevision.Source.TABLE,
-            expected_version=form.cleaned_data["version"], confirmed_by=form.cleaned_data.get("confirmed_by", ""),
-            entry_key=form.cleaned_data["entry_key"],
-        )  # fmt: skip
-    except InvalidHand as error:
-        form.add_error(None, f"{error.message[0].upper()}{error.message[1:]}.")
-        return _panel(request, game, hands, form, status=422)
-    except services.HandConflict as conflict:
-        hands = _hands(game)
-        return _panel(
-            request, game, hands, _form(game, hands), status=409, notice=conflict.message, stored=conflict.hand
-        )
+    form = _form(game, request.POST)
+    if form.is_valid():
+        data = form.cleaned_data
+        try:
+            entered = services.enter_hand(
+                game=game, number=data["number"], entry=form.entry(), source=HandRevision.Source.TABLE,
+                expected_version=data["version"], confirmed_by=data.get("confirmed_by", ""),
+                entry_key=data["entry_key"],
+            )  # fmt: skip
+        except InvalidHand as error:
+            form.add_error(None, f"{error.message[0].upper()}{error.message[1:]}.")
+        except services.HandConflict as conflict:
+            response = _panel(request, game, _form(game), status=409, notice=conflict.message, stored=conflict.hand)
+            return reswap(retarget(response, "#panel"), "outerHTML") if request.htmx else response
+        else:
+            return _saved(request, entered)
+    return _entry_error(request, game, form)
+
+
+def _saved(request: HttpRequest, entered: services.EnteredHand) -> HttpResponse:
+    """The next form, the totals and the changed rows, rendered from what the service returned."""
+    game = entered.game
     if not request.htmx:
-        return redirect("table:page", token)
-    game = hand.game
-    hands = _hands(game)
-    return _panel(request, game, hands, _form(game, hands), notice=f"Hand {hand.number} saved.")
+        return redirect("table:page", game.table.token)
+    sheet = game_sheet(game, entered.hands, entered.replay)
+    rows, number = sheet["rows"], entered.hand.number
+    new = rows[-1].hand.number == number and entered.hand.version == 1
+    changed = [row for row in rows if row.hand.number == (number - 1 if new else number)]
+    context = _context(
+        game, _form(game, hands=entered.hands), sheet, notice=f"Hand {number} saved.",
+        new_row=rows[-1] if new else None, changed_rows=changed,
+    )  # fmt: skip
+    return render(request, f"{PAGE}#saved", context)
+
+
+def _entry_error(request: HttpRequest, game: Game, form: HandForm) -> HttpResponse:
+    """The form again with its errors (status 422): the page, or the #entry fragment."""
+    if not request.htmx:
+        return _panel(request, game, form, status=422)
+    sheet = game_sheet(game, _hands(game))
+    return render(request, f"{PAGE}#entry", _context(game, form, sheet), status=422)
 
 
 @require_POST
@@ -185,15 +221,11 @@ def table_dispute(request: HttpRequest, token: str, round_number: int, number: i
     hand = get_object_or_404(Hand, game=game, number=number)
     form = DisputeForm(request.POST)
     if not form.is_valid():
-        hands = _hands(game)
-        return _panel(request, game, hands, _form(game, hands), status=422, notice=error_text(form))
+        return _panel(request, game, _form(game), status=422, notice=error_text(form))
     services.flag_dispute(hand=hand, note=form.cleaned_note())
     if not request.htmx:
         return redirect("table:page", token)
-    hands = _hands(game)
-    return _panel(
-        request, game, hands, _form(game, hands), notice=f"Hand {number} is flagged; the director will come over."
-    )
+    return _panel(request, game, _form(game), notice=f"Hand {number} is flagged; the director will come over.")
 
 
 @require_POST

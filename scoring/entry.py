@@ -1,0 +1,158 @@
+"""A hand as entered at a table, and a game replayed from its entered hands.
+
+:class:`HandEntry` is the one shape of a hand between the layers: the form builds it, the
+services take it, the model stores it (one column per value, named by :meth:`HandEntry.fields`)
+and :func:`replay` scores it. :func:`replay` returns one result per entered hand, ``None`` for
+a misdeal, so every reader (score sheet, CSV, PDF, the phone) walks the same list.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from scoring.game import Game
+from scoring.hand import Bid, HandResult, InvalidHand, PlayerHand
+from scoring.rules import RuleSet
+from scoring.seats import Seat, Side
+
+SEATS = tuple(Seat)
+SIDES = tuple(Side)
+
+
+def parse_bid(text: object) -> Bid | None:
+    """A stored or typed bid ("3", "nil", "blind_nil") in the engine's terms; "" is no bid."""
+    if text is None or text == "":
+        return None
+    if isinstance(text, int):
+        return text
+    value = str(text)
+    return int(value) if value.isascii() and value.isdecimal() else value
+
+
+@dataclass(frozen=True)
+class HandEntry:
+    """One deal as entered: per seat (North, East, South, West) a bid and tricks, per side
+    (North–South, East–West) reneges and table-talk incidents, or a misdeal reason.
+
+    A misdeal has no bids, tricks or penalties. ``dealer`` is who dealt, when known.
+    """
+
+    bids: tuple[Bid | None, Bid | None, Bid | None, Bid | None] = (None, None, None, None)
+    tricks: tuple[int | None, int | None, int | None, int | None] = (None, None, None, None)
+    reneges: tuple[int, int] = (0, 0)
+    table_talk: tuple[int, int] = (0, 0)
+    misdeal: str = ""
+    dealer: Seat | None = None
+
+    @classmethod
+    def misdealt(cls, reason: str, *, dealer: Seat | None = None) -> HandEntry:
+        return cls(misdeal=reason, dealer=dealer)
+
+    @classmethod
+    def from_fields(cls, values: Mapping[str, Any], *, dealer: Seat | None = None) -> HandEntry:
+        """An entry from field values named as :meth:`fields` names them (missing ones empty)."""
+        misdeal = values.get("misdeal") or ""
+        if misdeal:
+            return cls.misdealt(misdeal, dealer=dealer)
+        return cls(
+            bids=tuple(parse_bid(values.get(f"{seat.prefix}_bid")) for seat in SEATS),  # type: ignore[arg-type]
+            tricks=tuple(values.get(f"{seat.prefix}_tricks") for seat in SEATS),  # type: ignore[arg-type]
+            reneges=tuple(values.get(f"{side.prefix}_reneges") or 0 for side in SIDES),  # type: ignore[arg-type]
+            table_talk=tuple(values.get(f"{side.prefix}_table_talk") or 0 for side in SIDES),  # type: ignore[arg-type]
+            dealer=dealer,
+        )
+
+    @classmethod
+    def from_players(
+        cls, players: Mapping[Seat, PlayerHand], *, reneges=(0, 0), table_talk=(0, 0), dealer: Seat | None = None
+    ) -> HandEntry:
+        """An entry from each seat's :class:`PlayerHand`."""
+        return cls(
+            bids=tuple(players[seat].bid for seat in SEATS),  # type: ignore[arg-type]
+            tricks=tuple(players[seat].tricks for seat in SEATS),  # type: ignore[arg-type]
+            reneges=tuple(reneges),  # type: ignore[arg-type]
+            table_talk=tuple(table_talk),  # type: ignore[arg-type]
+            dealer=dealer,
+        )
+
+    def bid(self, seat: Seat) -> Bid | None:
+        return self.bids[SEATS.index(seat)]
+
+    def tricks_of(self, seat: Seat) -> int | None:
+        return self.tricks[SEATS.index(seat)]
+
+    def fields(self) -> dict[str, Any]:
+        """The entry as stored: ``north_bid`` ("3", "nil", "" for none) … ``misdeal``."""
+        values: dict[str, Any] = {}
+        for seat, bid in zip(SEATS, self.bids, strict=True):
+            values[f"{seat.prefix}_bid"] = "" if bid is None else str(bid)
+        for seat, tricks in zip(SEATS, self.tricks, strict=True):
+            values[f"{seat.prefix}_tricks"] = tricks
+        for kind in ("reneges", "table_talk"):
+            for side, count in zip(SIDES, getattr(self, kind), strict=True):
+                values[f"{side.prefix}_{kind}"] = count
+        values["misdeal"] = self.misdeal
+        return values
+
+    def players(self) -> tuple[tuple[PlayerHand, PlayerHand], tuple[PlayerHand, PlayerHand]]:
+        """The scored hand in the engine's terms: (North, South) then (East, West)."""
+        return tuple(  # type: ignore[return-value]
+            tuple(PlayerHand(self.bid(seat), self.tricks_of(seat)) for seat in side.seats)  # type: ignore[arg-type]
+            for side in SIDES
+        )
+
+
+FIELD_NAMES = tuple(HandEntry().fields())
+"""Every field of an entry, in the stored order."""
+
+
+@dataclass(frozen=True)
+class Replay:
+    """A game after its entered hands: ``results`` holds one item per entry (``None`` for a
+    misdeal), ``dealers`` who dealt each, ``next_dealer`` who deals the next hand."""
+
+    game: Game
+    results: tuple[HandResult | None, ...]
+    dealers: tuple[Seat, ...]
+    next_dealer: Seat
+
+    def standing_before(self, number: int) -> tuple[tuple[int, int], tuple[int, int]]:
+        """Each side's (score, bags) before hand ``number`` (counting from 1)."""
+        scored = [result for result in self.results[: max(0, number - 1)] if result is not None]
+        if not scored:
+            return (0, 0), (0, 0)
+        ns, ew = scored[-1].teams
+        return (ns.score, ns.bags), (ew.score, ew.bags)
+
+    def dealer_of(self, number: int) -> Seat:
+        """Who deals hand ``number`` (counting from 1): as replayed, else the next dealer."""
+        return self.dealers[number - 1] if 1 <= number <= len(self.dealers) else self.next_dealer
+
+
+def replay(
+    rules: RuleSet, entries: Iterable[HandEntry], *, first_dealer: Seat = Seat.NORTH, numbers: Sequence[int] = ()
+) -> Replay:
+    """Score ``entries`` in order from 0–0. A misdeal scores nothing and the same dealer deals again.
+
+    An entry the rules refuse raises :class:`InvalidHand`, its message prefixed with the hand's
+    number (from ``numbers`` when given, else its position from 1).
+    """
+    game, results, dealers, dealer = Game(rules), [], [], first_dealer
+    for position, entry in enumerate(entries):
+        dealers.append(dealer)
+        if entry.misdeal:
+            results.append(None)
+            continue
+        try:
+            game = game.play(entry.players(), reneges=entry.reneges, table_talk=entry.table_talk)
+        except InvalidHand as error:
+            number = numbers[position] if numbers else position + 1
+            raise InvalidHand(
+                f"hand {number}: {error.message}",
+                field=error.field, team=error.team, player=error.player, code=error.code,
+            ) from None  # fmt: skip
+        results.append(game.hands[-1])
+        dealer = dealer.after()
+    return Replay(game, tuple(results), tuple(dealers), dealer)
