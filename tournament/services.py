@@ -21,6 +21,7 @@ from django.db.models import Max
 from django.utils import timezone
 
 from scoring import HandEntry, InvalidHand, Replay, Seat, Side
+from scoring.seats import draw_first_dealer
 from tournament import prizes as prize_rules
 from tournament import rotation
 from tournament.models import (
@@ -203,8 +204,11 @@ def _save_movement(round_: Round, movement: rotation.Movement[int]) -> None:
     )
     SitOut.objects.bulk_create(SitOut(round=round_, player_id=player) for player in movement.sitting_out)
     existing = set(round_.games.values_list("table__number", flat=True))
+    seed = tournament.seating_seed
     Game.objects.bulk_create(
-        Game(round=round_, table=tables[t.table]) for t in movement.tables if t.table not in existing
+        Game(round=round_, table=tables[t.table], first_dealer=draw_first_dealer(seed, round_.number, t.table))
+        for t in movement.tables
+        if t.table not in existing
     )
     round_.games.exclude(table__number__in=[t.table for t in movement.tables]).delete()
 
