@@ -52,6 +52,8 @@ MATCH_PLAY = {
 
 def bid_name(rules: RuleSet, bid: object) -> str:
     """A bid as players say it: "7", "Nil", or the blind nil by the rules' name ("Double nil")."""
+    if bid is None or bid == "":
+        return ""
     if bid == BLIND_NIL:
         return rules.blind_nil_name.capitalize()
     return "Nil" if bid == NIL else str(bid)
@@ -163,11 +165,15 @@ def _cards(rules: RuleSet, say: _Sayer) -> tuple[str, ...]:
             "In every suit the ace is high, then king, queen, jack, ten and down to two. Spades are "
             "always trump: any spade beats any card of another suit.",
         ]
-    if rules.first_dealer == "high_card":
-        lines.append("The first dealer is the player who draws the high card; the deal then passes clockwise.")
-    else:
-        lines.append(say("first_dealer", "The first dealer is chosen at random; the deal then passes clockwise."))
+    lines.append(say("first_dealer", first_dealer_rule(rules)))
     return tuple(lines)
+
+
+def first_dealer_rule(rules: RuleSet) -> str:
+    """How the first dealer is chosen, in one sentence (the handout's and the phone's)."""
+    if rules.first_dealer == "high_card":
+        return "The first dealer is the player who draws the high card; the deal then passes clockwise."
+    return "The first dealer is chosen at random; the deal then passes clockwise."
 
 
 def _bidding(rules: RuleSet, say: _Sayer) -> tuple[str, ...]:

@@ -183,11 +183,23 @@ class RuleSet:
         return self.blind_nil_points is not None
 
     @property
+    def has_reneg_penalty(self) -> bool:
+        return bool(self.reneg_tricks or self.reneg_points_to_opponents)
+
+    @property
+    def has_table_talk_penalty(self) -> bool:
+        return bool(self.table_talk_tricks)
+
+    @property
     def penalties(self) -> tuple[str, ...]:
         """The infractions these rules penalise, by name: ``("reneg", "table talk")``, or fewer."""
-        return tuple(
-            name for name, tricks in (("reneg", self.reneg_tricks), ("table talk", self.table_talk_tricks)) if tricks
-        )
+        named = (("reneg", self.has_reneg_penalty), ("table talk", self.has_table_talk_penalty))
+        return tuple(name for name, has in named if has)
+
+    @property
+    def penalties_heading(self) -> str:
+        """The penalties as a heading: "Reneg or table talk", "Reneg", or "" for none."""
+        return " or ".join(self.penalties).capitalize()
 
     def to_json(self) -> dict[str, Any]:
         """Every field as a JSON-ready value (tuples become lists)."""

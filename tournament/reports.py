@@ -13,6 +13,7 @@ from decimal import Decimal
 from django.db.models import Count, Q, Sum
 
 from scoring import HandResult, Replay, Seat, Side
+from scoring.describe import bid_name
 from tournament import csvsafe
 from tournament.models import (
     HAND_FIELDS,
@@ -303,6 +304,7 @@ class SheetRow:
     hand: Hand
     dealer: str
     result: HandResult | None  # None for a misdeal
+    bids: tuple[str, ...] = ()  # North, East, South, West, as the rules name them
 
 
 def game_sheet(game: Game, hands: list[Hand] | None = None, replayed: Replay | None = None) -> dict:
@@ -320,8 +322,9 @@ def game_sheet(game: Game, hands: list[Hand] | None = None, replayed: Replay | N
     else:
         names = game.seat_names()
     sides = {side.value: " & ".join(names[seat] for seat in side.seats) for side in Side}
+    rules = game.rules
     rows = [
-        SheetRow(hand, dealer.label, result)
+        SheetRow(hand, dealer.label, result, tuple(bid_name(rules, bid) for bid in hand.entry.bids))
         for hand, dealer, result in zip(hands, replayed.dealers, replayed.results, strict=True)
     ]
     return {
@@ -330,7 +333,7 @@ def game_sheet(game: Game, hands: list[Hand] | None = None, replayed: Replay | N
         "winners": sides.get(game.winner, ""),
         "rows": rows,
         "replay": replayed,
-        "rules": game.rules,
+        "rules": rules,
     }
 
 

@@ -516,6 +516,17 @@ def _rescore_all(tournament: Tournament) -> list[str]:
 
 
 @transaction.atomic
+def set_first_dealer(*, game: Game, seat: Seat) -> None:
+    """The table cut or drew for the deal: ``seat`` deals hand 1 instead of the seat drawn.
+    Only before any hand (a misdeal too) is entered, since every dealer after follows from it."""
+    game = Game.objects.select_for_update().get(pk=game.pk)
+    if game.hands.exists():
+        raise ValidationError("The first dealer can change only before hand 1 is entered.", code="hands_entered")
+    game.first_dealer = seat
+    game.save(update_fields=["first_dealer"])
+
+
+@transaction.atomic
 def flag_dispute(*, hand: Hand, note: str, source: str = HandRevision.Source.TABLE, by: User = None) -> Dispute:
     """The table disputes a hand; it shows on the director's board until resolved, and stays
     in the game's history with who raised it and when."""

@@ -174,8 +174,10 @@
     return "bids " + bids.join(" · ") + "; tricks " + tricks.join(" · ");
   }
 
+  /* A bid as the form names it (the rules name the blind nil: "blind nil" or "double nil"). */
   function label(bid) {
-    return { nil: "nil", blind_nil: "blind nil" }[bid] || bid;
+    var option = document.querySelector('#hand-form option[value="' + bid + '"]');
+    return option ? option.textContent.trim().toLowerCase() : bid;
   }
 
   /* The checks that need no server: every bid chosen, every trick count given, 13 in all. */
@@ -273,6 +275,8 @@
     var save = form.querySelector("button[type=submit]");
     if (save) save.textContent = "Save hand " + number;
     section.querySelectorAll("form input[name=number]").forEach(function (input) { input.value = number; });
+    // The first dealer may change only before hand 1.
+    if (number > 1) section.querySelectorAll(".first-dealer").forEach(function (f) { f.remove(); });
     if (nextDealer) passDeal(section, 1);
   }
 
