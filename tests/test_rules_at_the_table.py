@@ -1,11 +1,12 @@
 """Issue 9 at the table and in the director's forms: the app plays what the handout says."""
 
 import pytest
+from django.core.exceptions import ValidationError
 from django.urls import reverse
 
 from scoring import HandEntry, Seat
 from tests.conftest import even_hand, make_tournament
-from tournament import printing, services
+from tournament import printing, services, transfer
 from tournament.models import Game, Tournament
 from tournament.reports import game_sheet
 
@@ -188,3 +189,12 @@ def test_a_side_bid_over_13_is_refused_at_the_table_in_words(client, game):
     assert response.status_code == 422
     assert "A side can bid at most 13 tricks" in response.content.decode()
     assert not game.hands.exists()
+
+
+def test_an_import_with_a_side_bid_over_13_is_refused_in_words(finished_round, tournament):
+    exported = transfer.export_tournament(tournament)
+    hand = exported["rounds"][0]["games"][0]["hands"][0]
+    hand.update(north_bid="7", south_bid="7")
+    with pytest.raises(ValidationError, match="a side can bid at most 13 tricks"):
+        transfer.import_tournament(exported)
+    assert Tournament.objects.count() == 1
