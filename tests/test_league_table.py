@@ -66,7 +66,7 @@ def ranked(table) -> list[tuple[int, str]]:
         (
             (),
             [(1, "A"), (1, "B"), (1, "C")],
-            "A, B and C are level on 2 won, 1 lost: A, B and C share 1st.",
+            "A, B and C are level on 2 won, 1 lost: they share 1st.",
         ),
     ],
 )
@@ -119,8 +119,8 @@ def test_fewer_losses_rank_higher_when_wins_are_equal_and_a_team_with_no_matches
     assert table.ties == ()
 
 
-def test_a_walkover_is_a_match_won_and_lost_with_no_points():
-    table = league_table(["A", "B"], [MatchResult("A", "B", "B", walkover=True)])
+def test_a_walkover_is_a_match_won_and_lost_with_no_points_even_from_a_game_begun():
+    table = league_table(["A", "B"], [MatchResult("A", "B", "B", 120, 80, 3, 1, walkover=True)])
     b, a = table.rows
     assert (b.team, b.won, b.points_for, a.lost, a.points_against) == ("B", 1, 0, 1, 0)
 
@@ -130,6 +130,17 @@ def test_the_order_is_said_in_the_directors_order():
         "Ranked by matches won, then fewest lost. Then point difference and head-to-head, in that order."
     )
     assert "Then" not in order_text(())
+
+
+def test_teams_level_on_everything_share_a_place_in_one_sentence():
+    table = league_table(["A", "B", "C"], [MatchResult("C", "A", "C", 300, 100)], (H2H, DIFF))
+    assert ranked(table) == [(1, "C"), (2, "B"), (3, "A")]
+    assert table.ties == ()
+    level = league_table(["A", "B", "C"], [], (H2H, DIFF))
+    assert level.ties == (
+        "A, B and C are level on 0 won, 0 lost and on head-to-head and point difference: they share 1st.",
+    )
+    assert [row.rank for row in level.rows] == [1, 1, 1]
 
 
 def test_a_tiebreaker_chosen_twice_is_a_bug():

@@ -24,7 +24,7 @@ from django.utils import timezone
 from scoring import RuleSet, Seat, Side
 from scoring.describe import bid_name, handout, summary
 from scoring.rules import readings_of
-from tournament import pdf
+from tournament import league, pdf
 from tournament.links import qr_png, qr_svg, table_url
 from tournament.models import Payout, PrintJob, Round, Tournament, playing_name
 from tournament.reports import ledger, standings_rows, teams_with_balance
@@ -376,6 +376,19 @@ def standings(tournament: Tournament) -> Document:
     return Document("standings", title, "print/standings.html", [context])
 
 
+def season_schedule(tournament: Tournament) -> Document:
+    """A league's season night by night: every match, its table once seated, and who rests."""
+    title = "Season schedule"
+    context = {**_base(tournament, title), "nights": league.nights(tournament)}
+    return Document("season-schedule", title, "print/league_schedule.html", [context])
+
+
+def league_table(tournament: Tournament) -> Document:
+    title = "League table"
+    context = {**_base(tournament, title), "standings": league.league_standings(tournament)}
+    return Document("league-table", title, "print/league_table.html", [context])
+
+
 def payout_sheet(tournament: Tournament) -> Document:
     payouts = Payout.objects.filter(prize__tournament=tournament).select_related("prize", "player", "team")
     title = "Prize payouts"
@@ -396,6 +409,8 @@ TOURNAMENT_DOCUMENTS: dict[str, Callable[[Tournament], Document]] = {
     "payouts": payout_sheet,
     "fee-ledger": fee_ledger,
     "blank-sheet": blank_sheet,
+    "season-schedule": season_schedule,
+    "league-table": league_table,
 }
 ROUND_DOCUMENTS: dict[str, Callable[[Round, str | None], Document]] = {
     "score-sheets": score_sheets,
