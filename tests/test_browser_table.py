@@ -32,7 +32,7 @@ def enter(page, bids: dict, tricks: dict, *, reneges_ns: int = 0) -> None:
 
 def set_reneges(page, count: int) -> None:
     if not page.locator("details.penalties").evaluate("details => details.open"):
-        page.click("summary:has-text('Reneg or table talk')")
+        page.click("details.penalties summary")  # headed by the rules' penalties: here "Reneg"
     page.fill("#id_ns_reneges", str(count))
 
 
