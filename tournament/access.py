@@ -43,6 +43,13 @@ def visible_tournaments(user: Any) -> QuerySet[Tournament]:
     return Tournament.objects.filter(memberships__user=user)
 
 
+def directed_tournaments(user: Any) -> QuerySet[Tournament]:
+    """The tournaments ``user`` directs (an assistant's are not among them)."""
+    if user.is_superuser:
+        return Tournament.objects.all()
+    return Tournament.objects.filter(memberships__user=user, memberships__role=Role.DIRECTOR)
+
+
 def role_of(user: Any, tournament_id: int) -> str | None:
     """``user``'s role in the tournament, or None if they have none there."""
     if user.is_superuser:

@@ -15,6 +15,7 @@ from scoring.hand import BLIND_NIL, NIL, validate_hand
 from scoring.rules import MISDEAL_REASONS, PRESETS
 from tournament.league_table import Tiebreaker
 from tournament.models import SIDE_CHOICES, Payment, Player, Prize, Team, Tournament
+from tournament.restore import max_upload_bytes
 
 TIEBREAKER_FIELDS = ("tiebreaker_1", "tiebreaker_2", "tiebreaker_3", "tiebreaker_4")
 LEAGUE_FIELDS = ("legs", "championship_teams", "fee_per")
@@ -252,6 +253,34 @@ class TieDecisionForm(forms.Form):
 
 class PayoutPaidForm(forms.Form):
     received_by = forms.CharField(max_length=120, label="Received by (name)")
+
+
+class ImportForm(forms.Form):
+    """A tournament export to import: as a new tournament, or in place of one the user directs."""
+
+    file = forms.FileField(
+        label="Tournament export (.json)", error_messages={"required": "Choose the tournament's .json file to import."}
+    )
+    replace = forms.ModelChoiceField(
+        queryset=Tournament.objects.none(),
+        required=False,
+        empty_label="As a new tournament",
+        label="Import",
+        help_text="In place of a tournament: the backup replaces everything in it, and its table links stay.",
+    )
+
+    def __init__(self, *args: Any, directed: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["replace"].queryset = directed
+        self.fields["replace"].label_from_instance = lambda t: f"In place of {t}"
+
+    def clean_file(self) -> Any:
+        upload = self.cleaned_data["file"]
+        if upload.size > max_upload_bytes():
+            size = upload.size / 1024 / 1024
+            limit = max_upload_bytes() // 1024 // 1024
+            raise ValidationError(f"The file is {size:.1f} MB; an export is at most {limit} MB.", code="too_large")
+        return upload
 
 
 class DisputeForm(forms.Form):
