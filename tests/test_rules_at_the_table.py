@@ -6,7 +6,7 @@ from django.urls import reverse
 
 from scoring import HandEntry, Seat
 from tests.conftest import even_hand, make_tournament
-from tournament import printing, services, transfer
+from tournament import printing, restore, services, transfer
 from tournament.models import Game, Tournament
 from tournament.reports import game_sheet
 
@@ -196,5 +196,5 @@ def test_an_import_with_a_side_bid_over_13_is_refused_in_words(finished_round, t
     hand = exported["rounds"][0]["games"][0]["hands"][0]
     hand.update(north_bid="7", south_bid="7")
     with pytest.raises(ValidationError, match="a side can bid at most 13 tricks"):
-        transfer.import_tournament(exported)
+        restore.import_tournament(exported)
     assert Tournament.objects.count() == 1
