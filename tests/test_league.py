@@ -498,3 +498,24 @@ def test_the_director_orders_the_league_tiebreakers_on_the_tournament_form(direc
     twice = director_client.post(reverse("director:tournament_new"), data | {"tiebreaker_2": "point-difference"})
     assert twice.status_code == 422
     assert "Choose each league tiebreaker at most once." in twice.context["form"].errors["tiebreaker_1"]
+
+
+@pytest.mark.django_db
+def test_the_teams_page_sends_a_league_withdrawal_to_the_league_page(director_client):
+    tournament = make_league(4)
+    league.build_schedule(tournament=tournament)
+    team = tournament.teams.get(number=1)
+    response = director_client.post(
+        reverse("director:team_status", args=[tournament.pk, team.pk]), {"status": "withdrawn"}, follow=True
+    )
+    assert "a team withdraws on the League page" in response.content.decode()
+    team.refresh_from_db()
+    assert team.status == Team.Status.ACTIVE
+
+
+@pytest.mark.django_db
+def test_the_everyone_pages_of_a_league_are_its_league_table():
+    tournament = make_league(4)
+    for name, target in (("public:standings", "public:league"), ("public:projector", "public:league_projector")):
+        response = Client().get(reverse(name, args=[tournament.pk]))
+        assert response.status_code == 302 and response.url == reverse(target, args=[tournament.pk])

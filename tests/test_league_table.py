@@ -1,6 +1,8 @@
 """The league table (issue 12): matches won and lost, then the director's tiebreakers, each tie in words."""
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tournament.league_table import (
     DEFAULT_TIEBREAKERS,
@@ -146,3 +148,26 @@ def test_teams_level_on_everything_share_a_place_in_one_sentence():
 def test_a_tiebreaker_chosen_twice_is_a_bug():
     with pytest.raises(ValueError, match="once"):
         league_table(["A"], [], (H2H, H2H))
+
+
+@settings(max_examples=80, deadline=None)
+@given(data=st.data(), teams=st.integers(min_value=2, max_value=10))
+def test_any_season_ranks_every_team_once_more_wins_first_and_explains_every_level_group(data, teams):
+    names = [f"T{i}" for i in range(teams)]
+    pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1 :]]
+    played = data.draw(st.lists(st.sampled_from(pairs), max_size=len(pairs), unique=True))
+    results = [
+        MatchResult(a, b, data.draw(st.sampled_from([a, b])), data.draw(st.integers(-200, 600)),
+                    data.draw(st.integers(-200, 600)), data.draw(st.integers(0, 9)), data.draw(st.integers(0, 9)))
+        for a, b in played
+    ]  # fmt: skip
+    order = data.draw(st.permutations(list(Tiebreaker)))[: data.draw(st.integers(0, 4))]
+    table = league_table(names, results, order)
+    assert sorted(row.team for row in table.rows) == sorted(names)
+    records = [(row.won, -row.lost) for row in table.rows]
+    assert records == sorted(records, reverse=True)
+    ranks = [row.rank for row in table.rows]
+    assert ranks[0] == 1 and ranks == sorted(ranks)
+    assert all(rank == index + 1 or rank == ranks[index - 1] for index, rank in enumerate(ranks))
+    level_groups = {r for r in records if records.count(r) > 1}
+    assert len(table.ties) == len(level_groups)

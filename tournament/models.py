@@ -18,6 +18,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import OuterRef, Q, Subquery
+from django.db.models.functions import Lower
 from django.utils import timezone
 
 from scoring import HandEntry, InvalidRules, Replay, RuleSet, Seat, Side, replay, rules_from_json
@@ -818,6 +819,19 @@ class Prize(models.Model):
                 condition=Q(kind="place", place__gte=1) | Q(kind="division") & ~Q(division=""),
                 name="prize_place_or_division",
             ),
+            models.UniqueConstraint(
+                fields=["tournament", "place"],
+                condition=Q(kind="place"),
+                name="one_prize_per_place",
+                violation_error_message="There is already a prize for this place.",
+            ),
+            models.UniqueConstraint(
+                Lower("division"),
+                "tournament",
+                condition=Q(kind="division"),
+                name="one_prize_per_division",
+                violation_error_message="There is already a prize for this division.",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -880,6 +894,10 @@ class PrintJob(models.Model):
     error = models.TextField(blank=True)
     created_at = models.DateTimeField(default=timezone.now)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # While rendering: beaten every few seconds, and the HTML chunks to render again from if the
+    # process stops (see tournament.print_jobs).
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
+    html = models.JSONField(default=list, blank=True)
 
     class Meta:
         ordering = ["-created_at"]

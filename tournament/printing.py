@@ -12,6 +12,7 @@ import base64
 import functools
 import hashlib
 import logging
+import math
 import threading
 from collections import defaultdict
 from collections.abc import Callable
@@ -24,8 +25,8 @@ from django.utils import timezone
 from scoring import RuleSet, Seat, Side
 from scoring.describe import bid_name, handout, summary
 from scoring.rules import readings_of
-from tournament import league, pdf
-from tournament.links import qr_png, qr_svg, table_url
+from tournament import league, pdf, print_jobs
+from tournament.links import qr_svg, table_url
 from tournament.models import Payout, PrintJob, Round, Tournament, playing_name
 from tournament.reports import ledger, standings_rows, teams_with_balance
 from tournament.standings import TIEBREAK_TEXT
@@ -100,6 +101,7 @@ GRID_FONT = 8.5  # points
 TOTALS = (6, 13)  # the cells of each side's running total
 GRID_WIDTH = HAND_WIDTH + 14 * CELL_WIDTH
 HEAD_HEIGHT = 6.0
+ROOM_FOR_ROWS = 126  # mm of a Letter page left for the rows beside the heading, boxes and signatures
 COLUMN_TITLES = ["bid", "bid", "took", "took", "Points", "Bags", "Total"]
 LINE = 'stroke="#444" stroke-width="0.18"'
 
@@ -116,7 +118,8 @@ class Grid:
 
     @property
     def row_height(self) -> float:
-        return 7.0 if self.rows > 12 else 8.5
+        """Rows close up as a long game needs more of them, so the sheet stays one page."""
+        return 8.5 if self.rows <= 12 else min(7.0, round(ROOM_FOR_ROWS / self.rows, 2))
 
     @property
     def top(self) -> float:
@@ -229,7 +232,7 @@ def _sheet(
         "misdeals": misdeals,
         "disputes": disputes,
         "url": url,
-        "qr": qr_png(url) if url else "",
+        "qr": pdf.qr_image(url) if url else "",
         "show_table_talk": show_table_talk,
     }
 
@@ -307,7 +310,16 @@ def _sheets_context(base: dict[str, Any], sheets: list[dict[str, Any]]) -> dict[
     }  # fmt: skip
     grids = sorted({sheet["grid"] for sheet in sheets}, key=lambda grid: grid.rows)
     return {**base, "sheets": sheets, "backgrounds": list(backgrounds.values()), "grids": grids,
-            "grid_css": grid_css(), "grid_width": f"{GRID_WIDTH:.2f}"}  # fmt: skip
+            "grid_css": grid_css(), "grid_width": f"{GRID_WIDTH:.2f}", "head_height": _head_height(base)}  # fmt: skip
+
+
+def _head_height(base: dict[str, Any]) -> str:
+    """The height in mm of a sheet's heading (the same in both layers, so it is worked out here):
+    room for the event's name and the rules line however many lines they take beside the QR code."""
+    width = GRID_WIDTH - 38 - 2  # the titles' width, and a little to spare
+    name = math.ceil(pdf.text_width(base["tournament"].name, 13, bold=True) / width)
+    rules = math.ceil(pdf.text_width(base["rules_line"], 9.5) / width)
+    return f"{max(36.0, 12.5 + 5.5 * name + 1 + 2 * 6.1 + 4.5 * (rules - 1) + 2):.1f}"
 
 
 def _hands_of(round_: Round) -> list[Any]:
@@ -427,14 +439,14 @@ def produce(tournament: Tournament, document: Document, *, background: bool = Tr
     chunks = pdf.render_html_chunks(document.template, document.contexts)
     key = hashlib.sha256("\x00".join([str(tournament.pk), document.template, *chunks]).encode()).hexdigest()
     job = PrintJob.objects.filter(key=key).first()
-    if job and job.status != PrintJob.Status.FAILED and not _stale(job):
+    if job and job.status != PrintJob.Status.FAILED and not print_jobs.is_stale(job):
         return job
     with transaction.atomic():
         PrintJob.objects.filter(key=key).delete()
         job, created = PrintJob.objects.get_or_create(
             key=key,
             defaults={"tournament": tournament, "document": document.name, "title": document.title,
-                      "chunks_total": len(chunks)},
+                      "chunks_total": len(chunks), "html": chunks},
         )  # fmt: skip
     if not created:
         return job  # a second request for the same document got here first
@@ -446,22 +458,19 @@ def produce(tournament: Tournament, document: Document, *, background: bool = Tr
     return job
 
 
-def _stale(job: PrintJob) -> bool:
-    """A job left running by a process that stopped (a restart mid-render)."""
-    return job.status == PrintJob.Status.RUNNING and (timezone.now() - job.created_at).total_seconds() > 600
-
-
 def _render(job_id: int, chunks: list[str]) -> None:
     def progress(done: int) -> None:
         PrintJob.objects.filter(pk=job_id).update(chunks_done=done)
 
     try:
-        data = pdf.pdf_from_chunks(chunks, on_progress=progress)
+        with print_jobs.heartbeat(job_id):
+            data = pdf.pdf_from_chunks(chunks, on_progress=progress)
     except Exception as error:
         log.exception("rendering print job %s failed", job_id)
         PrintJob.objects.filter(pk=job_id).update(status=PrintJob.Status.FAILED, error=str(error)[:2000])
         return
     PrintJob.objects.filter(pk=job_id).update(status=PrintJob.Status.DONE, pdf=data, finished_at=timezone.now())
+    print_jobs.finished(job_id)
 
 
 def _render_in_thread(job_id: int, chunks: list[str]) -> None:
@@ -470,3 +479,8 @@ def _render_in_thread(job_id: int, chunks: list[str]) -> None:
         _render(job_id, chunks)
     finally:
         connection.close()
+
+
+def resume(job: PrintJob) -> None:
+    """Render ``job`` again if the process rendering it stopped (see :mod:`tournament.print_jobs`)."""
+    print_jobs.resume_if_stale(job, _render_in_thread)

@@ -29,6 +29,7 @@ from tournament.models import (
     Game,
     Hand,
     HandRevision,
+    Match,
     Payment,
     Payout,
     Player,
@@ -135,8 +136,16 @@ def substitute_player(*, player: Player, substitute: str, from_round: int, by: U
 
 @transaction.atomic
 def set_team_status(*, team: Team, status: str, by: User = None) -> None:
-    """Withdraw or reinstate a team; a round already seated but not started is re-seated."""
-    team = Team.objects.select_for_update().get(pk=team.pk)
+    """Withdraw or reinstate a team; a round already seated but not started is re-seated.
+
+    A league with its schedule made refuses: there a withdrawal turns matches into walkovers
+    (:func:`tournament.league.withdraw_team`, on the League page)."""
+    team = Team.objects.select_for_update().select_related("tournament").get(pk=team.pk)
+    if team.tournament.is_league and team.tournament.matches.filter(stage=Match.Stage.LEAGUE).exists():
+        raise ValidationError(
+            "In a league, a team withdraws on the League page, where its remaining matches become walkovers.",
+            code="league_withdrawal",
+        )
     team.status = status
     team.save(update_fields=["status"])
     planned = team.tournament.rounds.filter(status=Round.Status.PLANNED).first()
@@ -624,6 +633,26 @@ def _prize_amounts(prizes: list[Prize], pool: Decimal) -> dict[int, Decimal]:
         for prize, amount in zip(shared, prize_rules.allocate(whole, [p.share_percent for p in shared]), strict=True):
             amounts[prize.pk] = amount
     return amounts
+
+
+@transaction.atomic
+def save_prize(*, prize: Prize) -> Prize:
+    """Add or change a prize. Under the tournament's lock (two desks adding prizes at once wait
+    for each other): the prizes' shares of the fees add up to 100% at most, which no database
+    constraint can say; one prize a place or division (the database holds that too); and a prize
+    already paid out stays as it was."""
+    tournament = Tournament.objects.select_for_update().get(pk=prize.tournament_id)
+    if prize.pk and Payout.objects.filter(prize_id=prize.pk, paid_at__isnull=False).exists():
+        raise ValidationError(f"The {prize} prize has been paid out, so it stays as it was.", code="paid")
+    if prize.share_percent is not None:
+        others = tournament.prizes.exclude(pk=prize.pk).filter(share_percent__isnull=False)
+        total = sum((p.share_percent for p in others), Decimal("0")) + prize.share_percent
+        if total > 100:
+            message = f"The prizes' shares would add up to {total}% of the fees; they can share out 100% at most."
+            raise ValidationError({"share_percent": message}, code="shares_over_100")
+    prize.full_clean()
+    prize.save()
+    return prize
 
 
 @transaction.atomic
