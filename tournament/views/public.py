@@ -5,7 +5,7 @@ from django.shortcuts import render
 
 from tournament.models import Round
 from tournament.places import find_places, page_of, round_places
-from tournament.reports import board, standings_rows
+from tournament.reports import standings_rows
 from tournament.standings import TIEBREAK_TEXT
 from tournament.views.common import director_required, tournament_or_404, whole_number
 
@@ -17,13 +17,11 @@ PROJECTOR_REFRESH_SECONDS = 10
 
 def _standings_context(tournament_id: int) -> dict:
     tournament = tournament_or_404(tournament_id)
-    current = tournament.current_round()
     return {
         "tournament": tournament,
         "rows": standings_rows(tournament),
         "tiebreak": TIEBREAK_TEXT,
-        "current": current,
-        "board": board(current) if current else [],
+        "current": tournament.current_round(),
     }
 
 
@@ -43,7 +41,8 @@ def projector(request: HttpRequest, tournament_id: int) -> HttpResponse:
         context["page"] = page_of(round_places(current), number, PROJECTOR_SEATING_ROWS)
     else:
         context["page"] = page_of(context["rows"], number, PROJECTOR_STANDINGS_ROWS)
-        context["board"] = context["board"] if current and current.status == Round.Status.RUNNING else []
+        running = current is not None and current.status == Round.Status.RUNNING
+        context["tables"] = list(current.games.select_related("table").order_by("table__number")) if running else []
     context["refresh"] = PROJECTOR_REFRESH_SECONDS
     template = "public/_projector.html" if request.htmx else "public/projector.html"
     return render(request, template, context)
