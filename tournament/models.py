@@ -273,7 +273,7 @@ class Table(models.Model):
         """This table's game in round ``number``. A knockout plays its matches' games one after
         another in one round: the game being played, else the last one played here."""
         games = self.games.select_related("round__tournament", "table", "match").filter(round__number=number)
-        return games.current_first().first()
+        return games.current()
 
 
 class Round(models.Model):
@@ -397,10 +397,12 @@ class SeatingChange(models.Model):
 
 
 class GameQuerySet(models.QuerySet):
-    def current_first(self) -> GameQuerySet:
-        """The game being played first, then the latest: a knockout table plays its matches' games
-        one after another in one round."""
-        return self.order_by(models.Case(models.When(status=Game.Status.PLAYING, then=0), default=1), "-id")
+    def current(self) -> Game | None:
+        """The game being played, else the latest: a knockout table plays its matches' games one
+        after another in one round. (Picked here rather than ordered in SQL: SQLite plans that
+        ordering badly once the seats' names are read too.)"""
+        games = list(self.order_by("-id"))
+        return next((game for game in games if game.status == Game.Status.PLAYING), games[0] if games else None)
 
     def with_seat_names(self) -> GameQuerySet:
         """The games with their four players' names (see :meth:`Game.seat_names`) in the same query.

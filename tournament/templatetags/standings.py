@@ -8,8 +8,22 @@ from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
 from tournament.reports import StandingRow
+from tournament.standings import Standing
 
 register = template.Library()
+
+
+@register.filter
+def round_cells(standing: Standing) -> SafeString:
+    """One ``<td>`` per round of the event: the points (* when sat out), blank if not played."""
+    return mark_safe(  # numbers only
+        "".join(
+            '<td class="num round-col"></td>'
+            if r is None
+            else f'<td class="num round-col">{int(r.points)}{"*" if r.sat_out else ""}</td>'
+            for r in standing.rounds
+        )
+    )
 
 
 @register.filter
@@ -24,12 +38,7 @@ def standing_rows(rows: Iterable[StandingRow]) -> SafeString:
             name += f' <small class="muted">{escape(row.division)}</small>'
         if row.withdrawn:
             name += ' <small class="muted">(withdrawn)</small>'
-        cells = "".join(
-            '<td class="num round-col"></td>'
-            if r is None
-            else f'<td class="num round-col">{int(r.points)}{"*" if r.sat_out else ""}</td>'
-            for r in s.rounds
-        )
+        cells = round_cells(s)
         opening = '<tr class="withdrawn">' if row.withdrawn else "<tr>"
         html.append(
             opening

@@ -27,7 +27,7 @@ def _standings_context(tournament_id: int) -> dict:
 
 def standings(request: HttpRequest, tournament_id: int) -> HttpResponse:
     context = _standings_context(tournament_id)
-    template = "public/_standings.html" if request.htmx else "public/standings.html"
+    template = "public/standings.html#standings" if request.htmx else "public/standings.html"
     return render(request, template, context)
 
 
@@ -44,7 +44,7 @@ def projector(request: HttpRequest, tournament_id: int) -> HttpResponse:
         running = current is not None and current.status == Round.Status.RUNNING
         context["tables"] = list(current.games.select_related("table").order_by("table__number")) if running else []
     context["refresh"] = PROJECTOR_REFRESH_SECONDS
-    template = "public/_projector.html" if request.htmx else "public/projector.html"
+    template = "public/projector.html#projector" if request.htmx else "public/projector.html"
     return render(request, template, context)
 
 
@@ -54,7 +54,7 @@ def find_seat(request: HttpRequest, tournament_id: int) -> HttpResponse:
     query = request.GET.get("q", "").strip()[:80]
     current = context["current"]
     context.update(query=query, places=find_places(current, query) if current and query else [])
-    template = "public/_find_seat.html" if request.htmx else "public/standings.html"
+    template = "public/standings.html#find_seat" if request.htmx else "public/standings.html"
     return render(request, template, context)
 
 
