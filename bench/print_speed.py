@@ -6,8 +6,10 @@ peak memory, the naive render beside the one in use, in the same run.
 - layered: the app's sheet, its background (lines, shading, labels) laid out and drawn once and
   each table's text laid over it (``templates/print/score_sheets.html``), in the app's chunks.
 
-Each figure is cold (no cached PDF): the sheets' data and HTML in this process, PDF layout in
-the worker pool (fresh for each figure, so its peak memory is that figure's), joining. The
+Each figure is cold (no cached PDF or QR code): the sheets' data and HTML in this process, PDF
+layout in the worker pool (fresh for each figure, so its peak memory is that figure's), joining.
+CPU is this process's and the workers' together: on two idle cores the wall time would be about
+the HTML time plus half the rest. The
 machine is shared, so the load average is printed beside the figures and each size runs
 ``--repeat`` times (the range is printed). The naive render of 1,000 tables is left out: it
 takes minutes (the 100-table rate tells what it would be).
@@ -72,6 +74,16 @@ def workers_peak_mb() -> float:
     return max((peak_mb(pid) for pid in processes), default=0.0)
 
 
+def cpu_seconds() -> float:
+    """CPU time used so far by this process and the worker pool's processes."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    processes = pdf._pool._processes if pdf._pool else {}
+    workers = sum(
+        sum(map(int, Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[11:13])) for pid in processes
+    )
+    return time.process_time() + workers / ticks
+
+
 def naive_chunks(document: printing.Document) -> list[str]:
     """The same sheets through the naive template, a chunk a worker (as the app first did)."""
     template = engines["django"].from_string(NAIVE.read_text())
@@ -86,7 +98,9 @@ def naive_chunks(document: printing.Document) -> list[str]:
 
 
 def measure(round_: Round, *, naive: bool) -> dict[str, float]:
+    pdf.qr_png.cache_clear()  # and the workers are new: their QR codes are made afresh too
     fresh_workers()
+    cpu = cpu_seconds()
     start = time.perf_counter()
     steps: list[float] = []
     document = printing.score_sheets(round_)
@@ -94,8 +108,8 @@ def measure(round_: Round, *, naive: bool) -> dict[str, float]:
     html = time.perf_counter() - start
     data = pdf.pdf_from_chunks(chunks, on_progress=lambda done: steps.append(time.perf_counter() - start))
     seconds = time.perf_counter() - start
-    return {"s": seconds, "html": html, "first": steps[0], "steps": len(steps), "kb": len(data) / 1024,
-            "here": peak_mb(), "worker": workers_peak_mb()}  # fmt: skip
+    return {"s": seconds, "cpu": cpu_seconds() - cpu, "html": html, "first": steps[0], "steps": len(steps),
+            "kb": len(data) / 1024, "here": peak_mb(), "worker": workers_peak_mb()}  # fmt: skip
 
 
 def spread(values: list[float], fmt: str) -> str:
@@ -106,7 +120,7 @@ def spread(values: list[float], fmt: str) -> str:
 def report(tables: int, name: str, runs: list[dict[str, float]]) -> None:
     seconds = [r["s"] for r in runs]
     print(
-        f"  {tables:>5} tables, {name:7}: {spread(seconds, '.2f')} s "
+        f"  {tables:>5} tables, {name:7}: {spread(seconds, '.2f')} s, CPU {spread([r['cpu'] for r in runs], '.2f')} s "
         f"({spread([tables / s for s in seconds], '.0f')} pages/s; HTML {spread([r['html'] for r in runs], '.2f')} s; "
         f"{runs[0]['steps']:.0f} progress steps, first at {spread([r['first'] for r in runs], '.1f')} s), "
         f"{runs[0]['kb']:,.0f} KB; peak memory {spread([r['here'] for r in runs], ',.0f')} MB here, "

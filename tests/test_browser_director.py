@@ -107,3 +107,24 @@ def test_registration_and_standings_fit_a_phone(phone_page, director, screenshot
         screenshot(page, name)
     page.goto(f"/s/{tournament.pk}/projector/")
     screenshot(page, "phone-projector")
+
+
+def test_a_closed_rounds_score_sheets_open_from_the_print_tab(desktop_page, director, screenshot):
+    from tests.conftest import finish_game, make_tournament
+    from tournament import services
+
+    tournament = make_tournament()
+    round_ = services.seat_first_round(tournament=tournament)
+    services.start_round(round_=round_)
+    for game in round_.games.all():
+        finish_game(game)
+    services.close_round(round_=round_)
+    page = desktop_page
+    _log_in(page, director)
+    page.goto(f"/t/{tournament.pk}/print/")
+    finished = page.locator("section.card", has_text="Finished rounds")
+    assert "Round 1" in finished.inner_text()
+    screenshot(page, "director-print-finished-round")
+    with page.expect_response(lambda response: "score-sheets" in response.url) as sheets:
+        finished.get_by_role("link", name="score sheets").click()
+    assert sheets.value.status == 200 and sheets.value.headers["content-type"] == "application/pdf"

@@ -69,8 +69,18 @@ def expected(first: int, hands: list) -> list[tuple]:
     ]
 
 
+def wait_until(page, expression: str, seconds: float = 10) -> None:
+    """Poll ``expression`` in the page (``wait_for_function`` evaluates strings, which the
+    app's Content-Security-Policy forbids in the page)."""
+    for _ in range(int(seconds * 10)):
+        if page.evaluate(expression):
+            return
+        page.wait_for_timeout(100)
+    raise AssertionError(f"never true: {expression}")
+
+
 def wait_for_worker(page) -> None:
-    page.wait_for_function("navigator.serviceWorker && navigator.serviceWorker.controller !== null")
+    wait_until(page, "navigator.serviceWorker.controller !== null")
 
 
 def test_hands_saved_offline_survive_a_reload_and_arrive_once_in_order(phone_page, table_game, screenshot):
@@ -152,6 +162,72 @@ def test_the_preview_offline_says_so_and_never_carries_the_csrf_token(phone_page
 def test_the_table_page_reports_in_and_says_how_many_hands_wait(phone_page, table_game):
     page = phone_page
     page.goto(url(table_game))
-    page.wait_for_function("performance.getEntriesByType('resource').some(e => e.name.includes('/report/'))")
+    wait_until(page, "performance.getEntriesByType('resource').some(e => e.name.includes('/report/'))")
     table = Table.objects.get(pk=table_game.table_id)
     assert table.phone_heard_at is not None and table.phone_waiting == 0
+
+
+# --- few taps at the table ------------------------------------------------------------------------
+
+
+def test_an_ordinary_hand_takes_eight_taps_and_the_fourth_tricks_fill_in(phone_page, table_game):
+    page = phone_page
+    page.goto(url(table_game))
+    thumb = Thumb(page)
+    bids, tricks = HANDS[0]
+    for seat in ("north", "east", "south", "west"):
+        assert "active" in page.get_attribute(f"#id_{seat}_bid + .cell", "class")  # the pad moves on by itself
+        thumb.key(bids[seat])
+    for seat in ("north", "east", "south"):
+        thumb.key(tricks[seat])
+    assert page.inner_text("#id_west_tricks + .cell") == "3"
+    # Still editable: West took 4, so South took 2.
+    thumb.tap("#id_west_tricks + .cell")
+    thumb.key(4)
+    thumb.tap("#id_south_tricks + .cell")
+    thumb.key(2)
+    assert page.input_value("#id_west_tricks") == "4"
+    thumb.tap("button:has-text('Save hand 1')")
+    page.wait_for_selector("text=Hand 1 saved.")
+    assert thumb.taps == 8 + 4
+    assert stored(table_game) == [(1, "3", "4", 4, 4)]
+    # After the save the next hand's first box is at the top of the screen, ready for the pad.
+    assert "active" in page.get_attribute("#id_north_bid + .cell", "class")
+    top = page.evaluate("document.querySelector('.entry').getBoundingClientRect().top")
+    assert 0 <= top < 80
+
+
+def test_save_stays_put_while_the_preview_grows(phone_page, table_game):
+    page = phone_page
+    page.goto(url(table_game))
+    thumb = Thumb(page)
+    before = page.locator("button:has-text('Save hand 1')").bounding_box()
+    for value in ("3", "4", "3", "2", "4", "3", "3"):
+        thumb.key(value)
+    page.wait_for_selector("#preview .preview")
+    assert page.locator("button:has-text('Save hand 1')").bounding_box() == before
+
+
+def test_an_error_goes_as_soon_as_its_field_is_fixed(phone_page, table_game):
+    page = phone_page
+    page.goto(url(table_game))
+    thumb = Thumb(page)
+    thumb.tap("button:has-text('Save hand 1')")
+    page.wait_for_selector('p.error:has-text("Enter North\'s bid.")')
+    assert page.locator("p.error").count() == 8
+    thumb.key(3)  # North's bid
+    assert page.locator('p.error:has-text("Enter North\'s bid.")').count() == 0
+    assert page.locator("p.error").count() == 7
+    # An error from the server goes the same way: here blind nil, refused while East–West do not trail.
+    tournament = table_game.round.tournament
+    tournament.rule_overrides = {"nil_points": 100, "blind_nil_points": 200, "blind_nil_min_deficit": 100}
+    tournament.save()
+    page.reload()
+    for value in ("3", "blind_nil", "3", "2", "4", "0", "3"):
+        thumb.key(value)
+    thumb.tap("button:has-text('Save hand 1')")
+    page.wait_for_selector("p.error[data-for=east_bid]:has-text('trail by at least 100 points')")
+    thumb.tap("#id_east_bid + .cell")
+    thumb.key(4)
+    assert page.locator("p.error[data-for=east_bid]").count() == 0
+    assert page.get_attribute("#id_east_bid", "aria-invalid") is None

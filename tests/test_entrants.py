@@ -7,7 +7,7 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 
 from tests.conftest import finish_game, make_tournament
-from tournament import services
+from tournament import restore, services, transfer
 from tournament.models import Payment, Player, Seating, SeatingChange, Team
 from tournament.places import round_places
 from tournament.reports import game_sheet, standings_rows
@@ -155,9 +155,7 @@ def test_the_same_name_registered_twice_is_a_warning_not_a_refusal(director_clie
 
 
 def test_a_substitute_travels_with_the_export(finished_round, tournament):
-    from tournament import transfer
-
     services.substitute_player(player=Player.objects.get(name="Ada"), substitute="Zoe", from_round=2)
-    copy = transfer.import_tournament(transfer.export_tournament(tournament))
+    copy = restore.import_tournament(transfer.export_tournament(tournament))
     ada = Player.objects.get(team__tournament=copy, name="Ada")
     assert (ada.substitute, ada.substitute_from, ada.name_in_round(1), ada.name_in_round(2)) == ("Zoe", 2, "Ada", "Zoe")

@@ -1,6 +1,8 @@
 """The league table (issue 12): matches won and lost, then the director's tiebreakers, each tie in words."""
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tournament.league_table import (
     DEFAULT_TIEBREAKERS,
@@ -66,7 +68,7 @@ def ranked(table) -> list[tuple[int, str]]:
         (
             (),
             [(1, "A"), (1, "B"), (1, "C")],
-            "A, B and C are level on 2 won, 1 lost: A, B and C share 1st.",
+            "A, B and C are level on 2 won, 1 lost: they share 1st.",
         ),
     ],
 )
@@ -119,8 +121,8 @@ def test_fewer_losses_rank_higher_when_wins_are_equal_and_a_team_with_no_matches
     assert table.ties == ()
 
 
-def test_a_walkover_is_a_match_won_and_lost_with_no_points():
-    table = league_table(["A", "B"], [MatchResult("A", "B", "B", walkover=True)])
+def test_a_walkover_is_a_match_won_and_lost_with_no_points_even_from_a_game_begun():
+    table = league_table(["A", "B"], [MatchResult("A", "B", "B", 120, 80, 3, 1, walkover=True)])
     b, a = table.rows
     assert (b.team, b.won, b.points_for, a.lost, a.points_against) == ("B", 1, 0, 1, 0)
 
@@ -132,6 +134,40 @@ def test_the_order_is_said_in_the_directors_order():
     assert "Then" not in order_text(())
 
 
+def test_teams_level_on_everything_share_a_place_in_one_sentence():
+    table = league_table(["A", "B", "C"], [MatchResult("C", "A", "C", 300, 100)], (H2H, DIFF))
+    assert ranked(table) == [(1, "C"), (2, "B"), (3, "A")]
+    assert table.ties == ()
+    level = league_table(["A", "B", "C"], [], (H2H, DIFF))
+    assert level.ties == (
+        "A, B and C are level on 0 won, 0 lost and on head-to-head and point difference: they share 1st.",
+    )
+    assert [row.rank for row in level.rows] == [1, 1, 1]
+
+
 def test_a_tiebreaker_chosen_twice_is_a_bug():
     with pytest.raises(ValueError, match="once"):
         league_table(["A"], [], (H2H, H2H))
+
+
+@settings(max_examples=80, deadline=None)
+@given(data=st.data(), teams=st.integers(min_value=2, max_value=10))
+def test_any_season_ranks_every_team_once_more_wins_first_and_explains_every_level_group(data, teams):
+    names = [f"T{i}" for i in range(teams)]
+    pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1 :]]
+    played = data.draw(st.lists(st.sampled_from(pairs), max_size=len(pairs), unique=True))
+    results = [
+        MatchResult(a, b, data.draw(st.sampled_from([a, b])), data.draw(st.integers(-200, 600)),
+                    data.draw(st.integers(-200, 600)), data.draw(st.integers(0, 9)), data.draw(st.integers(0, 9)))
+        for a, b in played
+    ]  # fmt: skip
+    order = data.draw(st.permutations(list(Tiebreaker)))[: data.draw(st.integers(0, 4))]
+    table = league_table(names, results, order)
+    assert sorted(row.team for row in table.rows) == sorted(names)
+    records = [(row.won, -row.lost) for row in table.rows]
+    assert records == sorted(records, reverse=True)
+    ranks = [row.rank for row in table.rows]
+    assert ranks[0] == 1 and ranks == sorted(ranks)
+    assert all(rank == index + 1 or rank == ranks[index - 1] for index, rank in enumerate(ranks))
+    level_groups = {r for r in records if records.count(r) > 1}
+    assert len(table.ties) == len(level_groups)

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from scoring import HandEntry
-from tournament import services, transfer
+from tournament import restore, services, transfer
 from tournament.models import Hand, Tournament
 from tournament.simulation import simulate
 
@@ -36,7 +36,7 @@ def test_export_then_import_restores_the_tournament_exactly(finished_round, tour
     services.flag_dispute(hand=hand, note="EW count 7")
     services.resolve_dispute(hand=hand, resolution="recounted", by=director)
     exported = transfer.export_tournament(tournament)
-    copy = transfer.import_tournament(json.loads(json.dumps(exported)))
+    copy = restore.import_tournament(json.loads(json.dumps(exported)))
     assert copy.pk != tournament.pk
     assert _without_tokens(transfer.export_tournament(copy)) == _without_tokens(exported)
     restored = copy.rounds.get(number=1).games.get(table__number=game.table.number)
@@ -48,13 +48,13 @@ def test_import_keeps_table_links_when_the_database_does_not_use_them(finished_r
     exported = transfer.export_tournament(tournament)
     tokens = {t["number"]: t["token"] for t in exported["tables"]}
     Tournament.objects.all().delete()
-    copy = transfer.import_tournament(exported)
+    copy = restore.import_tournament(exported)
     assert dict(copy.tables.values_list("number", "token")) == tokens
 
 
 def test_import_issues_new_table_links_when_the_database_already_uses_them(finished_round, tournament):
     exported = transfer.export_tournament(tournament)
-    copy = transfer.import_tournament(exported)
+    copy = restore.import_tournament(exported)
     old = set(tournament.tables.values_list("token", flat=True))
     assert copy.tables.count() == len(old) and old.isdisjoint(copy.tables.values_list("token", flat=True))
 
@@ -62,7 +62,7 @@ def test_import_issues_new_table_links_when_the_database_already_uses_them(finis
 def test_an_older_export_with_bare_table_numbers_still_imports(finished_round, tournament):
     exported = json.loads(json.dumps(transfer.export_tournament(tournament)))
     exported["tables"] = [t["number"] for t in exported["tables"]]
-    copy = transfer.import_tournament(exported)
+    copy = restore.import_tournament(exported)
     assert list(copy.tables.values_list("number", flat=True)) == [t.number for t in tournament.tables.all()]
 
 

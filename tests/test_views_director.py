@@ -446,7 +446,7 @@ def test_a_damaged_export_with_a_repeated_team_is_refused_whole(director_client,
     body["teams"][1]["number"] = body["teams"][0]["number"]
     upload = SimpleUploadedFile("event.json", json.dumps(body).encode(), content_type="application/json")
     response = director_client.post(reverse("director:import"), {"file": upload})
-    assert response.status_code == 422 and b"damaged" in response.content
+    assert response.status_code == 422 and b"two teams have this number" in response.content
     assert Tournament.objects.count() == 1
 
 

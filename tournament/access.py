@@ -29,6 +29,8 @@ ASSISTANT_PAGES = frozenset({
     "game", "game_hand", "game_tie", "game_reissue", "game_resolve",
     "standings", "print", "print_document", "print_job", "print_job_pdf", "export_standings", "export_hands",
     "bracket", "match", "match_table", "clock", "round_clock",
+    "league_schedule", "league_build", "league_postpone", "league_join", "league_withdraw", "league_night",
+    "league_night_open", "league_night_start", "league_night_close", "league_table", "league_championship",
 })  # fmt: skip
 # Printed documents about money: the director's, like the pages they come from.
 MONEY_DOCUMENTS = frozenset({"payouts", "fee-ledger"})
@@ -39,6 +41,13 @@ def visible_tournaments(user: Any) -> QuerySet[Tournament]:
     if user.is_superuser:
         return Tournament.objects.all()
     return Tournament.objects.filter(memberships__user=user)
+
+
+def directed_tournaments(user: Any) -> QuerySet[Tournament]:
+    """The tournaments ``user`` directs (an assistant's are not among them)."""
+    if user.is_superuser:
+        return Tournament.objects.all()
+    return Tournament.objects.filter(memberships__user=user, memberships__role=Role.DIRECTOR)
 
 
 def role_of(user: Any, tournament_id: int) -> str | None:

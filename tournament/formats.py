@@ -12,8 +12,8 @@ from __future__ import annotations
 from django.contrib.auth.models import AbstractBaseUser
 from django.urls import reverse
 
-from tournament import knockout, services
-from tournament.models import Game, Round, Team, Tournament
+from tournament import knockout, league, services
+from tournament.models import Game, Match, Round, Team, Tournament
 from tournament.reports import StandingRow, standings_rows
 from tournament.standings import TIEBREAK_TEXT, Standing
 
@@ -110,12 +110,45 @@ class Knockout(EventFormat):
         return reverse("director:bracket", args=[tournament.pk])
 
 
-PROGRESSIVE, KNOCKOUT = Progressive(), Knockout()
+class League(EventFormat):
+    """A season of nights: each night seats its scheduled matches; the top teams then play the
+    championship as a small knockout (see :mod:`tournament.league`)."""
+
+    start_label = "Make the schedule and seat night 1"
+    start_text = "Make the season's schedule when every team is registered; night 1's tables are seated at once."
+    places_text = (
+        "Places come from the championship (the champion, the finalist, then the semi-finalists), "
+        "then the league table for everyone else."
+    )
+
+    def start(self, *, tournament: Tournament, by: User = None) -> Round:
+        league.build_schedule(tournament=tournament, by=by)
+        return league.open_night(tournament=tournament, night=1, by=by)
+
+    def game_changed(self, *, game: Game) -> None:
+        if game.match_id is None:
+            return
+        if game.match.stage == Match.Stage.LEAGUE:
+            league.game_changed(game=game)
+        else:
+            knockout.game_changed(game=game)
+
+    def standings(self, tournament: Tournament) -> list[StandingRow]:
+        return league.standing_rows(tournament)
+
+    def play_url(self, tournament: Tournament, round_: Round) -> str:
+        if league.league_matches(tournament).filter(round=round_.number).exists():
+            return reverse("director:league_night", args=[tournament.pk, round_.number])
+        return reverse("director:league_schedule", args=[tournament.pk]) + "#championship"
+
+
+PROGRESSIVE, KNOCKOUT, LEAGUE = Progressive(), Knockout(), League()
 FORMATS: dict[str, EventFormat] = {
     Tournament.Format.PROGRESSIVE_SPLIT: PROGRESSIVE,
     Tournament.Format.PROGRESSIVE_FIXED: PROGRESSIVE,
     Tournament.Format.SINGLE_ELIMINATION: KNOCKOUT,
     Tournament.Format.DOUBLE_ELIMINATION: KNOCKOUT,
+    Tournament.Format.ROUND_ROBIN: LEAGUE,
 }
 
 

@@ -12,8 +12,12 @@ from django.core.exceptions import ValidationError
 from scoring import HandEntry, InvalidHand, InvalidRules, RuleSet, Seat, Side, SideHand, rules_from_json
 from scoring.hand import BLIND_NIL, NIL, validate_hand
 from scoring.rules import MISDEAL_REASONS, PRESETS
+from tournament.league_table import Tiebreaker
 from tournament.models import SIDE_CHOICES, Payment, Player, Prize, Team, Tournament
+from tournament.restore import max_upload_bytes
 
+TIEBREAKER_FIELDS = ("tiebreaker_1", "tiebreaker_2", "tiebreaker_3", "tiebreaker_4")
+LEAGUE_FIELDS = ("legs", "championship_teams", "fee_per")
 KNOCKOUT_ONLY = ("best_of", "final_best_of")
 
 
@@ -31,6 +35,7 @@ class TournamentForm(forms.ModelForm):
             "name", "date", "venue", "preset", "format", "rounds_planned", "entry_fee",
             "seating_order", "seating_seed", "prize_ties", "require_confirmation", "paper_size", "rule_overrides",
             "third_place_match", "best_of", "final_best_of", "final_preset", "tables_available",
+            "legs", "championship_teams", "fee_per",
         ]  # fmt: skip
         widgets = {"date": forms.DateInput(attrs={"type": "date"})}
 
@@ -40,12 +45,30 @@ class TournamentForm(forms.ModelForm):
             self.initial["rule_overrides"] = json.dumps(self.instance.rule_overrides)
         for name in KNOCKOUT_ONLY:  # a progressive event's form need not say
             self.fields[name].required = False
+        for name in LEAGUE_FIELDS:  # only a league asks for them; anything else keeps the defaults
+            self.fields[name].required = False
+        chosen = self.instance.league_tiebreakers
+        for index, name in enumerate(TIEBREAKER_FIELDS):
+            self.fields[name] = forms.ChoiceField(
+                label=f"League tiebreaker {index + 1}",
+                choices=[("", "none"), *((t.value, t.label) for t in Tiebreaker)],
+                required=False,
+                initial=chosen[index].value if index < len(chosen) else "",
+            )
 
     def clean_best_of(self) -> int:
         return self.cleaned_data["best_of"] or 1
 
     def clean_final_best_of(self) -> int:
         return self.cleaned_data["final_best_of"] or 1
+
+    def _chosen_tiebreakers(self) -> str:
+        """The league's tiebreakers in the director's order, each at most once."""
+        chosen = [self.cleaned_data.get(name) for name in TIEBREAKER_FIELDS]
+        chosen = [name for name in chosen if name]
+        if len(set(chosen)) != len(chosen):
+            raise ValidationError("Choose each league tiebreaker at most once.", code="tiebreaker_repeated")
+        return ",".join(chosen)
 
     def clean_rule_overrides(self) -> dict[str, Any]:
         text = self.cleaned_data["rule_overrides"].strip()
@@ -61,6 +84,13 @@ class TournamentForm(forms.ModelForm):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
+        for name in LEAGUE_FIELDS:
+            if data.get(name) in (None, ""):
+                data[name] = getattr(self.instance, name)
+        try:
+            self.instance.tiebreakers = self._chosen_tiebreakers()
+        except ValidationError as error:
+            self.add_error(TIEBREAKER_FIELDS[0], error)
         seated = self.instance.pk and self.instance.rounds.exists()
         if seated and data.get("format") and data["format"] != self.instance.format:
             message = "The format cannot change once round 1 is seated: the movement depends on it."
@@ -204,6 +234,34 @@ class TieDecisionForm(forms.Form):
 
 class PayoutPaidForm(forms.Form):
     received_by = forms.CharField(max_length=120, label="Received by (name)")
+
+
+class ImportForm(forms.Form):
+    """A tournament export to import: as a new tournament, or in place of one the user directs."""
+
+    file = forms.FileField(
+        label="Tournament export (.json)", error_messages={"required": "Choose the tournament's .json file to import."}
+    )
+    replace = forms.ModelChoiceField(
+        queryset=Tournament.objects.none(),
+        required=False,
+        empty_label="As a new tournament",
+        label="Import",
+        help_text="In place of a tournament: the backup replaces everything in it, and its table links stay.",
+    )
+
+    def __init__(self, *args: Any, directed: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["replace"].queryset = directed
+        self.fields["replace"].label_from_instance = lambda t: f"In place of {t}"
+
+    def clean_file(self) -> Any:
+        upload = self.cleaned_data["file"]
+        if upload.size > max_upload_bytes():
+            size = upload.size / 1024 / 1024
+            limit = max_upload_bytes() // 1024 // 1024
+            raise ValidationError(f"The file is {size:.1f} MB; an export is at most {limit} MB.", code="too_large")
+        return upload
 
 
 class DisputeForm(forms.Form):

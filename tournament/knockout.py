@@ -69,19 +69,7 @@ def draw_bracket(*, tournament: Tournament, by: User = None) -> Round:
     for seed, team in enumerate(seeded, start=1):
         team.seed = seed
     Team.objects.bulk_update(seeded, ["seed"])
-    shape = bracket_of(tournament, len(seeded))
-    Match.objects.bulk_create(
-        Match(
-            tournament=tournament,
-            key=slot.key,
-            stage=slot.stage.value,
-            round=slot.round,
-            number=slot.number,
-            position=position,
-            best_of=tournament.final_best_of if slot.stage == pure.Stage.FINAL else tournament.best_of,
-        )
-        for position, slot in enumerate(shape.slots, start=1)
-    )
+    create_matches(tournament, bracket_of(tournament, len(seeded)))
     tables = tournament.tables_available or max(1, len(seeded) // 2)
     known = set(tournament.tables.values_list("number", flat=True))
     Table.objects.bulk_create(Table(tournament=tournament, number=n) for n in range(1, tables + 1) if n not in known)
@@ -93,15 +81,35 @@ def draw_bracket(*, tournament: Tournament, by: User = None) -> Round:
     return round_
 
 
+def create_matches(tournament: Tournament, shape: pure.Bracket, *, after: int = 0) -> None:
+    """A match for every slot of ``shape``, placed after position ``after`` in the playing order."""
+    Match.objects.bulk_create(
+        Match(
+            tournament=tournament,
+            key=slot.key,
+            stage=slot.stage.value,
+            round=slot.round,
+            number=slot.number,
+            position=after + position,
+            best_of=tournament.final_best_of if slot.stage == pure.Stage.FINAL else tournament.best_of,
+        )
+        for position, slot in enumerate(shape.slots, start=1)
+    )
+
+
 def knockout_round(tournament: Tournament) -> Round | None:
-    return tournament.rounds.filter(number=1).first()
+    """The round that holds the bracket's games: a knockout's only round, a league's championship
+    (its last round)."""
+    return tournament.rounds.order_by("-number").first()
 
 
 def state(tournament: Tournament, matches: Sequence[Match] | None = None) -> pure.BracketState[int]:
     """The bracket's state from the saved results (team ids as the teams)."""
     matches = list(tournament.matches.all()) if matches is None else matches
     seeds = list(tournament.teams.filter(seed__isnull=False).order_by("seed").values_list("pk", flat=True))
-    results = {m.key: m.winner_id for m in matches if m.status == Match.Status.FINISHED}
+    results = {
+        m.key: m.winner_id for m in matches if m.status == Match.Status.FINISHED and m.stage != Match.Stage.LEAGUE
+    }
     return pure.resolve(bracket_of(tournament, len(seeds)), seeds, results)
 
 
@@ -156,7 +164,7 @@ def _put_at_table(match: Match, table: Table) -> None:
 
 
 def _new_game(match: Match, number: int) -> Game:
-    round_ = Round.objects.get(tournament_id=match.tournament_id, number=1)
+    round_ = knockout_round(match.tournament)
     return Game.objects.create(
         round=round_, table_id=match.table_id, match=match, match_game=number, clock_id=match.clock_id
     )
@@ -176,7 +184,7 @@ def assign_table(*, match: Match, table: Table) -> None:
 def game_changed(*, game: Game) -> None:
     """A hand was entered or corrected, or a tie decided, in one of a match's games: settle the
     match (next game, or its winner) and let the bracket move on."""
-    match = Match.objects.select_for_update().select_related("tournament", "clock").get(pk=game.match_id)
+    match = Match.objects.select_for_update(of=("self",)).select_related("tournament", "clock").get(pk=game.match_id)
     games = list(match.games.order_by("match_game"))
     winner = _winner_from_games(match, games)
     if match.status == Match.Status.FINISHED:
@@ -281,7 +289,8 @@ def _decide(match: Match, winner: Team, reason: str, outcome: str) -> None:
         game.decided_by = f"{Match.Outcome(outcome).label}: {reason.strip()}"[:200]
         game.save(update_fields=["status", "winner", "decided_by"])
     _finish_match(match, winner.pk, outcome, reason.strip())
-    _advance(match.tournament)
+    if match.stage != Match.Stage.LEAGUE:  # a league match moves no bracket on
+        _advance(match.tournament)
 
 
 def _finish(tournament: Tournament) -> None:

@@ -71,11 +71,14 @@ def bracket_view(tournament: Tournament) -> BracketView:
     def name(team_id: int | None) -> str:
         return f"({seeds.get(team_id, '')}) {names[team_id]}" if team_id else ""
 
-    matches = list(tournament.matches.select_related("table", "clock").order_by("position"))
+    matches = list(
+        tournament.matches.exclude(stage=Match.Stage.LEAGUE).select_related("table", "clock").order_by("position")
+    )  # a league's championship is its bracket
     games: dict[int, list[Game]] = {}
     disputed: dict[int, int] = {}
     for game in (
         Game.objects.filter(match__tournament=tournament)
+        .exclude(match__stage=Match.Stage.LEAGUE)
         .annotate(disputes=Count("hands", filter=Q(hands__disputed=True)))
         .order_by("match_game")
     ):

@@ -112,9 +112,10 @@ def league_table(
         raise ValueError("each tiebreaker is used once")
     stats = {team: [0, 0, 0, 0, 0, 0] for team in teams}  # played, won, lost, for, against, bags
     for r in results:
+        counted = 0 if r.walkover else 1  # a walkover's games, if any were begun, do not count
         for team, scored, conceded, bags in (
-            (r.home, r.home_points, r.away_points, r.home_bags),
-            (r.away, r.away_points, r.home_points, r.away_bags),
+            (r.home, r.home_points * counted, r.away_points * counted, r.home_bags * counted),
+            (r.away, r.away_points * counted, r.home_points * counted, r.away_bags * counted),
         ):
             line = stats[team]
             line[0] += 1
@@ -131,15 +132,20 @@ def league_table(
     for record in sorted(by_record, reverse=True):
         group = by_record[record]
         places, notes = ranker.order(group, tuple(tiebreakers))
+        first = len(rows) + 1
         for place in places:
             rank = len(rows) + 1
             rows.extend(LeagueRow(rank, t, *stats[t]) for t in place)
-            if len(place) > 1:
+            if len(place) > 1 and len(places) > 1:
                 notes.append(f"{_join([name(t) for t in place])} share {_ordinal(rank)}")
         if len(group) > 1:
             won, lost = stats[group[0]][1], stats[group[0]][2]
             level = f"{_join([name(t) for t in group])} are level on {won} won, {lost} lost"
-            ties.append(f"{level}: {'; '.join(notes)}." if notes else f"{level}.")
+            if len(places) > 1:
+                ties.append(f"{level}: {'; '.join(notes)}.")
+            else:
+                every = f" and on {_join([t.label for t in tiebreakers])}" if tiebreakers else ""
+                ties.append(f"{level}{every}: they share {_ordinal(first)}.")
     return LeagueTable(tuple(rows), tuple(ties))
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 import io
 
 import segno
@@ -33,11 +32,3 @@ def qr_svg(url: str, *, scale: int = 4) -> str:
     out = io.BytesIO()
     segno.make(url, error="m").save(out, kind="svg", scale=scale, xmldecl=False, svgns=True, border=2)
     return out.getvalue().decode()
-
-
-@functools.lru_cache(maxsize=2048)
-def qr_png(url: str) -> str:
-    """The QR code of ``url`` as a ``data:`` URL of a PNG, one pixel a module (print it with
-    ``image-rendering: pixelated``). A printed page draws it far faster than the SVG; a table's
-    link does not change, so a round's sheets printed again reuse it."""
-    return segno.make(url, error="m").png_data_uri(scale=1, border=2)

@@ -24,6 +24,7 @@ from django.utils import timezone
 from scoring import HandEntry, InvalidRules, Replay, RuleSet, Seat, Side, replay, rules_from_json
 from scoring.entry import FIELD_NAMES
 from scoring.rules import MISDEAL_REASONS, PRESETS
+from tournament.league_table import DEFAULT_TIEBREAKERS, Tiebreaker
 
 PRESET_CHOICES = [(name, preset.title) for name, preset in PRESETS.items()]
 BEST_OF = [(1, "One game"), (3, "Best of 3"), (5, "Best of 5")]
@@ -51,6 +52,7 @@ class Tournament(models.Model):
         PROGRESSIVE_FIXED = "progressive_fixed", "Progressive tables, fixed partners (team scores)"
         SINGLE_ELIMINATION = "single_elimination", "Knockout: single elimination (fixed partners)"
         DOUBLE_ELIMINATION = "double_elimination", "Knockout: double elimination (fixed partners)"
+        ROUND_ROBIN = "round_robin", "League: round robin over several nights (fixed partners)"
 
     class Status(models.TextChoices):
         REGISTRATION = "registration", "Registration open"
@@ -61,6 +63,10 @@ class Tournament(models.Model):
         RANDOM = "random", "Random draw"
         REGISTRATION = "registration", "Registration order"
         DIRECTOR = "director", "Seeds set by the director (knockouts)"
+
+    class FeePer(models.TextChoices):
+        SEASON = "season", "For the season"
+        NIGHT = "night", "For each night a team plays"
 
     class PaperSize(models.TextChoices):
         LETTER = "letter", "US Letter"
@@ -104,6 +110,22 @@ class Tournament(models.Model):
         validators=[MinValueValidator(1), MaxValueValidator(500)],
         help_text="Knockouts: tables the venue has; matches wait for a free one (blank: as many as needed).",
     )
+    # A league season (issue 12): how often teams meet, the tiebreakers, the championship, the fee.
+    legs = models.PositiveSmallIntegerField(
+        choices=[(1, "Once"), (2, "Twice: home and away")], default=1, help_text="League: how often each pair meets."
+    )
+    tiebreakers = models.CharField(
+        max_length=80,
+        blank=True,
+        default=",".join(DEFAULT_TIEBREAKERS),
+        help_text="League: the tiebreakers after matches won and lost, in order.",
+    )
+    championship_teams = models.PositiveSmallIntegerField(
+        choices=[(0, "No championship"), (2, "Top two: a final"), (4, "Top four: semi-finals, then a final")],
+        default=2,
+        help_text="League: who plays the championship after the season.",
+    )
+    fee_per = models.CharField(max_length=10, choices=FeePer, default=FeePer.SEASON, verbose_name="Entry fee is")
     require_confirmation = models.BooleanField(
         default=False, help_text="A player of the other side confirms each hand at the table before it counts."
     )
@@ -115,6 +137,8 @@ class Tournament(models.Model):
         constraints = [
             models.CheckConstraint(condition=Q(entry_fee__gte=0), name="tournament_entry_fee_not_negative"),
             models.CheckConstraint(condition=Q(rounds_planned__gte=1), name="tournament_plays_a_round"),
+            models.CheckConstraint(condition=Q(legs__in=[1, 2]), name="tournament_legs_1_or_2"),
+            models.CheckConstraint(condition=Q(championship_teams__in=[0, 2, 4]), name="tournament_championship_0_2_4"),
         ]
 
     def __str__(self) -> str:
@@ -149,11 +173,30 @@ class Tournament(models.Model):
     def is_knockout(self) -> bool:
         return self.format in (self.Format.SINGLE_ELIMINATION, self.Format.DOUBLE_ELIMINATION)
 
+    @property
+    def fee_basis(self) -> str:
+        """Who pays the entry fee how often, in words: "a team", or "a team each night it plays"."""
+        return "a team each night it plays" if self.fee_per == self.FeePer.NIGHT else "a team"
+
+    @property
+    def is_league(self) -> bool:
+        return self.format == self.Format.ROUND_ROBIN
+
+    @property
+    def league_tiebreakers(self) -> tuple[Tiebreaker, ...]:
+        return tuple(Tiebreaker(name) for name in self.tiebreakers.split(",") if name)
+
     def clean(self) -> None:
         try:
             self.rules  # noqa: B018 - building the rule set is the check
         except InvalidRules as error:
             raise ValidationError({"rule_overrides": f"{error.field}: {error.message}"}) from None
+        names = [name for name in self.tiebreakers.split(",") if name]
+        if not set(names) <= {t.value for t in Tiebreaker} or len(set(names)) != len(names):
+            raise ValidationError(
+                {"tiebreakers": "Tiebreakers: each of " + ", ".join(Tiebreaker) + " at most once."},
+                code="tiebreakers",
+            )
 
     def current_round(self) -> Round | None:
         return self.rounds.exclude(status=Round.Status.CLOSED).order_by("number").first()
@@ -174,6 +217,10 @@ class Team(models.Model):
         null=True, blank=True, validators=[MinValueValidator(1)], help_text="Knockouts: 1 is the top seed."
     )
     registered_at = models.DateTimeField(default=timezone.now)
+    # A league: the night a late joiner's matches start, the night a withdrawn team's walkovers start.
+    joined_night = models.PositiveSmallIntegerField(null=True, blank=True)
+    withdrawn_night = models.PositiveSmallIntegerField(null=True, blank=True)
+    results_voided = models.BooleanField(default=False, help_text="League: a withdrawn team's played results voided.")
 
     class Meta:
         ordering = ["tournament", "number"]
@@ -954,6 +1001,7 @@ class Match(models.Model):
         LOSERS = "losers", "Losers' bracket"
         FINAL = "final", "Final"
         THIRD_PLACE = "third-place", "Third place"
+        LEAGUE = "league", "League"
 
     class Status(models.TextChoices):
         WAITING = "waiting", "Waiting for its teams"
@@ -986,6 +1034,12 @@ class Match(models.Model):
     reason = models.CharField(max_length=200, blank=True, help_text="Why, for a walkover or a decision.")
     finished_order = models.PositiveSmallIntegerField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # A league match: its leg, the night it was first set for when postponed, a late joiner's make-up,
+    # and a played result voided because a team withdrew. ``round`` is the night.
+    leg = models.PositiveSmallIntegerField(null=True, blank=True)
+    postponed_from = models.PositiveSmallIntegerField(null=True, blank=True)
+    make_up = models.BooleanField(default=False)
+    void = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["tournament", "position"]
@@ -1006,6 +1060,8 @@ class Match(models.Model):
             return "second final" if self.round == 2 else "final"
         if self.stage == self.Stage.THIRD_PLACE:
             return "third-place match"
+        if self.stage == self.Stage.LEAGUE:
+            return f"night {self.round}, match {self.number}"
         return f"round {self.round}, match {self.number}"
 
     @property

@@ -32,11 +32,49 @@ def html_to_pdf(html: str) -> bytes:
     """
     from weasyprint import HTML
 
-    from tournament.pdf_fetch import AppFilesOnly
-
-    return HTML(string=html, base_url=str(settings.BASE_DIR), url_fetcher=AppFilesOnly()).write_pdf(
+    return HTML(string=html, base_url=str(settings.BASE_DIR), url_fetcher=_fetcher()).write_pdf(
         finisher=_lay_over_backgrounds
     )
+
+
+QR = "qr:"
+
+
+def qr_image(url: str) -> str:
+    """The ``src`` of an image of ``url``'s QR code. The code is made while the PDF is laid out
+    (in a worker, for a large batch) rather than while its HTML is written: a round of 1,000
+    tables has 1,000 to make."""
+    return QR + url
+
+
+def _fetcher() -> Any:
+    """What WeasyPrint may read (the app's static files and ``data:`` URLs), and QR codes: a
+    fetcher a document, since a fetcher keeps state while it fetches."""
+    return _fetcher_class()()
+
+
+@functools.lru_cache(maxsize=2048)
+def qr_png(url: str) -> str:
+    """The QR code of ``url`` (error correction M, as :func:`tournament.links.qr_svg`) as a
+    ``data:`` URL of a PNG of a pixel a module; the page prints it with ``image-rendering:
+    pixelated``. It draws far faster than the SVG; a table's link does not change, so a worker
+    printing the next round's sheets has it already."""
+    import segno
+
+    return segno.make(url, error="m").png_data_uri(scale=1, border=2)
+
+
+@functools.cache
+def _fetcher_class() -> type:
+    from tournament.pdf_fetch import AppFilesOnly
+
+    class Fetcher(AppFilesOnly):
+        def fetch(self, url: str, headers: dict | None = None) -> object:
+            if url.startswith(QR):
+                return super().fetch(qr_png(url.removeprefix(QR)), headers)
+            return super().fetch(url, headers)
+
+    return Fetcher
 
 
 BACKGROUND = "background-"
@@ -98,7 +136,7 @@ def render_html_chunks(template_name: str, contexts: Sequence[dict[str, Any]]) -
 
 WORKERS = max(1, min(os.cpu_count() or 1, 4))
 SMALL_BATCH = 12
-CHUNK_PAGES = 50
+CHUNK_PAGES = 100
 
 
 def chunk_size(pages: int) -> int:

@@ -12,6 +12,7 @@ import base64
 import functools
 import hashlib
 import logging
+import math
 import threading
 from collections import defaultdict
 from collections.abc import Callable
@@ -24,8 +25,8 @@ from django.utils import timezone
 from scoring import Seat, Side
 from scoring.describe import handout, summary
 from scoring.rules import readings_of
-from tournament import pdf
-from tournament.links import qr_png, qr_svg, table_url
+from tournament import league, pdf
+from tournament.links import qr_svg, table_url
 from tournament.models import Payout, PrintJob, Round, Tournament, playing_name
 from tournament.reports import ledger, standings_rows, teams_with_balance
 from tournament.standings import TIEBREAK_TEXT
@@ -100,6 +101,7 @@ GRID_FONT = 8.5  # points
 TOTALS = (6, 13)  # the cells of each side's running total
 GRID_WIDTH = HAND_WIDTH + 14 * CELL_WIDTH
 HEAD_HEIGHT = 6.0
+ROOM_FOR_ROWS = 126  # mm of a Letter page left for the rows beside the heading, boxes and signatures
 COLUMN_TITLES = ["bid", "bid", "took", "took", "Points", "Bags", "Total"]
 LINE = 'stroke="#444" stroke-width="0.18"'
 
@@ -116,7 +118,8 @@ class Grid:
 
     @property
     def row_height(self) -> float:
-        return 7.0 if self.rows > 12 else 8.5
+        """Rows close up as a long game needs more of them, so the sheet stays one page."""
+        return 8.5 if self.rows <= 12 else min(7.0, round(ROOM_FOR_ROWS / self.rows, 2))
 
     @property
     def top(self) -> float:
@@ -228,7 +231,7 @@ def _sheet(
         "misdeals": misdeals,
         "disputes": disputes,
         "url": url,
-        "qr": qr_png(url) if url else "",
+        "qr": pdf.qr_image(url) if url else "",
         "show_table_talk": show_table_talk,
     }
 
@@ -305,7 +308,16 @@ def _sheets_context(base: dict[str, Any], sheets: list[dict[str, Any]]) -> dict[
     }  # fmt: skip
     grids = sorted({sheet["grid"] for sheet in sheets}, key=lambda grid: grid.rows)
     return {**base, "sheets": sheets, "backgrounds": list(backgrounds.values()), "grids": grids,
-            "grid_css": grid_css(), "grid_width": f"{GRID_WIDTH:.2f}"}  # fmt: skip
+            "grid_css": grid_css(), "grid_width": f"{GRID_WIDTH:.2f}", "head_height": _head_height(base)}  # fmt: skip
+
+
+def _head_height(base: dict[str, Any]) -> str:
+    """The height in mm of a sheet's heading (the same in both layers, so it is worked out here):
+    room for the event's name and the rules line however many lines they take beside the QR code."""
+    width = GRID_WIDTH - 38 - 2  # the titles' width, and a little to spare
+    name = math.ceil(pdf.text_width(base["tournament"].name, 13, bold=True) / width)
+    rules = math.ceil(pdf.text_width(base["rules_line"], 9.5) / width)
+    return f"{max(36.0, 12.5 + 5.5 * name + 1 + 2 * 6.1 + 4.5 * (rules - 1) + 2):.1f}"
 
 
 def _hands_of(round_: Round) -> list[Any]:
@@ -374,6 +386,19 @@ def standings(tournament: Tournament) -> Document:
     return Document("standings", title, "print/standings.html", [context])
 
 
+def season_schedule(tournament: Tournament) -> Document:
+    """A league's season night by night: every match, its table once seated, and who rests."""
+    title = "Season schedule"
+    context = {**_base(tournament, title), "nights": league.nights(tournament)}
+    return Document("season-schedule", title, "print/league_schedule.html", [context])
+
+
+def league_table(tournament: Tournament) -> Document:
+    title = "League table"
+    context = {**_base(tournament, title), "standings": league.league_standings(tournament)}
+    return Document("league-table", title, "print/league_table.html", [context])
+
+
 def payout_sheet(tournament: Tournament) -> Document:
     payouts = Payout.objects.filter(prize__tournament=tournament).select_related("prize", "player", "team")
     title = "Prize payouts"
@@ -394,6 +419,8 @@ TOURNAMENT_DOCUMENTS: dict[str, Callable[[Tournament], Document]] = {
     "payouts": payout_sheet,
     "fee-ledger": fee_ledger,
     "blank-sheet": blank_sheet,
+    "season-schedule": season_schedule,
+    "league-table": league_table,
 }
 ROUND_DOCUMENTS: dict[str, Callable[[Round, str | None], Document]] = {
     "score-sheets": score_sheets,

@@ -138,11 +138,11 @@ def ledger(tournament: Tournament) -> Ledger:
     payouts = Payout.objects.filter(prize__tournament=tournament).aggregate(
         awarded=Sum("amount"), paid=Sum("amount", filter=Q(paid_at__isnull=False))
     )
-    active = tournament.teams.filter(status=Team.Status.ACTIVE).count()
-    owed = sum((team.owed for team in teams_with_balance(tournament)), ZERO)
+    teams = teams_with_balance(tournament)
+    owed = sum((team.owed for team in teams), ZERO)
     return Ledger(
         outstanding_fees=owed,
-        fees_expected=tournament.entry_fee * active,
+        fees_expected=sum((team.due for team in teams if team.status == Team.Status.ACTIVE), ZERO),
         payments=money["payments"] or ZERO,
         refunds=money["refunds"] or ZERO,
         prizes_awarded=payouts["awarded"] or ZERO,
@@ -172,16 +172,32 @@ def team_paid(team: Team) -> Decimal:
     return (money["payments"] or ZERO) - (money["refunds"] or ZERO)
 
 
+def fees_due(tournament: Tournament) -> dict[int, Decimal]:
+    """Each team's fees so far: the entry fee once, or, for a league paid by the night, the fee for
+    each night the team has been seated at a table."""
+    teams = tournament.teams.values_list("pk", flat=True)
+    if tournament.fee_per != Tournament.FeePer.NIGHT:
+        return {pk: tournament.entry_fee for pk in teams}
+    nights: dict[int, int] = defaultdict(int)
+    seated = Match.objects.filter(tournament=tournament, stage=Match.Stage.LEAGUE, table__isnull=False)
+    for home, away in seated.values_list("home_id", "away_id"):
+        nights[home] += 1
+        nights[away] += 1
+    return {pk: tournament.entry_fee * nights[pk] for pk in teams}
+
+
 def teams_with_balance(tournament: Tournament):
-    """The tournament's teams with ``paid`` and ``owed`` (entry fee less net payments) attached."""
+    """The tournament's teams with ``due`` (:func:`fees_due`), ``paid`` and ``owed`` (due less net
+    payments) attached."""
     teams = tournament.teams.prefetch_related("players").annotate(
         paid_in=Sum("payments__amount", filter=Q(payments__kind=Payment.Kind.PAYMENT)),
         refunded=Sum("payments__amount", filter=Q(payments__kind=Payment.Kind.REFUND)),
     )
+    due = fees_due(tournament)
     out = []
     for team in teams:
-        team.paid = (team.paid_in or ZERO) - (team.refunded or ZERO)
-        owed = tournament.entry_fee - team.paid if team.status == Team.Status.ACTIVE else ZERO
+        team.paid, team.due = (team.paid_in or ZERO) - (team.refunded or ZERO), due[team.pk]
+        owed = team.due - team.paid if team.status == Team.Status.ACTIVE else ZERO
         team.owed = max(ZERO, owed)
         out.append(team)
     return out

@@ -28,6 +28,7 @@ from tournament.models import (
     Game,
     Hand,
     HandRevision,
+    Match,
     Payment,
     Payout,
     Player,
@@ -134,8 +135,16 @@ def substitute_player(*, player: Player, substitute: str, from_round: int, by: U
 
 @transaction.atomic
 def set_team_status(*, team: Team, status: str, by: User = None) -> None:
-    """Withdraw or reinstate a team; a round already seated but not started is re-seated."""
-    team = Team.objects.select_for_update().get(pk=team.pk)
+    """Withdraw or reinstate a team; a round already seated but not started is re-seated.
+
+    A league with its schedule made refuses: there a withdrawal turns matches into walkovers
+    (:func:`tournament.league.withdraw_team`, on the League page)."""
+    team = Team.objects.select_for_update().select_related("tournament").get(pk=team.pk)
+    if team.tournament.is_league and team.tournament.matches.filter(stage=Match.Stage.LEAGUE).exists():
+        raise ValidationError(
+            "In a league, a team withdraws on the League page, where its remaining matches become walkovers.",
+            code="league_withdrawal",
+        )
     team.status = status
     team.save(update_fields=["status"])
     planned = team.tournament.rounds.filter(status=Round.Status.PLANNED).first()

@@ -144,6 +144,9 @@ AXES_LOCKOUT_CALLABLE = "tournament.views.login.locked_out"
 AXES_RESET_ON_SUCCESS = True
 AXES_VERBOSE = False
 
+# The largest tournament export an import accepts (a 100-table evening is a few megabytes).
+SPADES_IMPORT_MAX_MB = _env_int("SPADES_IMPORT_MAX_MB", 16)
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},

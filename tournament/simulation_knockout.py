@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import datetime
 import random
+from collections.abc import Callable
 from typing import Any
 
 from tournament import services
 from tournament.formats import format_of
-from tournament.models import Game, Tournament
+from tournament.models import Game, Match, Tournament
 from tournament.simulation import play_game, player_name
 
 FORMATS = {
@@ -63,7 +64,12 @@ def simulate_knockout(*, format: str, teams: int, seed: int, third_place: bool =
     return knockout_log(tournament, format)
 
 
-def knockout_log(tournament: Tournament, format: str) -> dict[str, Any]:
+def knockout_log(
+    tournament: Tournament,
+    format: str,
+    stage_and_round: Callable[[Match], tuple[str, int]] = lambda m: (m.stage, m.round),
+) -> dict[str, Any]:
+    """The JSON log; ``stage_and_round`` says how a match is labelled (a league names its own)."""
     number = dict(tournament.teams.values_list("pk", "number"))
     games: dict[int, list[list[int]]] = {}
     for match_id, ns, ew in (
@@ -74,8 +80,8 @@ def knockout_log(tournament: Tournament, format: str) -> dict[str, Any]:
         games.setdefault(match_id, []).append([ns, ew])
     matches = [
         {
-            "stage": m.stage,
-            "round": m.round,
+            "stage": stage_and_round(m)[0],
+            "round": stage_and_round(m)[1],
             "number": m.number,
             "teams": [number[m.home_id], number.get(m.away_id)],
             "winner": number[m.winner_id],

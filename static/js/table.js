@@ -23,16 +23,24 @@
 
   // --- the waiting list ------------------------------------------------------------------------
 
+  var kept = null;  // the list in memory only, where the browser refuses storage (private mode, full)
+
   function load() {
     try {
-      return JSON.parse(localStorage.getItem(STORE) || "[]");
+      if (kept === null) return JSON.parse(localStorage.getItem(STORE) || "[]");
     } catch (error) {
-      return [];
+      kept = [];
     }
+    return JSON.parse(JSON.stringify(kept));
   }
 
   function store(list) {
-    localStorage.setItem(STORE, JSON.stringify(list));
+    try {
+      if (kept === null) return localStorage.setItem(STORE, JSON.stringify(list));
+    } catch (error) {
+      // Still sent while the page stays open; it cannot survive a reload.
+    }
+    kept = JSON.parse(JSON.stringify(list));
   }
 
   function newKey() {
@@ -273,6 +281,9 @@
     var save = form.querySelector("button[type=submit]");
     if (save) save.textContent = "Save hand " + number;
     section.querySelectorAll("form input[name=number]").forEach(function (input) { input.value = number; });
+    section.querySelectorAll("form[hx-confirm]").forEach(function (other) {
+      other.setAttribute("hx-confirm", other.getAttribute("hx-confirm").replace(/hand \d+/, "hand " + number));
+    });
     if (nextDealer) passDeal(section, 1);
   }
 

@@ -6,6 +6,8 @@ from typing import Any
 from django import template
 from django.utils.safestring import mark_safe
 
+from tournament.templatetags.wording import score
+
 register = template.Library()
 
 
@@ -22,11 +24,9 @@ def seat_name(sheet: dict[str, Any], title: str) -> str:
 
 @register.simple_tag
 @register.filter
-def signed(value: int, kind: str = "points") -> str:
-    """A score with a true minus sign ("−60", never "-60" after a dash); points won also get a "+"."""
-    if value < 0:
-        return f"\u2212{-value}"
-    return f"+{value}" if kind == "points" and value > 0 else str(value)
+def points(value: int) -> str:
+    """Points a hand scored: "+61", "0", "−60" (a true minus sign, as scores have)."""
+    return f"+{value}" if value > 0 else score(value)
 
 
 @register.simple_tag

@@ -56,10 +56,13 @@ def tournament_edit(request: HttpRequest, tournament_id: int) -> HttpResponse:
 def dashboard(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = tournament_or_404(tournament_id)
     rounds = list(tournament.rounds.all())
+    event_format = format_of(tournament)
+    for round_ in rounds:
+        round_.play_url = event_format.play_url(tournament, round_)
     context = {
         "tournament": tournament,
         "rules_summary": summary(tournament.rules),
-        "event_format": format_of(tournament),
+        "event_format": event_format,
         "rounds": rounds,
         "current": next((r for r in rounds if r.status != Round.Status.CLOSED), None),
         "team_count": tournament.teams.filter(status=Team.Status.ACTIVE).count(),

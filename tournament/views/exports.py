@@ -9,7 +9,8 @@ from django.shortcuts import redirect, render
 from django.utils.text import slugify
 from django.views.decorators.http import require_http_methods
 
-from tournament import transfer
+from tournament import access, restore, transfer
+from tournament.forms import ImportForm
 from tournament.reports import hands_csv, standings_csv
 from tournament.views.common import director_required, tournament_or_404
 
@@ -42,14 +43,16 @@ def export_json(request: HttpRequest, tournament_id: int) -> HttpResponse:
 @director_required
 @require_http_methods(["GET", "POST"])
 def import_json(request: HttpRequest) -> HttpResponse:
-    if request.method == "GET":
-        return render(request, "director/import.html")
-    upload = request.FILES.get("file")
-    try:
-        if upload is None:
-            raise ValidationError("Choose the tournament's .json file to import.")
-        tournament = transfer.import_tournament(transfer.parse(upload.read()), by=request.user)
-    except ValidationError as error:
-        return render(request, "director/import.html", {"error": " ".join(error.messages)}, status=422)
-    messages.success(request, f"Imported {tournament.name}.")
-    return redirect("director:dashboard", tournament.pk)
+    form = ImportForm(request.POST or None, request.FILES or None, directed=access.directed_tournaments(request.user))
+    if request.method == "POST" and form.is_valid():
+        replace = form.cleaned_data["replace"]
+        try:
+            data = restore.parse(form.cleaned_data["file"].read())
+            tournament = restore.import_tournament(data, by=request.user, replace=replace)
+        except ValidationError as error:
+            form.add_error("file", error)
+        else:
+            messages.success(request, f"{'Restored' if replace else 'Imported'} {tournament.name}.")
+            return redirect("director:dashboard", tournament.pk)
+    status = 422 if request.method == "POST" else 200
+    return render(request, "director/import.html", {"form": form}, status=status)

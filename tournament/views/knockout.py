@@ -11,6 +11,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from tournament import clocks, knockout
+from tournament.formats import format_of
 from tournament.knockout_forms import AssignTableForm, ClockForm, DecideMatchForm
 from tournament.knockout_reports import bracket_view
 from tournament.models import Clock, Match, Table, Tournament
@@ -78,7 +79,10 @@ def match_decide(request: HttpRequest, tournament_id: int, match_id: int) -> Htt
         context = {"tournament": tournament, "match": match, "games": match.games.all(), "decide": form}
         return render(request, "knockout/match.html", context, status=422)
     messages.success(request, f"The {match.label} is settled: {form.winner_team().names} go through.")
-    return redirect("director:bracket", tournament.pk)
+    game = match.games.select_related("round").first()
+    if game is None:
+        return redirect("director:bracket", tournament.pk)
+    return redirect(format_of(tournament).play_url(tournament, game.round))
 
 
 @director_required
@@ -113,8 +117,8 @@ def clock_action(request: HttpRequest, tournament_id: int, clock_id: int) -> Htt
         except ValidationError as error:
             _errors(request, error)
     game = clock.games.select_related("round").first()
-    if game is not None and game.match_id is None:  # a progressive table's clock: back to its round
-        return redirect("director:round", tournament.pk, game.round.number)
+    if game is not None:  # back to the page where its round is run
+        return redirect(format_of(tournament).play_url(tournament, game.round))
     return redirect("director:bracket", tournament.pk)
 
 
@@ -140,7 +144,7 @@ def round_clock(request: HttpRequest, tournament_id: int, number: int) -> HttpRe
             clocks.start_round_clock(round_=round_)
     except ValidationError as error:
         _errors(request, error)
-    return redirect("director:round", tournament.pk, number)
+    return redirect(format_of(tournament).play_url(tournament, round_))
 
 
 def public_bracket(request: HttpRequest, tournament_id: int) -> HttpResponse:

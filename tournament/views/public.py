@@ -1,7 +1,7 @@
 """Pages for everyone: live standings and the projector view. Read-only, no login."""
 
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 
 from tournament.models import Round
 from tournament.places import find_places, page_of, round_places
@@ -26,6 +26,8 @@ def _standings_context(tournament_id: int) -> dict:
 
 
 def standings(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    if tournament_or_404(tournament_id).is_league:
+        return redirect("public:league", tournament_id)  # a league's standings are its league table
     context = _standings_context(tournament_id)
     template = "public/standings.html#standings" if request.htmx else "public/standings.html"
     return render(request, template, context)
@@ -34,6 +36,8 @@ def standings(request: HttpRequest, tournament_id: int) -> HttpResponse:
 def projector(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """The seating of a round seated but not started (to find seats), else the standings and the
     tables still playing; one page at a time, the next one on each refresh."""
+    if tournament_or_404(tournament_id).is_league:
+        return redirect("public:league_projector", tournament_id)
     context = _standings_context(tournament_id)
     number, current = whole_number(request.GET.get("page"), 1), context["current"]
     if current is not None and current.status == Round.Status.PLANNED:

@@ -10,7 +10,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from tournament import services
 from tournament.forms import PaymentForm, PlayerForm, RegistrationForm, SubstituteForm
 from tournament.models import Player, Round, Team, Tournament
-from tournament.reports import ledger, namesakes, team_paid, teams_with_balance
+from tournament.reports import fees_due, ledger, namesakes, team_paid, teams_with_balance
 from tournament.templatetags.money import money
 from tournament.views.common import director_required, render_page, tournament_or_404
 
@@ -173,7 +173,8 @@ def team_check_in(request: HttpRequest, tournament_id: int, team_id: int) -> Htt
 def payments(request: HttpRequest, tournament_id: int, team_id: int) -> HttpResponse:
     tournament = tournament_or_404(tournament_id)
     team = _team_or_404(tournament, team_id)
-    initial = {"amount": max(tournament.entry_fee - team_paid(team), 0) or None}
+    due = fees_due(tournament)[team.pk]
+    initial = {"amount": max(due - team_paid(team), 0) or None}
     form = PaymentForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
         try:
@@ -183,8 +184,8 @@ def payments(request: HttpRequest, tournament_id: int, team_id: int) -> HttpResp
         else:
             messages.success(request, f"Recorded {form.cleaned_data['kind']} of {money(form.cleaned_data['amount'])}.")
             paid = team_paid(team)
-            if paid > tournament.entry_fee:
-                over = money(paid - tournament.entry_fee)
+            if paid > due:
+                over = money(paid - due)
                 messages.warning(request, f"Team {team.number} has now paid {money(paid)}: {over} more than the fee.")
             return redirect("director:payments", tournament.pk, team.pk)
     context = {
@@ -192,6 +193,7 @@ def payments(request: HttpRequest, tournament_id: int, team_id: int) -> HttpResp
         "team": team,
         "form": form,
         "paid": team_paid(team),
+        "due": due,
         "payments": team.payments.all(),
     }
     return render(request, "director/payments.html", context, status=422 if form.errors else 200)

@@ -1,6 +1,6 @@
 from django.urls import include, path
 
-from tournament.views import director, exports, games, knockout, printing, prizes, public, rounds, teams
+from tournament.views import director, exports, games, knockout, league, printing, prizes, public, rounds, teams
 
 T = "t/<int:tournament_id>/"
 
@@ -50,11 +50,24 @@ director_patterns = [
     path(T + "export/standings.csv", exports.export_standings, name="export_standings"),
     path(T + "export/hands.csv", exports.export_hands, name="export_hands"),
     path(T + "export/tournament.json", exports.export_json, name="export_json"),
+    path(T + "league/", league.schedule, name="league_schedule"),
+    path(T + "league/build/", league.schedule_build, name="league_build"),
+    path(T + "league/matches/<int:match_id>/postpone/", league.match_postpone, name="league_postpone"),
+    path(T + "league/join/", league.team_join, name="league_join"),
+    path(T + "league/withdraw/", league.team_withdraw, name="league_withdraw"),
+    path(T + "league/nights/<int:number>/", league.night, name="league_night"),
+    path(T + "league/nights/<int:number>/open/", league.night_open, name="league_night_open"),
+    path(T + "league/nights/<int:number>/start/", league.night_start, name="league_night_start"),
+    path(T + "league/nights/<int:number>/close/", league.night_close, name="league_night_close"),
+    path(T + "league/table/", league.table, name="league_table"),
+    path(T + "league/championship/", league.championship_start, name="league_championship"),
 ]
 
 public_patterns = [
     path("s/<int:tournament_id>/", public.standings, name="standings"),
     path("s/<int:tournament_id>/projector/", public.projector, name="projector"),
+    path("s/<int:tournament_id>/league/", league.public_table, name="league"),
+    path("s/<int:tournament_id>/league/projector/", league.projector, name="league_projector"),
     path("s/<int:tournament_id>/bracket/", knockout.public_bracket, name="bracket"),
     path("s/<int:tournament_id>/seat/", public.find_seat, name="find_seat"),
 ]

@@ -5,6 +5,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from tournament.scratch import throwaway_database
 from tournament.simulation import simulate
 from tournament.simulation_knockout import FORMATS, simulate_knockout
+from tournament.simulation_league import simulate_league
 
 
 class Command(BaseCommand):
@@ -20,10 +21,14 @@ class Command(BaseCommand):
         parser.add_argument("--seed", type=int, default=1, help="random seed: the same seed plays the same event")
         parser.add_argument("--partners", choices=["split", "fixed"], default="split")
         parser.add_argument("--json", action="store_true", help="print the log as one JSON object")
-        parser.add_argument("--format", choices=["progressive", *FORMATS], default="progressive")
+        parser.add_argument("--format", choices=["progressive", *FORMATS, "round-robin"], default="progressive")
         parser.add_argument("--teams", type=int, default=8, help="knockouts: registered teams")
         parser.add_argument("--third-place", action="store_true", help="single elimination: a third-place match")
         parser.add_argument("--best-of", type=int, choices=[1, 3, 5], default=1, help="knockouts: games a match")
+        parser.add_argument("--legs", type=int, choices=[1, 2], default=1, help="round robin: 2 = home and away")
+        parser.add_argument(
+            "--championship", type=int, choices=[0, 2, 4], default=2, help="round robin: teams in the championship"
+        )
 
     def handle(self, *args: object, **options: object) -> None:
         if options["format"] != "progressive":
@@ -47,12 +52,20 @@ class Command(BaseCommand):
 
     def _knockout(self, options: dict) -> None:
         if options["teams"] < 2:
-            raise CommandError("--teams: a knockout needs at least two teams.")
+            raise CommandError("--teams: a knockout or a league needs at least two teams.")
+        if options["format"] == "round-robin" and options["championship"] > options["teams"]:
+            raise CommandError("--championship: more teams than the league has.")
         with throwaway_database():
-            log = simulate_knockout(
-                format=options["format"], teams=options["teams"], seed=options["seed"],
-                third_place=options["third_place"], best_of=options["best_of"],
-            )  # fmt: skip
+            if options["format"] == "round-robin":
+                log = simulate_league(
+                    teams=options["teams"], seed=options["seed"], legs=options["legs"],
+                    best_of=options["best_of"], championship=options["championship"],
+                )  # fmt: skip
+            else:
+                log = simulate_knockout(
+                    format=options["format"], teams=options["teams"], seed=options["seed"],
+                    third_place=options["third_place"], best_of=options["best_of"],
+                )  # fmt: skip
         if options["json"]:
             self.stdout.write(json.dumps(log))
             return

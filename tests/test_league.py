@@ -1,0 +1,521 @@
+"""A league season in the app (issue 12): the schedule as matches, nights, postponements, late
+joiners, withdrawals and the league table, through the services and the director's pages."""
+
+import pytest
+from django.core.exceptions import ValidationError
+from django.test import Client
+from django.urls import reverse
+from django.utils.html import escape
+
+from scoring import HandEntry, Seat
+from tests.conftest import make_tournament
+from tournament import league
+from tournament.models import Game, Match, Round, Team, Tournament
+from tournament.schedule import Missed, PlayedResults
+
+
+def make_league(couples: int = 4, **fields) -> Tournament:
+    """A league under rule text 004 with ``couples`` teams registered (Ada & Ben first)."""
+    import datetime
+    from decimal import Decimal
+
+    from tests.conftest import COUPLES
+    from tournament import services
+
+    tournament = Tournament.objects.create(
+        name="Tuesday league",
+        date=datetime.date(2026, 11, 20),
+        preset="league-300",
+        format=Tournament.Format.ROUND_ROBIN,
+        entry_fee=Decimal("10.00"),
+        **fields,
+    )
+    for first, second in COUPLES[:couples]:
+        services.register_team(tournament=tournament, names=[first, second])
+    return tournament
+
+
+def league_matches(tournament):
+    return list(league.league_matches(tournament).order_by("round", "number"))
+
+
+def finish(match: Match, *, winner: Team, home_points: int, away_points: int, bags=(0, 0)) -> None:
+    """A decided match as the match services leave it: one finished game and the match's winner."""
+    game = match.games.first()
+    game.ns_score, game.ew_score, game.ns_bags, game.ew_bags = home_points, away_points, *bags
+    game.status, game.winner = Game.Status.FINISHED, "NS" if winner == match.home else "EW"
+    game.save()
+    match.status, match.winner, match.outcome = Match.Status.FINISHED, winner, Match.Outcome.PLAYED
+    match.save()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("couples", "legs", "nights", "matches"), [(4, 1, 3, 6), (5, 1, 5, 10), (4, 2, 6, 12)])
+def test_making_the_schedule_creates_every_match_night_by_night(couples, legs, nights, matches):
+    tournament = make_league(couples, legs=legs)
+    league.build_schedule(tournament=tournament)
+    saved = league_matches(tournament)
+    assert len(saved) == matches
+    assert max(m.round for m in saved) == nights
+    assert all(m.status == Match.Status.READY and m.stage == Match.Stage.LEAGUE for m in saved)
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.RUNNING
+    with pytest.raises(ValidationError, match="already made"):
+        league.build_schedule(tournament=tournament)
+
+
+@pytest.mark.django_db
+def test_a_league_needs_two_teams():
+    with pytest.raises(ValidationError, match="at least two teams"):
+        league.build_schedule(tournament=make_league(1))
+
+
+@pytest.mark.django_db
+def test_opening_a_night_seats_each_match_at_a_table_home_north_south():
+    tournament = make_league(4)
+    league.build_schedule(tournament=tournament)
+    round_ = league.open_night(tournament=tournament, night=1)
+    assert round_.status == Round.Status.PLANNED
+    for table_number, match in enumerate(league_matches(tournament)[:2], start=1):
+        assert (match.table.number, match.status) == (table_number, Match.Status.PLAYING)
+        seats = dict(round_.seatings.filter(table=match.table).values_list("seat", "player__team"))
+        assert seats[Seat.NORTH] == seats[Seat.SOUTH] == match.home_id
+        assert seats[Seat.EAST] == seats[Seat.WEST] == match.away_id
+        assert match.games.get().clock.minutes == 30  # rule text 004's time limit
+    with pytest.raises(ValidationError, match="Close the night"):
+        league.open_night(tournament=tournament, night=2)
+
+
+@pytest.mark.django_db
+def test_nights_open_in_order():
+    tournament = make_league(4)
+    league.build_schedule(tournament=tournament)
+    with pytest.raises(ValidationError, match="next is night 1"):
+        league.open_night(tournament=tournament, night=2)
+
+
+@pytest.mark.django_db
+def test_a_night_closes_only_when_every_match_is_decided():
+    from tests.conftest import finish_game
+    from tournament import services
+
+    tournament = make_league(4)
+    league.build_schedule(tournament=tournament)
+    round_ = league.open_night(tournament=tournament, night=1)
+    services.start_round(round_=round_)
+    with pytest.raises(ValidationError, match="still playing at table 1, 2"):
+        league.close_night(round_=round_)
+    for match in league_matches(tournament)[:2]:
+        finish_game(match.games.get(), hands=1)
+        finish(match, winner=match.home, home_points=300, away_points=100)
+    league.close_night(round_=round_)
+    assert Round.objects.get(pk=round_.pk).status == Round.Status.CLOSED
+
+
+@pytest.mark.django_db
+def test_postponing_moves_a_match_and_the_schedule_says_from_where():
+    tournament = make_league(4)
+    league.build_schedule(tournament=tournament)
+    match = league_matches(tournament)[0]
+    league.postpone_match(match=match, to_night=4)
+    match.refresh_from_db()
+    assert (match.round, match.postponed_from) == (4, 1)
+    with pytest.raises(ValidationError, match=r"Ada & Ben already plays on night 2"):
+        league.postpone_match(match=match, to_night=2)
+
+
+@pytest.mark.django_db
+def test_a_match_cannot_move_onto_a_night_already_opened():
+    tournament = make_league(4)
+    league.build_schedule(tournament=tournament)
+    league.open_night(tournament=tournament, night=1)
+    later = league_matches(tournament)[2]
+    with pytest.raises(ValidationError, match="opened already"):
+        league.postpone_match(match=later, to_night=1)
+    started = league_matches(tournament)[0]
+    with pytest.raises(ValidationError, match="not yet started"):
+        league.postpone_match(match=started, to_night=5)
+
+
+@pytest.mark.django_db
+def test_a_late_joiner_plays_the_resting_team_and_forfeits_nights_gone():
+    from tournament import services
+
+    tournament = make_league(3)
+    league.build_schedule(tournament=tournament)
+    league.open_night(tournament=tournament, night=1)
+    newcomer = services.register_team(tournament=tournament, names=["Zoe", "Yann"])
+    assert league.add_late_team(team=newcomer, missed=Missed.FORFEIT) == 2
+    theirs = list(league.league_matches(tournament).filter(home=newcomer) | league.league_matches(tournament).filter(
+        away=newcomer
+    ))  # fmt: skip
+    assert len(theirs) == 3
+    (forfeit,) = [m for m in theirs if m.outcome == Match.Outcome.WALKOVER]
+    assert forfeit.round == 1 and forfeit.winner_id != newcomer.pk and forfeit.status == Match.Status.FINISHED
+    assert sorted(m.round for m in theirs if m.status == Match.Status.READY) == [2, 3]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("played", list(PlayedResults))
+def test_a_withdrawal_turns_the_rest_into_walkovers_and_the_table_says_so(played):
+    tournament = make_league(4)
+    league.build_schedule(tournament=tournament)
+    league.open_night(tournament=tournament, night=1)
+    from tournament import services
+
+    round_ = tournament.rounds.get(number=1)
+    services.start_round(round_=round_)
+    first, second = league_matches(tournament)[:2]
+    finish(first, winner=first.home, home_points=300, away_points=120)
+    finish(second, winner=second.home, home_points=300, away_points=200)
+    league.close_night(round_=round_)
+    leaving = first.home
+    assert league.withdraw_team(team=leaving, played=played) == 2
+    later = league.league_matches(tournament).filter(round__gte=2).filter(home=leaving) | league.league_matches(
+        tournament
+    ).filter(round__gte=2, away=leaving)
+    assert all(m.outcome == Match.Outcome.WALKOVER and m.winner_id != leaving.pk for m in later)
+    first.refresh_from_db()
+    assert first.void is (played is PlayedResults.VOID)
+    standings = league.league_standings(tournament)
+    line = next(line for line in standings.lines if line.row.team == leaving.pk)
+    kept = "voided" if played is PlayedResults.VOID else "stand"
+    assert line.withdrawn and f"withdrew before night 2: played results {kept}" in line.note
+    assert line.row.won == (0 if played is PlayedResults.VOID else 1)
+    assert line.row.lost == 2
+
+
+@pytest.mark.django_db
+def test_the_league_table_ranks_by_matches_won_then_the_directors_tiebreakers():
+    tournament = make_league(4, tiebreakers="point-difference")
+    league.build_schedule(tournament=tournament)
+    league.open_night(tournament=tournament, night=1)
+    one, two = league_matches(tournament)[:2]
+    finish(one, winner=one.home, home_points=300, away_points=100)
+    finish(two, winner=two.away, home_points=250, away_points=310)
+    standings = league.league_standings(tournament)
+    assert [(line.row.rank, line.row.team) for line in standings.lines] == [
+        (1, one.home_id),
+        (2, two.away_id),
+        (3, two.home_id),
+        (4, one.away_id),
+    ]
+    assert standings.ties[0].endswith(f"point difference {one.home.names} +200, {two.away.names} +60.")
+    assert standings.order.startswith("Ranked by matches won, then fewest lost. Then point difference")
+
+
+# --- the pages ------------------------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_the_schedule_page_shows_each_night_its_matches_and_who_rests(director_client):
+    tournament = make_league(5)
+    url = reverse("director:league_schedule", args=[tournament.pk])
+    assert "Make the schedule" in director_client.get(url).content.decode()
+    director_client.post(reverse("director:league_build", args=[tournament.pk]))
+    page = director_client.get(url).content.decode()
+    assert page.count('class="card night"') == 5 and page.count("Resting:") == 5
+    assert "Open night 1: seat the tables" in page
+
+
+@pytest.mark.django_db
+def test_postponing_through_the_page(director_client):
+    tournament = make_league(4)
+    league.build_schedule(tournament=tournament)
+    match = league_matches(tournament)[0]
+    url = reverse("director:league_postpone", args=[tournament.pk, match.pk])
+    response = director_client.post(url, {"night": "4"}, follow=True)
+    assert "The match moved to night 4." in response.content.decode()
+    assert "(postponed from night 1)" in response.content.decode()
+    bad = director_client.post(url, {"night": "two"}, follow=True).content.decode()
+    assert "Move to night: give a night number from 1." in bad
+    busy = director_client.post(url, {"night": "2"}, follow=True).content.decode()
+    assert "already plays on night 2" in busy
+    assert director_client.get(url).status_code == 405
+    assert director_client.post(reverse("director:league_postpone", args=[tournament.pk, 999999])).status_code == 404
+
+
+@pytest.mark.django_db
+def test_joining_late_and_withdrawing_through_the_page(director_client):
+    from tournament import services
+
+    tournament = make_league(4)
+    league.build_schedule(tournament=tournament)
+    newcomer = services.register_team(tournament=tournament, names=["Zoe", "Yann"])
+    join = director_client.post(
+        reverse("director:league_join", args=[tournament.pk]),
+        {"join-team": newcomer.pk, "join-missed": "make-up"},
+        follow=True,
+    )
+    assert f"Team {newcomer.number} joins from night 1." in join.content.decode()
+    assert league.league_matches(tournament).count() == 10
+    leaving = Team.objects.get(tournament=tournament, number=1)
+    gone = director_client.post(
+        reverse("director:league_withdraw", args=[tournament.pk]),
+        {"withdraw-team": leaving.pk, "withdraw-played": "stand"},
+        follow=True,
+    )
+    assert "Team 1 withdrew: its matches from night 1 are walkovers." in gone.content.decode()
+    missing = director_client.post(reverse("director:league_withdraw", args=[tournament.pk]), {}, follow=True)
+    assert "Choose the team withdrawing" in missing.content.decode()
+
+
+@pytest.mark.django_db
+def test_a_night_through_the_pages(director_client):
+    tournament = make_league(4)
+    league.build_schedule(tournament=tournament)
+    opened = director_client.post(reverse("director:league_night_open", args=[tournament.pk, 1]), follow=True)
+    page = opened.content.decode()
+    assert "Night 1" in page and "Start night 1" in page and "Table links and QR codes" in page
+    director_client.post(reverse("director:league_night_start", args=[tournament.pk, 1]))
+    assert tournament.rounds.get(number=1).status == Round.Status.RUNNING
+    refused = director_client.post(reverse("director:league_night_close", args=[tournament.pk, 1]), follow=True)
+    assert "cannot close" in refused.content.decode()
+
+
+@pytest.mark.django_db
+def test_the_league_table_for_the_director_the_public_and_the_projector(director_client):
+    client = Client()
+    tournament = make_league(4)
+    league.build_schedule(tournament=tournament)
+    league.open_night(tournament=tournament, night=1)
+    one = league_matches(tournament)[0]
+    finish(one, winner=one.home, home_points=300, away_points=100)
+    for response in (
+        director_client.get(reverse("director:league_table", args=[tournament.pk])),
+        client.get(reverse("public:league", args=[tournament.pk])),
+        client.get(reverse("public:league_projector", args=[tournament.pk])),
+    ):
+        page = response.content.decode()
+        assert response.status_code == 200 and escape(one.home.names) in page
+        assert "Table 1" in page  # tonight's pairings with their tables
+    fragment = client.get(reverse("public:league", args=[tournament.pk]), headers={"HX-Request": "true"})
+    assert fragment.content.decode().startswith('<div id="league"')
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("name", "args"),
+    [
+        ("director:league_schedule", []),
+        ("director:league_table", []),
+        ("director:league_night", [1]),
+    ],
+)
+def test_league_pages_are_for_directors_and_league_tournaments_only(director_client, name, args):
+    tournament = make_league(4)
+    league.build_schedule(tournament=tournament)
+    league.open_night(tournament=tournament, night=1)
+    url = reverse(name, args=[tournament.pk, *args])
+    assert Client().get(url).status_code == 302  # to the login page
+    assert director_client.get(url).status_code == 200
+    progressive = make_tournament(couples=4)
+    assert director_client.get(reverse(name, args=[progressive.pk, *args])).status_code == 404
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("name", ["director:league_build", "director:league_join", "director:league_withdraw"])
+def test_league_actions_refuse_get_and_strangers(director_client, name):
+    tournament = make_league(4)
+    url = reverse(name, args=[tournament.pk])
+    assert director_client.get(url).status_code == 405
+    assert Client().post(url).status_code == 302
+
+
+# --- fees -----------------------------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_a_fee_by_the_night_is_owed_for_each_night_a_team_is_seated_and_paid_in_parts(director_client):
+    from decimal import Decimal
+
+    from tournament import services
+    from tournament.reports import ledger, teams_with_balance
+
+    tournament = make_league(5, fee_per=Tournament.FeePer.NIGHT)  # $10 a night; one team rests each night
+    league.build_schedule(tournament=tournament)
+    league.open_night(tournament=tournament, night=1)
+    (resting,) = league.load_schedule(tournament).resting_on(1)
+    playing = next(t for t in tournament.teams.all() if t != resting)
+    services.record_payment(team=playing, amount=Decimal("4.00"), kind="payment", method="cash")
+    services.record_payment(team=playing, amount=Decimal("5.00"), kind="payment", method="card")
+    owed = {team.pk: (team.due, team.owed) for team in teams_with_balance(tournament)}
+    assert owed[resting.pk] == (Decimal("0.00"), Decimal("0.00"))
+    assert owed[playing.pk] == (Decimal("10.00"), Decimal("1.00"))
+    assert ledger(tournament).fees_expected == Decimal("40.00")
+    page = director_client.get(reverse("director:payments", args=[tournament.pk, playing.pk])).content.decode()
+    assert "a team each night it plays" in page and "paid <strong>$9.00</strong>" in page
+
+
+@pytest.mark.django_db
+def test_a_season_fee_is_owed_once_whatever_the_nights():
+    from decimal import Decimal
+
+    from tournament.reports import teams_with_balance
+
+    tournament = make_league(4)
+    league.build_schedule(tournament=tournament)
+    league.open_night(tournament=tournament, night=1)
+    assert {team.due for team in teams_with_balance(tournament)} == {Decimal("10.00")}
+
+
+# --- printing -------------------------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_the_season_schedule_and_the_league_table_print(director_client, tmp_path):
+    import io
+
+    from pypdf import PdfReader
+
+    tournament = make_league(5)
+    league.build_schedule(tournament=tournament)
+    league.open_night(tournament=tournament, night=1)
+    match = league_matches(tournament)[0]
+    finish(match, winner=match.home, home_points=300, away_points=120)
+    league.postpone_match(match=league_matches(tournament)[-1], to_night=6)
+    for name, words in (
+        ("season-schedule", ["Night 1", "Night 6", "(from night 5)", "Resting:", "300–120"]),
+        ("league-table", ["League table", "Ranked by matches won", match.home.names]),
+    ):
+        response = director_client.get(reverse("director:print_document", args=[tournament.pk, name]))
+        pdf = response.content
+        assert response["Content-Type"] == "application/pdf"
+        (tmp_path / f"{name}.pdf").write_bytes(pdf)
+        text = " ".join(page.extract_text() for page in PdfReader(io.BytesIO(pdf)).pages)
+        assert all(word in text for word in words), (name, text[:400])
+    page = director_client.get(reverse("director:print", args=[tournament.pk])).content.decode()
+    assert "Season schedule" in page and "League table" in page
+
+
+# --- matches played at the table -------------------------------------------------------------------
+
+HOME_TEN = {"north_bid": "5", "south_bid": "5", "east_bid": "2", "west_bid": "2",
+            "north_tricks": 5, "south_tricks": 5, "east_tricks": 2, "west_tricks": 1}  # fmt: skip
+AWAY_TEN = {"east_bid": "5", "west_bid": "5", "north_bid": "2", "south_bid": "2",
+            "east_tricks": 5, "west_tricks": 5, "north_tricks": 2, "south_tricks": 1}  # fmt: skip
+
+
+def play_to_the_end(game, values) -> None:
+    from tournament import services
+    from tournament.models import HandRevision
+
+    game.refresh_from_db()
+    number = game.hands.count()
+    while game.status != Game.Status.FINISHED:
+        number += 1
+        services.enter_hand(
+            game=game, number=number, entry=HandEntry.from_fields(values), source=HandRevision.Source.TABLE
+        )
+        game.refresh_from_db()
+
+
+@pytest.mark.django_db
+def test_a_best_of_three_league_match_plays_its_games_at_its_table_and_counts_once():
+    from tournament import services
+
+    tournament = make_league(4, best_of=3)
+    league.build_schedule(tournament=tournament)
+    round_ = league.open_night(tournament=tournament, night=1)
+    services.start_round(round_=round_)
+    match = league_matches(tournament)[0]
+    for number, values in ((1, HOME_TEN), (2, AWAY_TEN), (3, HOME_TEN)):
+        game = match.games.get(match_game=number)
+        assert (game.round_id, game.table_id) == (round_.pk, match.table_id)
+        play_to_the_end(game, values)
+    match.refresh_from_db()
+    assert (match.status, match.winner_id, match.games.count()) == (Match.Status.FINISHED, match.home_id, 3)
+    line = next(line for line in league.league_standings(tournament).lines if line.row.team == match.home_id)
+    assert (line.row.played, line.row.won, line.row.points_for, line.row.points_against) == (
+        1,
+        1,
+        360 * 2 - 120,
+        360 - 240,
+    )
+
+
+@pytest.mark.django_db
+def test_a_correction_that_undoes_a_result_reopens_the_match_and_the_table_drops_it():
+    from tournament import services
+    from tournament.models import HandRevision
+
+    tournament = make_league(4)
+    league.build_schedule(tournament=tournament)
+    round_ = league.open_night(tournament=tournament, night=1)
+    services.start_round(round_=round_)
+    match = league_matches(tournament)[0]
+    game = match.games.get()
+    play_to_the_end(game, HOME_TEN)
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED
+    hand = game.hands.get(number=3)  # it was the away side that bid and took ten
+    services.enter_hand(game=game, number=3, entry=HandEntry.from_fields(AWAY_TEN), source=HandRevision.Source.DIRECTOR,
+                        expected_version=hand.version)  # fmt: skip
+    match.refresh_from_db()
+    assert (match.status, match.winner_id, match.outcome) == (Match.Status.PLAYING, None, "")
+    line = next(line for line in league.league_standings(tournament).lines if line.row.team == match.home_id)
+    assert (line.row.played, line.row.won) == (0, 0)
+    play_to_the_end(game, AWAY_TEN)
+    match.refresh_from_db()
+    assert (match.status, match.winner_id) == (Match.Status.FINISHED, match.away_id)
+
+
+@pytest.mark.django_db
+def test_a_no_show_on_a_night_is_a_walkover_from_the_match_page(director_client):
+    tournament = make_league(4)
+    league.build_schedule(tournament=tournament)
+    league.open_night(tournament=tournament, night=1)
+    match = league_matches(tournament)[0]
+    page = director_client.get(reverse("director:match", args=[tournament.pk, match.pk])).content.decode()
+    assert "League night 1, match 1" in page
+    response = director_client.post(
+        reverse("director:match_decide", args=[tournament.pk, match.pk]),
+        {"kind": "walkover", "winner": match.away_id, "reason": "Ada & Ben did not come"},
+    )
+    assert response.status_code == 302 and response.url == reverse("director:league_night", args=[tournament.pk, 1])
+    match.refresh_from_db()
+    assert (match.outcome, match.winner_id) == (Match.Outcome.WALKOVER, match.away_id)
+    line = next(line for line in league.league_standings(tournament).lines if line.row.team == match.away_id)
+    assert (line.row.won, line.row.points_for) == (1, 0)
+
+
+# --- the tournament form --------------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_the_director_orders_the_league_tiebreakers_on_the_tournament_form(director_client):
+    data = {
+        "name": "Tuesday league", "date": "2026-11-24", "preset": "league-300", "format": "round_robin",
+        "rounds_planned": 5, "entry_fee": "10", "seating_order": "registration", "seating_seed": 0,
+        "prize_ties": "share", "paper_size": "letter", "legs": 2, "championship_teams": 4, "fee_per": "night",
+        "tiebreaker_1": "point-difference", "tiebreaker_2": "head-to-head",
+    }  # fmt: skip
+    response = director_client.post(reverse("director:tournament_new"), data)
+    assert response.status_code == 302
+    tournament = Tournament.objects.get(name="Tuesday league")
+    assert tournament.tiebreakers == "point-difference,head-to-head"
+    assert (tournament.legs, tournament.championship_teams, tournament.fee_per) == (2, 4, "night")
+    twice = director_client.post(reverse("director:tournament_new"), data | {"tiebreaker_2": "point-difference"})
+    assert twice.status_code == 422
+    assert "Choose each league tiebreaker at most once." in twice.context["form"].errors["tiebreaker_1"]
+
+
+@pytest.mark.django_db
+def test_the_teams_page_sends_a_league_withdrawal_to_the_league_page(director_client):
+    tournament = make_league(4)
+    league.build_schedule(tournament=tournament)
+    team = tournament.teams.get(number=1)
+    response = director_client.post(
+        reverse("director:team_status", args=[tournament.pk, team.pk]), {"status": "withdrawn"}, follow=True
+    )
+    assert "a team withdraws on the League page" in response.content.decode()
+    team.refresh_from_db()
+    assert team.status == Team.Status.ACTIVE
+
+
+@pytest.mark.django_db
+def test_the_everyone_pages_of_a_league_are_its_league_table():
+    tournament = make_league(4)
+    for name, target in (("public:standings", "public:league"), ("public:projector", "public:league_projector")):
+        response = Client().get(reverse(name, args=[tournament.pk]))
+        assert response.status_code == 302 and response.url == reverse(target, args=[tournament.pk])
