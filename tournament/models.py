@@ -19,6 +19,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import connections, models
 from django.db.models import Q
 from django.db.models.expressions import RawSQL
+from django.db.models.functions import Lower
 from django.utils import timezone
 
 from scoring import HandEntry, InvalidRules, Replay, RuleSet, Seat, Side, replay, rules_from_json
@@ -236,6 +237,30 @@ class Team(models.Model):
         return " & ".join(player.name for player in self.players.all())
 
 
+def roster_key(name: str) -> str:
+    """A name as the roster compares it: spacing and case do not matter."""
+    return " ".join(name.split()).casefold()
+
+
+class RosterPlayer(models.Model):
+    """Someone who plays at the club, across events. Each event keeps its own copy of the name
+    (:attr:`Player.name`), so renaming someone here never rewrites an event's record."""
+
+    name = models.CharField(max_length=80)
+    key = models.CharField(max_length=80, db_index=True, editable=False)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["key", "id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def rename(self, name: str) -> None:
+        self.name, self.key = " ".join(name.split()), roster_key(name)
+        self.save(update_fields=["name", "key"])
+
+
 class Player(models.Model):
     """An entrant. A substitute may play in their place from a round on; what the substitute
     scores stays with this player (the entry), only the name at the table changes."""
@@ -245,6 +270,10 @@ class Player(models.Model):
     division = models.CharField(
         max_length=40, blank=True, help_text='For category prizes, such as "female" for high female.'
     )
+    roster = models.ForeignKey(
+        RosterPlayer, null=True, blank=True, on_delete=models.SET_NULL, related_name="entries",
+        help_text="The same person in other events.",
+    )  # fmt: skip
     substitute = models.CharField(max_length=80, blank=True, help_text="Who plays in this player's place.")
     substitute_from = models.PositiveSmallIntegerField(
         null=True, blank=True, help_text="The first round the substitute plays."
@@ -584,17 +613,7 @@ class Game(models.Model):
         self.ns_score, self.ew_score = game.scores
         self.ns_bags, self.ew_bags = game.bags
         self.hands_played = game.hands_played
-        if game.over:
-            self.status, self.winner, self.decided_by = self.Status.FINISHED, Side.at(game.winner), ""
-        elif self._ended_by_time(hands) and game.scores[0] != game.scores[1]:
-            # Rule text 004: the hand under way when time is called is finished, then the higher
-            # score wins; level scores play one more hand (each until one breaks the tie).
-            winner = Side.NS if game.scores[0] > game.scores[1] else Side.EW
-            self.status, self.winner, self.decided_by = self.Status.FINISHED, winner, ""
-        elif game.tied and not self.decided_by:
-            self.status, self.winner = self.Status.TIED, ""
-        elif not self.decided_by:
-            self.status, self.winner = self.Status.PLAYING, ""
+        self.status, self.winner, self.decided_by = self.outcome(replayed, hands)
         self.save(
             update_fields=[
                 "ns_score",
@@ -608,6 +627,20 @@ class Game(models.Model):
                 "time_up_hand",
             ]
         )
+
+    def outcome(self, replayed: Replay, hands: list[Hand]) -> tuple[str, str, str]:
+        """(status, winner, decided_by) of this game once its ``hands`` are ``replayed``; a
+        director's decision of a tie stands while the hands do not decide the game."""
+        game = replayed.game
+        if game.over:
+            return self.Status.FINISHED, Side.at(game.winner), ""
+        if self._ended_by_time(hands) and game.scores[0] != game.scores[1]:
+            # Rule text 004: the hand under way when time is called is finished, then the higher
+            # score wins; level scores play one more hand (each until one breaks the tie).
+            return self.Status.FINISHED, Side.NS if game.scores[0] > game.scores[1] else Side.EW, ""
+        if self.decided_by:
+            return self.status, self.winner, self.decided_by
+        return (self.Status.TIED if game.tied else self.Status.PLAYING), "", ""
 
     def call_time(self, number: int, now: datetime | None = None) -> None:
         """Hand ``number`` was just entered: if its clock had run out, time is called on it, so
@@ -796,6 +829,11 @@ class Payment(models.Model):
     def __str__(self) -> str:
         return f"{self.get_kind_display()} of ${self.amount} for team {self.team.number}"
 
+    @property
+    def signed_amount(self) -> Decimal:
+        """The amount as it moves the drawer: a refund counts against it."""
+        return self.amount if self.kind == self.Kind.PAYMENT else -self.amount
+
 
 class Prize(models.Model):
     """A prize the tournament pays: a fixed amount or a share of the fees collected."""
@@ -829,6 +867,19 @@ class Prize(models.Model):
             models.CheckConstraint(
                 condition=Q(kind="place", place__gte=1) | Q(kind="division") & ~Q(division=""),
                 name="prize_place_or_division",
+            ),
+            models.UniqueConstraint(
+                fields=["tournament", "place"],
+                condition=Q(kind="place"),
+                name="one_prize_per_place",
+                violation_error_message="There is already a prize for this place.",
+            ),
+            models.UniqueConstraint(
+                Lower("division"),
+                "tournament",
+                condition=Q(kind="division"),
+                name="one_prize_per_division",
+                violation_error_message="There is already a prize for this division.",
             ),
         ]
 
@@ -892,6 +943,10 @@ class PrintJob(models.Model):
     error = models.TextField(blank=True)
     created_at = models.DateTimeField(default=timezone.now)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # While rendering: beaten every few seconds, and the HTML chunks to render again from if the
+    # process stops (see tournament.print_jobs).
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
+    html = models.JSONField(default=list, blank=True)
 
     class Meta:
         ordering = ["-created_at"]

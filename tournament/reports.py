@@ -150,6 +150,41 @@ def ledger(tournament: Tournament) -> Ledger:
     )
 
 
+@dataclass(frozen=True)
+class MethodTotal:
+    method: str  # the method in words
+    payments: Decimal
+    refunds: Decimal
+
+    @property
+    def net(self) -> Decimal:
+        return self.payments - self.refunds
+
+
+def payment_entries(tournament: Tournament) -> list[Payment]:
+    """Every payment and refund of the event in the order recorded, with its team and recorder."""
+    payments = Payment.objects.filter(team__tournament=tournament)
+    return list(payments.select_related("team", "recorded_by").prefetch_related("team__players"))
+
+
+def totals_by_method(tournament: Tournament) -> list[MethodTotal]:
+    """Money in and out for each method used (cash first, to count the drawer against)."""
+    sums = (
+        Payment.objects.filter(team__tournament=tournament)
+        .values("method")
+        .annotate(
+            payments=Sum("amount", filter=Q(kind=Payment.Kind.PAYMENT)),
+            refunds=Sum("amount", filter=Q(kind=Payment.Kind.REFUND)),
+        )
+    )
+    found = {row["method"]: row for row in sums}
+    return [
+        MethodTotal(label, found[value]["payments"] or ZERO, found[value]["refunds"] or ZERO)
+        for value, label in Payment.Method.choices
+        if value in found
+    ]
+
+
 def namesakes(team: Team) -> dict[str, list[int]]:
     """For each of ``team``'s players, the other teams of the event with a player of the same
     name (any case, any spacing); only names that repeat."""
@@ -225,8 +260,8 @@ def sitting_out_names(round_: Round) -> list[str]:
     return list(round_.sit_outs.annotate(name=playing_name()).values_list("name", flat=True))
 
 
-def standings_csv(tournament: Tournament) -> str:
-    rows = standings_rows(tournament)
+def standings_csv(rows: list[StandingRow]) -> str:
+    """The standings rows (as the tournament's format ranks them) as CSV."""
     rounds = sorted({s.round for row in rows for s in row.standing.rounds if s is not None})
     out = io.StringIO()
     writer = csvsafe.writer(out)

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Max
+from django.db.models import F, Max
 from django.utils import timezone
 
 from scoring import HandEntry, InvalidHand, Replay, Seat, Side
@@ -33,6 +33,7 @@ from tournament.models import (
     Payout,
     Player,
     Prize,
+    RosterPlayer,
     Round,
     RoundNotReady,
     Seating,
@@ -42,8 +43,9 @@ from tournament.models import (
     Team,
     Tournament,
     new_token,
+    roster_key,
 )
-from tournament.reports import ledger, team_paid
+from tournament.reports import fees_due, ledger, team_paid
 
 if TYPE_CHECKING:
     from tournament.formats import EventFormat
@@ -71,13 +73,32 @@ def register_team(
     late = locked.rounds.exists()
     team = Team.objects.create(tournament=locked, number=number, checked_in=late)
     Player.objects.bulk_create(
-        Player(team=team, name=name.strip(), division=division.strip())
+        Player(team=team, name=name.strip(), division=division.strip(), roster=roster_entry(name))
         for name, division in zip(names, divisions, strict=True)
     )
     planned = locked.rounds.filter(status=Round.Status.PLANNED).first()
     if planned is not None:
         _replan(planned, by=by, reason=f"Team {number} arrived late")
     return team
+
+
+def roster_entry(name: str) -> RosterPlayer:
+    """The club roster's entry for ``name``: the one who played most recently under that name
+    (picked from the list as it was typed), else a new entry."""
+    key = roster_key(name)
+    known = (
+        RosterPlayer.objects.filter(key=key).annotate(last=Max("entries__id")).order_by(F("last").desc(nulls_last=True))
+    )
+    return known.first() or RosterPlayer.objects.create(name=" ".join(name.split()), key=key)
+
+
+@transaction.atomic
+def rename_roster_player(*, person: RosterPlayer, name: str) -> None:
+    """Correct a name on the club roster; every event keeps the name it was played under."""
+    if not name.strip():
+        raise ValidationError({"name": "Give the name."}, code="required")
+    RosterPlayer.objects.select_for_update().get(pk=person.pk).rename(name)
+    person.refresh_from_db()
 
 
 @transaction.atomic
@@ -161,6 +182,21 @@ def record_payment(*, team: Team, amount: Decimal, kind: str, method: str, note:
             {"amount": f"A refund cannot exceed what the team has paid (${team_paid(team)})."}, code="refund_too_large"
         )
     return Payment.objects.create(team=team, kind=kind, amount=amount, method=method, note=note, recorded_by=by)
+
+
+@transaction.atomic
+def check_in_team(*, team: Team, method: str = "", by: User = None) -> Payment | None:
+    """Mark a team present and, given a ``method``, take what it still owes of its fees in
+    the same step (returned; None when nothing was owed or no method was given)."""
+    team = Team.objects.select_for_update().select_related("tournament").get(pk=team.pk)
+    team.checked_in = True
+    team.save(update_fields=["checked_in"])
+    owed = fees_due(team.tournament)[team.pk] - team_paid(team)
+    if not method or owed <= 0:
+        return None
+    return Payment.objects.create(
+        team=team, kind=Payment.Kind.PAYMENT, amount=owed, method=method, note="At check-in", recorded_by=by
+    )
 
 
 # --- rounds and movement ----------------------------------------------------------------------
@@ -617,6 +653,26 @@ def _prize_amounts(prizes: list[Prize], pool: Decimal) -> dict[int, Decimal]:
         for prize, amount in zip(shared, prize_rules.allocate(whole, [p.share_percent for p in shared]), strict=True):
             amounts[prize.pk] = amount
     return amounts
+
+
+@transaction.atomic
+def save_prize(*, prize: Prize) -> Prize:
+    """Add or change a prize. Under the tournament's lock (two desks adding prizes at once wait
+    for each other): the prizes' shares of the fees add up to 100% at most, which no database
+    constraint can say; one prize a place or division (the database holds that too); and a prize
+    already paid out stays as it was."""
+    tournament = Tournament.objects.select_for_update().get(pk=prize.tournament_id)
+    if prize.pk and Payout.objects.filter(prize_id=prize.pk, paid_at__isnull=False).exists():
+        raise ValidationError(f"The {prize} prize has been paid out, so it stays as it was.", code="paid")
+    if prize.share_percent is not None:
+        others = tournament.prizes.exclude(pk=prize.pk).filter(share_percent__isnull=False)
+        total = sum((p.share_percent for p in others), Decimal("0")) + prize.share_percent
+        if total > 100:
+            message = f"The prizes' shares would add up to {total}% of the fees; they can share out 100% at most."
+            raise ValidationError({"share_percent": message}, code="shares_over_100")
+    prize.full_clean()
+    prize.save()
+    return prize
 
 
 @transaction.atomic

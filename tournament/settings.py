@@ -147,6 +147,11 @@ AXES_VERBOSE = False
 # The largest tournament export an import accepts (a 100-table evening is a few megabytes).
 SPADES_IMPORT_MAX_MB = _env_int("SPADES_IMPORT_MAX_MB", 16)
 
+# Print jobs: a rendering job silent this long is taken to have lost its process and is
+# rendered again; PDFs older than this many days are deleted (made again on demand).
+SPADES_PRINT_STALE_SECONDS = _env_int("SPADES_PRINT_STALE_SECONDS", 30)
+SPADES_PRINT_KEEP_DAYS = _env_int("SPADES_PRINT_KEEP_DAYS", 3)
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},

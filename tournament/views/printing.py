@@ -34,6 +34,8 @@ def document(request: HttpRequest, tournament_id: int, name: str) -> HttpRespons
         doc = printing.ROUND_DOCUMENTS[name](round_, base_url(request))
     elif name == "table-tents":
         doc = printing.table_tents(tournament, base_url(request))
+    elif name == "match-sheets":
+        doc = printing.match_sheets(tournament, base_url(request))
     elif name in printing.TOURNAMENT_DOCUMENTS:
         doc = printing.TOURNAMENT_DOCUMENTS[name](tournament)
     else:
@@ -48,6 +50,7 @@ def document(request: HttpRequest, tournament_id: int, name: str) -> HttpRespons
 def job_status(request: HttpRequest, tournament_id: int, job_id: int) -> HttpResponse:
     tournament = tournament_or_404(tournament_id)
     job = get_object_or_404(PrintJob.objects.defer("pdf"), pk=job_id, tournament=tournament)
+    printing.resume(job)
     if job.status == PrintJob.Status.DONE:
         target = reverse("director:print_job_pdf", args=[tournament.pk, job.pk])
         if request.htmx:

@@ -38,9 +38,13 @@ def _context(tournament, form: PrizeForm) -> dict:
 def prize_add(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = tournament_or_404(tournament_id)
     form = PrizeForm(request.POST, instance=Prize(tournament=tournament))
+    if form.is_valid():
+        try:
+            services.save_prize(prize=form.save(commit=False))
+        except ValidationError as error:
+            form.add_error(None, error)
     if not form.is_valid():
         return render(request, "director/prizes.html", _context(tournament, form), status=422)
-    form.save()
     messages.success(request, f"Added the prize for {form.instance}.")
     return redirect("director:prizes", tournament.pk)
 

@@ -3,10 +3,9 @@
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
+from tournament.formats import format_of
 from tournament.models import Round
 from tournament.places import find_places, page_of, round_places
-from tournament.reports import standings_rows
-from tournament.standings import TIEBREAK_TEXT
 from tournament.views.common import director_required, tournament_or_404, whole_number
 
 # What fits at 1920x1080 in type readable across a hall; longer lists page every REFRESH seconds.
@@ -17,10 +16,11 @@ PROJECTOR_REFRESH_SECONDS = 10
 
 def _standings_context(tournament_id: int) -> dict:
     tournament = tournament_or_404(tournament_id)
+    event_format = format_of(tournament)
     return {
         "tournament": tournament,
-        "rows": standings_rows(tournament),
-        "tiebreak": TIEBREAK_TEXT,
+        "rows": event_format.standings(tournament),
+        "tiebreak": event_format.places_text,
         "current": tournament.current_round(),
     }
 
