@@ -60,3 +60,23 @@ def test_disputes_recorded_on_hands_before_become_dispute_records():
         (1, "EW say 7", "", True),
         (2, "N bid 4", "recounted", False),
     ]
+
+
+def test_everyone_who_played_before_joins_the_roster_once():
+    apps = _migrate(("tournament", "0010_print_job_heartbeat"))
+    models = {m: apps.get_model("tournament", m) for m in ("Tournament", "Team", "Player")}
+    for week, names in enumerate((["Ada", "Ben"], ["ada ", "Cleo"])):
+        event = models["Tournament"].objects.create(name=f"Week {week}", preset="standard")
+        team = models["Team"].objects.create(tournament=event, number=1)
+        for name in names:
+            models["Player"].objects.create(team=team, name=name)
+
+    apps = _migrate(("tournament", "0011_roster"))
+    players = apps.get_model("tournament", "Player").objects.order_by("id")
+    assert [(p.name, p.roster.name) for p in players] == [
+        ("Ada", "Ada"),
+        ("Ben", "Ben"),
+        ("ada ", "Ada"),
+        ("Cleo", "Cleo"),
+    ]
+    assert apps.get_model("tournament", "RosterPlayer").objects.count() == 3

@@ -161,8 +161,14 @@ def test_a_long_game_still_prints_on_one_page(db):
     for number in range(1, 31):
         entry = HandEntry.from_fields(even_hand(7)) if number == 30 else HandEntry.misdealt("no_spades")
         services.enter_hand(game=game, number=number, entry=entry, source=HandRevision.Source.TABLE)
-    (page,) = pages_text(produce(tournament, printing.score_sheets(game.round)))
+    for number in (3, 7, 30):
+        note = f"Hand {number} was argued over at length: " + "who led which card to which trick, " * 5
+        services.flag_dispute(hand=game.hands.get(number=number), note=note)
+    data = produce(tournament, printing.score_sheets(game.round))
+    (page,) = pages_text(data)
     assert page.count("Misdeal: A player was dealt no spades") == 29 and "32" in page and "North–South" in page
+    assert page.count(": A player was dealt no spades") == 58  # in the rows and in the misdeals box
+    assert page.count("to which trick, who led") == 12 and page.count("not settled yet") == 3
 
 
 @pytest.mark.parametrize(("paper", "size"), [("letter", (612, 792)), ("A4", (595, 842))])

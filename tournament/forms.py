@@ -8,6 +8,7 @@ from typing import Any
 
 from django import forms
 from django.core.exceptions import ValidationError
+from django.urls import reverse_lazy
 
 from scoring import HandEntry, InvalidHand, InvalidRules, RuleSet, Seat, Side, SideHand, rules_from_json
 from scoring.describe import bid_name
@@ -128,11 +129,25 @@ class TournamentForm(forms.ModelForm):
         self.add_error("format", ValidationError(message, code="partners_mismatch"))
 
 
+def roster_field(name: str, autofocus: bool = False) -> dict[str, Any]:
+    """A name field that offers the club roster's names as they are typed (htmx fills its list)."""
+    attrs = {
+        "list": f"roster-{name}",
+        "autocomplete": "off",
+        "hx-get": reverse_lazy("director:roster_search"),
+        "hx-trigger": "input changed delay:200ms",
+        "hx-target": f"#roster-{name}",
+        "hx-swap": "innerHTML",
+        "hx-sync": "this:replace",
+    }
+    return {**attrs, "autofocus": True} if autofocus else attrs
+
+
 class RegistrationForm(forms.Form):
     """Two names (and optional divisions) register a team."""
 
-    first = forms.CharField(label="Player 1", max_length=80, widget=forms.TextInput(attrs={"autofocus": True}))
-    second = forms.CharField(label="Player 2", max_length=80)
+    first = forms.CharField(label="Player 1", max_length=80, widget=forms.TextInput(attrs=roster_field("first", True)))
+    second = forms.CharField(label="Player 2", max_length=80, widget=forms.TextInput(attrs=roster_field("second")))
     first_division = forms.CharField(label="Division", max_length=40, required=False)
     second_division = forms.CharField(label="Division", max_length=40, required=False)
 

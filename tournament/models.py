@@ -16,8 +16,9 @@ from decimal import Decimal
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
-from django.db import models
-from django.db.models import OuterRef, Q, Subquery
+from django.db import connections, models
+from django.db.models import Q
+from django.db.models.expressions import RawSQL
 from django.db.models.functions import Lower
 from django.utils import timezone
 
@@ -236,6 +237,30 @@ class Team(models.Model):
         return " & ".join(player.name for player in self.players.all())
 
 
+def roster_key(name: str) -> str:
+    """A name as the roster compares it: spacing and case do not matter."""
+    return " ".join(name.split()).casefold()
+
+
+class RosterPlayer(models.Model):
+    """Someone who plays at the club, across events. Each event keeps its own copy of the name
+    (:attr:`Player.name`), so renaming someone here never rewrites an event's record."""
+
+    name = models.CharField(max_length=80)
+    key = models.CharField(max_length=80, db_index=True, editable=False)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["key", "id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def rename(self, name: str) -> None:
+        self.name, self.key = " ".join(name.split()), roster_key(name)
+        self.save(update_fields=["name", "key"])
+
+
 class Player(models.Model):
     """An entrant. A substitute may play in their place from a round on; what the substitute
     scores stays with this player (the entry), only the name at the table changes."""
@@ -245,6 +270,10 @@ class Player(models.Model):
     division = models.CharField(
         max_length=40, blank=True, help_text='For category prizes, such as "female" for high female.'
     )
+    roster = models.ForeignKey(
+        RosterPlayer, null=True, blank=True, on_delete=models.SET_NULL, related_name="entries",
+        help_text="The same person in other events.",
+    )  # fmt: skip
     substitute = models.CharField(max_length=80, blank=True, help_text="Who plays in this player's place.")
     substitute_from = models.PositiveSmallIntegerField(
         null=True, blank=True, help_text="The first round the substitute plays."
@@ -320,7 +349,7 @@ class Table(models.Model):
         """This table's game in round ``number``. A knockout plays its matches' games one after
         another in one round: the game being played, else the last one played here."""
         games = self.games.select_related("round__tournament", "table", "match").filter(round__number=number)
-        return games.current_first().first()
+        return games.current()
 
 
 class Round(models.Model):
@@ -444,23 +473,34 @@ class SeatingChange(models.Model):
 
 
 class GameQuerySet(models.QuerySet):
-    def current_first(self) -> GameQuerySet:
-        """The game being played first, then the latest: a knockout table plays its matches' games
-        one after another in one round."""
-        return self.order_by(models.Case(models.When(status=Game.Status.PLAYING, then=0), default=1), "-id")
+    def current(self) -> Game | None:
+        """The game being played, else the latest: a knockout table plays its matches' games one
+        after another in one round. (Picked here rather than ordered in SQL: SQLite plans that
+        ordering badly once the seats' names are read too.)"""
+        games = list(self.order_by("-id"))
+        return next((game for game in games if game.status == Game.Status.PLAYING), games[0] if games else None)
 
     def with_seat_names(self) -> GameQuerySet:
-        """The games with their four players' names (see :meth:`Game.seat_names`) in the same query."""
-        return self.annotate(
-            **{
-                f"{seat.prefix}_name": Subquery(
-                    Seating.objects.filter(round=OuterRef("round"), table=OuterRef("table"), seat=seat)
-                    .annotate(name=playing_name())
-                    .values("name")[:1]
-                )
-                for seat in Seat
-            }
-        )
+        """The games with their four players' names (see :meth:`Game.seat_names`) in the same query.
+
+        Each name is a correlated subquery on the game's own row, so this works on a queryset
+        of games only (not inside another query's subquery).
+        """
+        sql = _seat_name_sql(self.db)
+        return self.annotate(**{f"{seat.prefix}_name": RawSQL(sql, [seat.value]) for seat in Seat})
+
+
+@functools.cache
+def _seat_name_sql(alias: str) -> str:
+    """SQL for the name of who plays in one seat (``%s``) at the outer game's table and round: the
+    ORM's :func:`playing_name` compiled once per database. Four ORM subqueries cost more to build
+    and compile on every table POST than all of that POST's queries take to run."""
+    names = Seating.objects.order_by().annotate(name=playing_name()).values("name").query
+    select, params = names.get_compiler(alias).as_sql()
+    assert not params, "playing_name() compiles to SQL without parameters"
+    seating, game = (connections[alias].ops.quote_name(t) for t in (Seating._meta.db_table, Game._meta.db_table))
+    correlate = " AND ".join(f"{seating}.{c} = {game}.{c}" for c in ("round_id", "table_id"))
+    return f"{select} WHERE {correlate} AND {seating}.seat = %s"
 
 
 class Game(models.Model):
@@ -573,17 +613,7 @@ class Game(models.Model):
         self.ns_score, self.ew_score = game.scores
         self.ns_bags, self.ew_bags = game.bags
         self.hands_played = game.hands_played
-        if game.over:
-            self.status, self.winner, self.decided_by = self.Status.FINISHED, Side.at(game.winner), ""
-        elif self._ended_by_time(hands) and game.scores[0] != game.scores[1]:
-            # Rule text 004: the hand under way when time is called is finished, then the higher
-            # score wins; level scores play one more hand (each until one breaks the tie).
-            winner = Side.NS if game.scores[0] > game.scores[1] else Side.EW
-            self.status, self.winner, self.decided_by = self.Status.FINISHED, winner, ""
-        elif game.tied and not self.decided_by:
-            self.status, self.winner = self.Status.TIED, ""
-        elif not self.decided_by:
-            self.status, self.winner = self.Status.PLAYING, ""
+        self.status, self.winner, self.decided_by = self.outcome(replayed, hands)
         self.save(
             update_fields=[
                 "ns_score",
@@ -597,6 +627,20 @@ class Game(models.Model):
                 "time_up_hand",
             ]
         )
+
+    def outcome(self, replayed: Replay, hands: list[Hand]) -> tuple[str, str, str]:
+        """(status, winner, decided_by) of this game once its ``hands`` are ``replayed``; a
+        director's decision of a tie stands while the hands do not decide the game."""
+        game = replayed.game
+        if game.over:
+            return self.Status.FINISHED, Side.at(game.winner), ""
+        if self._ended_by_time(hands) and game.scores[0] != game.scores[1]:
+            # Rule text 004: the hand under way when time is called is finished, then the higher
+            # score wins; level scores play one more hand (each until one breaks the tie).
+            return self.Status.FINISHED, Side.NS if game.scores[0] > game.scores[1] else Side.EW, ""
+        if self.decided_by:
+            return self.status, self.winner, self.decided_by
+        return (self.Status.TIED if game.tied else self.Status.PLAYING), "", ""
 
     def call_time(self, number: int, now: datetime | None = None) -> None:
         """Hand ``number`` was just entered: if its clock had run out, time is called on it, so
@@ -784,6 +828,11 @@ class Payment(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} of ${self.amount} for team {self.team.number}"
+
+    @property
+    def signed_amount(self) -> Decimal:
+        """The amount as it moves the drawer: a refund counts against it."""
+        return self.amount if self.kind == self.Kind.PAYMENT else -self.amount
 
 
 class Prize(models.Model):

@@ -4,7 +4,12 @@
 :mod:`tournament.printing` split it in two so they can hash the HTML first (to serve an unchanged
 document again): :func:`render_html_chunks`, then :func:`pdf_from_chunks`, which converts a large
 batch (a round's score sheets for 100 tables) in a pool of worker processes, one per core, and
-joins the parts: WeasyPrint's layout is single-threaded and costs ~0.1 s a page here.
+joins the parts: WeasyPrint's layout is single-threaded.
+
+What makes a page cheap (``bench/print_speed.py`` measures it): what every page shares is laid
+out and drawn once (:func:`_lay_over_backgrounds`), text in fixed columns is a line with measured
+spaces rather than a box a cell (:func:`spaced_line`), and QR codes are made by the worker laying
+out the page (:func:`qr_image`).
 """
 
 from __future__ import annotations
@@ -47,12 +52,6 @@ def qr_image(url: str) -> str:
     return QR + url
 
 
-def _fetcher() -> Any:
-    """What WeasyPrint may read (the app's static files and ``data:`` URLs), and QR codes: a
-    fetcher a document, since a fetcher keeps state while it fetches."""
-    return _fetcher_class()()
-
-
 @functools.lru_cache(maxsize=2048)
 def qr_png(url: str) -> str:
     """The QR code of ``url`` (error correction M, as :func:`tournament.links.qr_svg`) as a
@@ -62,6 +61,12 @@ def qr_png(url: str) -> str:
     import segno
 
     return segno.make(url, error="m").png_data_uri(scale=1, border=2)
+
+
+def _fetcher() -> Any:
+    """What WeasyPrint may read (the app's static files and ``data:`` URLs), and QR codes: a
+    fetcher a document, since a fetcher keeps state while it fetches."""
+    return _fetcher_class()()
 
 
 @functools.cache

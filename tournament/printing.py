@@ -26,10 +26,11 @@ from scoring import RuleSet, Seat, Side
 from scoring.describe import bid_name, handout, summary
 from scoring.rules import readings_of
 from tournament import league, pdf, print_jobs
+from tournament.formats import format_of
+from tournament.knockout_reports import bracket_view
 from tournament.links import qr_svg, table_url
 from tournament.models import Payout, PrintJob, Round, Tournament, playing_name
-from tournament.reports import ledger, standings_rows, teams_with_balance
-from tournament.standings import TIEBREAK_TEXT
+from tournament.reports import ledger, payment_entries, teams_with_balance, totals_by_method
 from tournament.templatetags.wording import score
 
 log = logging.getLogger(__name__)
@@ -81,6 +82,10 @@ class Note:
     side: str
     what: str
 
+    @property
+    def text(self) -> str:
+        return f"Hand {self.hand}: {self.side}, {self.what}" if self.side else f"Hand {self.hand}: {self.what}"
+
 
 @dataclass(frozen=True)
 class DisputeNote:
@@ -89,6 +94,11 @@ class DisputeNote:
     hand: int
     note: str
     resolution: str
+
+    @property
+    def text(self) -> str:
+        settled = f"settled: {self.resolution}" if self.resolution else "not settled yet"
+        return f"Hand {self.hand}: {self.note or 'disputed'} — {settled}"
 
 
 # The grid is the same on every sheet: it is drawn once, as an SVG per number of rows, in the
@@ -102,24 +112,30 @@ TOTALS = (6, 13)  # the cells of each side's running total
 GRID_WIDTH = HAND_WIDTH + 14 * CELL_WIDTH
 HEAD_HEIGHT = 6.0
 ROOM_FOR_ROWS = 126  # mm of a Letter page left for the rows beside the heading, boxes and signatures
+BOXES_HEIGHT = 22.0  # the penalty and misdeal boxes: room for four lines, taller when they need more
+DISPUTES_HEIGHT = 16.0  # the disputes box: two lines
+NOTES_TOP = 4.8  # where a box's first line starts, under its title
+NOTE_FONT = 8  # points
 COLUMN_TITLES = ["bid", "bid", "took", "took", "Points", "Bags", "Total"]
 LINE = 'stroke="#444" stroke-width="0.18"'
 
 
 @dataclass(frozen=True)
 class Grid:
-    """The drawn grid for ``rows`` hands: its CSS class, height and background image."""
+    """The drawn grid for ``rows`` hands with ``room`` mm for them: its CSS class, height and
+    background image. Rows close up as a long game needs more of them (or the boxes under the
+    grid more room), so that the sheet stays one page."""
 
     rows: int
-
-    @property
-    def name(self) -> str:
-        return f"grid-{self.rows}"
+    room: float = ROOM_FOR_ROWS
 
     @property
     def row_height(self) -> float:
-        """Rows close up as a long game needs more of them, so the sheet stays one page."""
-        return 8.5 if self.rows <= 12 else min(7.0, round(ROOM_FOR_ROWS / self.rows, 2))
+        return min(8.5 if self.rows <= 12 else 7.0, round(self.room / self.rows, 2))
+
+    @property
+    def name(self) -> str:
+        return f"grid-{self.rows}-{round(self.row_height * 100)}"
 
     @property
     def top(self) -> float:
@@ -135,7 +151,7 @@ class Grid:
 
     @property
     def image(self) -> str:
-        return _grid_image(self.rows)
+        return _grid_image(self.rows, self.row_height)
 
 
 def column_left(index: int) -> float:
@@ -153,9 +169,9 @@ def grid_css() -> str:
 
 
 @functools.cache
-def _grid_image(rows: int) -> str:
+def _grid_image(rows: int, row_height: float) -> str:
     """The grid's lines, shading and column titles as an SVG ``data:`` URL (made once a size)."""
-    grid = Grid(rows)
+    grid = Grid(rows, room=rows * row_height)
     width, height, top = GRID_WIDTH, grid.height, grid.top
     side = 7 * CELL_WIDTH
     parts = [
@@ -215,11 +231,17 @@ def _sheet(
         disputes += [DisputeNote(hand.number, d.note, d.resolution) for d in hand.disputes.all()]
     for number in range(len(hands) + 1, _rows_needed(tournament, len(hands)) + 1):
         rows.append(SheetRow(number, [""] * 14))
-    grid = Grid(len(rows))
     url = table_url(game.table, base) if game else ""
     show_table_talk = bool(rules.table_talk_tricks) or bool(table_talk)
+    box_width = (GRID_WIDTH / (3 if show_table_talk else 2)) - 3
+    boxes = max(BOXES_HEIGHT, _notes_height(max(_lines(n, box_width) for n in (reneges, table_talk, misdeals))))
+    dispute_box = max(DISPUTES_HEIGHT, _notes_height(_lines(disputes, GRID_WIDTH - 3)))
+    grid = Grid(len(rows), room=ROOM_FOR_ROWS - (boxes - BOXES_HEIGHT) - (dispute_box - DISPUTES_HEIGHT))
     return {
-        "layer": f"{grid.name}{'-talk' if show_table_talk else ''}{'-qr' if url else ''}",
+        "layer": f"{grid.name}-{round(boxes * 10)}-{round(dispute_box * 10)}"
+        f"{'-talk' if show_table_talk else ''}{'-qr' if url else ''}",
+        "boxes_height": boxes,
+        "disputes_height": dispute_box,
         "table": game.table.number if game else None,
         "first_dealer": Seat(game.first_dealer).label if game else "",
         "seats": {s.label: seats.get(s, "") for s in Seat},
@@ -268,6 +290,16 @@ def _line(cells: list[tuple[int, str]], *, bold: bool = False) -> str:
     return pdf.spaced_line(placed, GRID_FONT, bold=bold)
 
 
+def _lines(notes: list[Note] | list[DisputeNote], width: float) -> int:
+    """How many lines ``notes`` take in a box ``width`` mm wide, a note starting each line."""
+    return sum(math.ceil(pdf.text_width(note.text, NOTE_FONT) / width) for note in notes)
+
+
+def _notes_height(lines: int) -> float:
+    """The height of a box under the grid holding ``lines`` lines under its title."""
+    return round(NOTES_TOP + lines * NOTE_FONT * 1.35 * 25.4 / 72 + 1.5, 1)
+
+
 def _times(count: int, what: str) -> str:
     return what if count == 1 else f"{what} ×{count}"
 
@@ -305,7 +337,10 @@ def _sheets_context(base: dict[str, Any], sheets: list[dict[str, Any]]) -> dict[
     talk box and a QR code) its pages lay their text over."""
     backgrounds = {
         sheet["layer"]: {"layer": sheet["layer"], "grid": sheet["grid"], "show_table_talk": sheet["show_table_talk"],
-                         "qr": bool(sheet["qr"])}
+                         "qr": bool(sheet["qr"]), "boxes_height": sheet["boxes_height"],
+                         # the drawn boxes' own heights, inside the title margin and the padding
+                         "cells_height": round(sheet["boxes_height"] - 1, 1),
+                         "disputes_height": round(sheet["disputes_height"] - 2, 1)}
         for sheet in sheets
     }  # fmt: skip
     grids = sorted({sheet["grid"] for sheet in sheets}, key=lambda grid: grid.rows)
@@ -381,10 +416,15 @@ def rule_handout(tournament: Tournament) -> Document:
 
 
 def standings(tournament: Tournament) -> Document:
-    rows = standings_rows(tournament)
+    rows = format_of(tournament).standings(tournament)
     rounds = sorted({s.round for row in rows for s in row.standing.rounds if s is not None})
     title = "Standings"
-    context = {**_base(tournament, title), "rows": rows, "rounds": rounds, "tiebreak": TIEBREAK_TEXT}
+    context = {
+        **_base(tournament, title),
+        "rows": rows,
+        "rounds": rounds,
+        "tiebreak": format_of(tournament).places_text,
+    }
     return Document("standings", title, "print/standings.html", [context])
 
 
@@ -411,8 +451,64 @@ def payout_sheet(tournament: Tournament) -> Document:
 
 def fee_ledger(tournament: Tournament) -> Document:
     title = "Entry fees"
-    context = {**_base(tournament, title), "teams": teams_with_balance(tournament), "ledger": ledger(tournament)}
+    context = {**_base(tournament, title), "teams": teams_with_balance(tournament), "ledger": ledger(tournament),
+               "entries": payment_entries(tournament), "by_method": totals_by_method(tournament)}  # fmt: skip
     return Document("fee-ledger", title, "print/ledger.html", [context])
+
+
+# --- knockouts --------------------------------------------------------------------------------------
+
+BRACKET_PARTS = (("", ("winners", "third-place", "final")), ("Losers' bracket", ("losers",)))
+
+
+def bracket_sheet(tournament: Tournament) -> Document:
+    """The bracket on one landscape page (up to 32 teams): winners' side with the finals, then
+    the losers' bracket of a double elimination."""
+    view = bracket_view(tournament)
+    parts = []
+    for title, stages in BRACKET_PARTS:
+        columns = [c for c in view.columns if c.cards and c.cards[0].match.stage in stages]
+        if columns:
+            parts.append({"title": title if view.double else "", "columns": columns})
+    widest = max((len(p["columns"]) for p in parts), default=1)
+    title = "Bracket"
+    context = {**_base(tournament, title), "view": view, "parts": parts, "box_mm": min(48, 240 // widest - 3)}
+    return Document("bracket", title, "knockout/print_bracket.html", [context])
+
+
+def match_sheets(tournament: Tournament, base: str | None = None) -> Document:
+    """A score sheet for every match whose teams are known and that is not over, with its table's
+    QR code and the time-limit rule."""
+    view = bracket_view(tournament)
+    sheets = []
+    for card in [*view.playing, *view.ready]:
+        rules = tournament.final_rules if card.match.stage == "final" else tournament.rules
+        table = card.match.table
+        sheets.append({
+            "match": card.match, "home": card.home, "away": card.away, "rules_line": summary(rules),
+            "clock_rule": time_rule(rules.time_limit_minutes, card.match.best_of),
+            "qr": qr_svg(table_url(table, base)) if table else "",
+        })  # fmt: skip
+    title = "Match score sheets"
+    context = {**_base(tournament, title), "sheets": sheets, "rows": range(1, 19), "cells": range(11)}
+    return Document("match-sheets", title, "knockout/print_match_sheets.html", [context])
+
+
+def time_rule(minutes: int | None, best_of: int) -> str:
+    """The clock rule in our words (rule text 004, as settled), or "" without a time limit."""
+    if not minutes:
+        return ""
+    text = (
+        f"The match has {minutes} minutes. When the director calls time, the hand being played is finished; "
+        "then the game ends and the higher score wins it. If the scores are equal, one more hand is played, "
+        "and again until one side is ahead."
+    )
+    if best_of > 1:
+        text += (
+            " Games not yet started when time is called are not played: more games won takes the match, "
+            "then more points."
+        )
+    return text
 
 
 TOURNAMENT_DOCUMENTS: dict[str, Callable[[Tournament], Document]] = {
@@ -421,6 +517,7 @@ TOURNAMENT_DOCUMENTS: dict[str, Callable[[Tournament], Document]] = {
     "payouts": payout_sheet,
     "fee-ledger": fee_ledger,
     "blank-sheet": blank_sheet,
+    "bracket": bracket_sheet,
     "season-schedule": season_schedule,
     "league-table": league_table,
 }

@@ -49,6 +49,7 @@ from tournament.models import (
     Tournament,
     new_token,
 )
+from tournament.services import roster_entry
 from tournament.transfer import FORMAT, TOURNAMENT_FIELDS
 
 TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")
@@ -207,6 +208,7 @@ class _Plan:
     tournament: Tournament
     teams: list[Team] = field(default_factory=list)
     players: list[Player] = field(default_factory=list)
+    roster_names: list[str] = field(default_factory=list)  # each player's name on the club roster
     payments: list[Payment] = field(default_factory=list)
     tables: list[Table] = field(default_factory=list)
     rounds: list[Round] = field(default_factory=list)
@@ -290,6 +292,7 @@ def _teams(plan: _Plan, entries: list[Any], users: dict) -> dict[tuple[int, int]
                 _fail(p.where, "a substitute needs the round they start from, and only then", "substitute")
             players[number, i] = player
             plan.players.append(player)
+            plan.roster_names.append(p.text("roster", optional=True) or player.name)
         for i, entry_ in enumerate(row.items("payments", "payments"), start=1):
             _payment(plan, _Row(entry_, f"Team {number}, payment {i}"), team, users)
         paid = _pool([p for p in plan.payments if p.team is team])
@@ -595,6 +598,8 @@ def _write(plan: _Plan, *, by: Any, replace: Tournament | None) -> Tournament:
     if by is not None and not any(user == by.pk for user, _ in members):
         members.append((by.pk, Membership.Role.DIRECTOR))
     Membership.objects.bulk_create(Membership(tournament=tournament, user_id=u, role=r) for u, r in members)
+    for player, name in zip(plan.players, plan.roster_names, strict=True):
+        player.roster = roster_entry(name)  # the same person as in the club's other events
     for model, rows in ((Team, plan.teams), (Player, plan.players), (Payment, plan.payments),
                         (Table, plan.tables), (Round, plan.rounds), (Seating, plan.seatings),
                         (SitOut, plan.sit_outs), (SeatingChange, plan.changes)):  # fmt: skip

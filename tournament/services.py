@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Max
+from django.db.models import F, Max
 from django.utils import timezone
 
 from scoring import HandEntry, InvalidHand, Replay, Seat, Side
@@ -34,6 +34,7 @@ from tournament.models import (
     Payout,
     Player,
     Prize,
+    RosterPlayer,
     Round,
     RoundNotReady,
     Seating,
@@ -43,8 +44,9 @@ from tournament.models import (
     Team,
     Tournament,
     new_token,
+    roster_key,
 )
-from tournament.reports import ledger, team_paid
+from tournament.reports import fees_due, ledger, team_paid
 
 if TYPE_CHECKING:
     from tournament.formats import EventFormat
@@ -72,13 +74,32 @@ def register_team(
     late = locked.rounds.exists()
     team = Team.objects.create(tournament=locked, number=number, checked_in=late)
     Player.objects.bulk_create(
-        Player(team=team, name=name.strip(), division=division.strip())
+        Player(team=team, name=name.strip(), division=division.strip(), roster=roster_entry(name))
         for name, division in zip(names, divisions, strict=True)
     )
     planned = locked.rounds.filter(status=Round.Status.PLANNED).first()
     if planned is not None:
         _replan(planned, by=by, reason=f"Team {number} arrived late")
     return team
+
+
+def roster_entry(name: str) -> RosterPlayer:
+    """The club roster's entry for ``name``: the one who played most recently under that name
+    (picked from the list as it was typed), else a new entry."""
+    key = roster_key(name)
+    known = (
+        RosterPlayer.objects.filter(key=key).annotate(last=Max("entries__id")).order_by(F("last").desc(nulls_last=True))
+    )
+    return known.first() or RosterPlayer.objects.create(name=" ".join(name.split()), key=key)
+
+
+@transaction.atomic
+def rename_roster_player(*, person: RosterPlayer, name: str) -> None:
+    """Correct a name on the club roster; every event keeps the name it was played under."""
+    if not name.strip():
+        raise ValidationError({"name": "Give the name."}, code="required")
+    RosterPlayer.objects.select_for_update().get(pk=person.pk).rename(name)
+    person.refresh_from_db()
 
 
 @transaction.atomic
@@ -162,6 +183,21 @@ def record_payment(*, team: Team, amount: Decimal, kind: str, method: str, note:
             {"amount": f"A refund cannot exceed what the team has paid (${team_paid(team)})."}, code="refund_too_large"
         )
     return Payment.objects.create(team=team, kind=kind, amount=amount, method=method, note=note, recorded_by=by)
+
+
+@transaction.atomic
+def check_in_team(*, team: Team, method: str = "", by: User = None) -> Payment | None:
+    """Mark a team present and, given a ``method``, take what it still owes of its fees in
+    the same step (returned; None when nothing was owed or no method was given)."""
+    team = Team.objects.select_for_update().select_related("tournament").get(pk=team.pk)
+    team.checked_in = True
+    team.save(update_fields=["checked_in"])
+    owed = fees_due(team.tournament)[team.pk] - team_paid(team)
+    if not method or owed <= 0:
+        return None
+    return Payment.objects.create(
+        team=team, kind=Payment.Kind.PAYMENT, amount=owed, method=method, note="At check-in", recorded_by=by
+    )
 
 
 # --- rounds and movement ----------------------------------------------------------------------
@@ -382,8 +418,7 @@ def enter_hand(
     attempt was stored and is being sent again), that hand is returned and nothing is written,
     as if the first send had just succeeded.
     """
-    games = Game.objects.select_for_update(of=("self",)).select_related("round__tournament", "table")
-    game = games.with_seat_names().get(pk=game.pk)
+    game = Game.objects.select_for_update(of=("self",)).select_related("round__tournament", "table").get(pk=game.pk)
     if entry_key:
         # Read under the game's lock: a racing send of the same key has committed or not started.
         sent = Hand.objects.filter(entry_key=entry_key).first()

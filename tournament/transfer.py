@@ -41,7 +41,7 @@ def _user(user: Any) -> str | None:
 
 def export_tournament(tournament: Tournament) -> dict[str, Any]:
     """Everything about ``tournament`` as JSON-ready data (see the module docstring)."""
-    teams = list(tournament.teams.prefetch_related("players", "payments__recorded_by"))
+    teams = list(tournament.teams.prefetch_related("players__roster", "payments__recorded_by"))
     ref = {p.pk: [team.number, i] for team in teams for i, p in enumerate(team.players.all())}
     return {
         "format": FORMAT,
@@ -64,7 +64,13 @@ def _team(team: Team) -> dict[str, Any]:
         "checked_in": team.checked_in,
         "registered_at": _when(team.registered_at),
         "players": [
-            {"name": p.name, "division": p.division, "substitute": p.substitute, "substitute_from": p.substitute_from}
+            {
+                "name": p.name,
+                "division": p.division,
+                "substitute": p.substitute,
+                "substitute_from": p.substitute_from,
+                "roster": p.roster.name if p.roster else None,
+            }
             for p in team.players.all()
         ],
         "payments": [

@@ -18,6 +18,16 @@ def score(value: object) -> str:
     return f"{MINUS}{-number}" if number < 0 else str(number)
 
 
+@register.filter
+def signed(value: object) -> str:
+    """A change in points: "+4", "−4" (a true minus), or "±0"."""
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        return ""
+    return "±0" if number == 0 else f"+{number}" if number > 0 else f"{MINUS}{-number}"
+
+
 @register.simple_tag
 def winners(game: object, seats: dict[str, str]) -> str:
     """Who won ``game``, by name with the side in words: "Ada & Eve (North–South)".
@@ -30,3 +40,15 @@ def winners(game: object, seats: dict[str, str]) -> str:
     names = " & ".join(n for n in (seats.get(seat.value) or seats.get(seat.label, "") for seat in pair) if n)
     label = Side(side).label
     return f"{names} ({label})" if names else label
+
+
+@register.filter
+def winner_before(change: object) -> str:
+    """A previewed game's winner by name under the rules in force."""
+    return change.winner_names(change.winner_before)
+
+
+@register.filter
+def winner_after(change: object) -> str:
+    """A previewed game's winner by name under the new rules."""
+    return change.winner_names(change.winner_after)

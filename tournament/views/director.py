@@ -7,10 +7,10 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
 from scoring.describe import summary
-from tournament import access, services
+from tournament import access, rule_change, services
 from tournament.formats import format_of
 from tournament.forms import TournamentForm
-from tournament.models import Round, Team
+from tournament.models import Round, Team, Tournament
 from tournament.reports import ledger
 from tournament.views.common import director_required, tournament_or_404
 
@@ -37,6 +37,9 @@ def tournament_edit(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = tournament_or_404(tournament_id)
     form = TournamentForm(request.POST or None, instance=tournament)
     if request.method == "POST" and form.is_valid():
+        confirm = _confirm_rule_change(request, tournament, form)
+        if confirm is not None:
+            return confirm
         try:
             changes = {name: form.cleaned_data[name] for name in form.Meta.fields}
             tournament, flipped = services.update_tournament(tournament=tournament, changes=changes, by=request.user)
@@ -50,6 +53,24 @@ def tournament_edit(request: HttpRequest, tournament_id: int) -> HttpResponse:
             return redirect("director:dashboard", tournament.pk)
     status = 422 if request.method == "POST" else 200
     return render(request, "director/tournament_form.html", {"form": form, "tournament": tournament}, status=status)
+
+
+def _confirm_rule_change(request: HttpRequest, tournament: Tournament, form: TournamentForm) -> HttpResponse | None:
+    """A page listing what new rules would change in the games played, to confirm; None when
+    the rules stay, no game moves, or the director has confirmed."""
+    stored = Tournament.objects.get(pk=tournament.pk)  # the form has already set the new values on ``tournament``
+    if tournament.rules == stored.rules or request.POST.get("confirm_rules") == "yes":
+        return None
+    change = rule_change.preview(tournament)
+    if not change.changes:
+        return None
+    context = {"tournament": tournament, "change": change, "posted": _resubmission(request)}
+    return render(request, "director/rule_change.html", context)
+
+
+def _resubmission(request: HttpRequest) -> list[tuple[str, str]]:
+    """The edit form's fields as posted, to send again once the director confirms."""
+    return [(k, v) for k, values in request.POST.lists() if k != "csrfmiddlewaretoken" for v in values]
 
 
 @director_required

@@ -9,8 +9,16 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from tournament import services
 from tournament.forms import PaymentForm, PlayerForm, RegistrationForm, SubstituteForm
-from tournament.models import Player, Round, Team, Tournament
-from tournament.reports import fees_due, ledger, namesakes, team_paid, teams_with_balance
+from tournament.models import Payment, Player, Round, Team, Tournament
+from tournament.reports import (
+    fees_due,
+    ledger,
+    namesakes,
+    payment_entries,
+    team_paid,
+    teams_with_balance,
+    totals_by_method,
+)
 from tournament.templatetags.money import money
 from tournament.views.common import director_required, render_page, tournament_or_404
 
@@ -158,6 +166,24 @@ def team_substitute(request: HttpRequest, tournament_id: int, team_id: int) -> H
 
 @director_required
 @require_POST
+def team_arrive(request: HttpRequest, tournament_id: int, team_id: int) -> HttpResponse:
+    """Check a team in and take its entry fee in one press."""
+    tournament = tournament_or_404(tournament_id)
+    team = _team_or_404(tournament, team_id)
+    method = request.POST.get("method", "")
+    if method not in Payment.Method.values:
+        messages.error(request, "Choose how the team paid.")
+        return redirect("director:teams", tournament.pk)
+    payment = services.check_in_team(team=team, method=method, by=request.user)
+    paid = f", paid {money(payment.amount)} {payment.get_method_display().lower()}" if payment else ""
+    messages.success(request, f"Team {team.number} is checked in{paid}.")
+    if not request.htmx:
+        return redirect("director:teams", tournament.pk)
+    return render(request, "director/_registration.html", _registration_context(tournament, RegistrationForm()))
+
+
+@director_required
+@require_POST
 def team_check_in(request: HttpRequest, tournament_id: int, team_id: int) -> HttpResponse:
     tournament = tournament_or_404(tournament_id)
     team = _team_or_404(tournament, team_id)
@@ -202,5 +228,11 @@ def payments(request: HttpRequest, tournament_id: int, team_id: int) -> HttpResp
 @director_required
 def fees(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = tournament_or_404(tournament_id)
-    context = {"tournament": tournament, "ledger": ledger(tournament), "teams": teams_with_balance(tournament)}
+    context = {
+        "tournament": tournament,
+        "ledger": ledger(tournament),
+        "teams": teams_with_balance(tournament),
+        "entries": payment_entries(tournament),
+        "by_method": totals_by_method(tournament),
+    }
     return render(request, "director/fees.html", context)

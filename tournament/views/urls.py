@@ -1,6 +1,18 @@
 from django.urls import include, path
 
-from tournament.views import director, exports, games, knockout, league, printing, prizes, public, rounds, teams
+from tournament.views import (
+    director,
+    exports,
+    games,
+    knockout,
+    league,
+    printing,
+    prizes,
+    public,
+    roster,
+    rounds,
+    teams,
+)
 
 T = "t/<int:tournament_id>/"
 
@@ -8,6 +20,8 @@ director_patterns = [
     path("", director.home, name="home"),
     path("t/new/", director.tournament_new, name="tournament_new"),
     path("import/", exports.import_json, name="import"),
+    path("roster/search/", roster.roster_search, name="roster_search"),
+    path("roster/<int:person_id>/", roster.roster_player, name="roster_player"),
     path(T, director.dashboard, name="dashboard"),
     path(T + "edit/", director.tournament_edit, name="tournament_edit"),
     path(T + "teams/", teams.teams, name="teams"),
@@ -16,6 +30,7 @@ director_patterns = [
     path(T + "teams/<int:team_id>/status/", teams.team_status, name="team_status"),
     path(T + "teams/<int:team_id>/check-in/", teams.team_check_in, name="team_check_in"),
     path(T + "teams/<int:team_id>/remove/", teams.team_remove, name="team_remove"),
+    path(T + "teams/<int:team_id>/arrive/", teams.team_arrive, name="team_arrive"),
     path(T + "teams/<int:team_id>/substitute/", teams.team_substitute, name="team_substitute"),
     path(T + "teams/<int:team_id>/payments/", teams.payments, name="payments"),
     path(T + "fees/", teams.fees, name="fees"),
@@ -28,6 +43,8 @@ director_patterns = [
     path(T + "rounds/<int:number>/close/", rounds.round_close, name="round_close"),
     path(T + "rounds/<int:number>/clock/", knockout.round_clock, name="round_clock"),
     path(T + "bracket/", knockout.bracket, name="bracket"),
+    path(T + "bracket/clocks/", knockout.start_clocks, name="start_clocks"),
+    path(T + "bracket/seeds/", knockout.seeds, name="seeds"),
     path(T + "bracket/matches/<int:match_id>/", knockout.match_detail, name="match"),
     path(T + "bracket/matches/<int:match_id>/decide/", knockout.match_decide, name="match_decide"),
     path(T + "bracket/matches/<int:match_id>/table/", knockout.match_table, name="match_table"),

@@ -1,0 +1,92 @@
+"""Returning players: the club roster offers names as they are typed, and shows a person's events."""
+
+import datetime
+
+import pytest
+from django.urls import reverse
+
+from tests.conftest import finish_game, make_tournament
+from tournament import services
+from tournament.models import Membership, Player, RosterPlayer
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def last_week(db):
+    """Last week's event, played to the end of round 1."""
+    tournament = make_tournament(couples=4, name="Last week", rounds_planned=1)
+    tournament.date = datetime.date(2026, 11, 13)
+    tournament.save()
+    round_ = services.seat_first_round(tournament=tournament)
+    services.start_round(round_=round_)
+    for game in round_.games.all():
+        finish_game(game)
+    services.close_round(round_=round_)
+    return tournament
+
+
+def test_a_returning_player_is_the_same_person_on_the_roster(last_week):
+    tonight = make_tournament(couples=0, name="Tonight")
+    team = services.register_team(tournament=tonight, names=["  ADA ", "Zed"])
+    ada = team.players.get(name="ADA")
+    assert ada.roster == Player.objects.get(team__tournament=last_week, name="Ada").roster
+    assert team.players.get(name="Zed").roster.name == "Zed"  # someone new joins the roster
+
+
+def test_names_are_offered_as_they_are_typed(director_client, last_week):
+    url = reverse("director:roster_search")
+    html = director_client.get(url, {"first": "ad"}, HTTP_HX_REQUEST="true").content.decode()
+    assert '<option value="Ada" label="Ada · 1 event, last Nov 13">' in html
+    assert "Ben" not in html
+    assert director_client.get(url, {"second": "a"}).content.decode().strip() == ""  # one letter: too few
+
+
+def test_the_roster_offers_only_people_from_the_directors_own_events(client, last_week, django_user_model):
+    other = django_user_model.objects.create_user("other", password="x", is_staff=True)
+    mine = make_tournament(couples=0, name="Mine")
+    mine.memberships.create(user=other, role=Membership.Role.DIRECTOR)
+    services.register_team(tournament=mine, names=["Adam", "Eve"])
+    client.force_login(other)
+    html = client.get(reverse("director:roster_search"), {"first": "ad"}).content.decode()
+    assert 'value="Adam"' in html and 'value="Ada"' not in html
+    ada = RosterPlayer.objects.get(name="Ada")
+    assert client.get(reverse("director:roster_player", args=[ada.pk])).status_code == 404
+
+
+def test_the_registration_form_asks_the_roster_as_names_are_typed(director_client, last_week):
+    html = director_client.get(reverse("director:teams", args=[last_week.pk])).content.decode()
+    assert 'list="roster-first"' in html and '<datalist id="roster-first">' in html
+    assert f'hx-get="{reverse("director:roster_search")}"' in html
+    ada = RosterPlayer.objects.get(name="Ada")
+    assert reverse("director:roster_player", args=[ada.pk]) in html  # her history: one click away
+
+
+def test_a_persons_history_lists_every_event_with_their_place(director_client, last_week):
+    tonight = make_tournament(couples=0, name="Tonight")
+    services.register_team(tournament=tonight, names=["Ada", "Quinn"])
+    ada = RosterPlayer.objects.get(name="Ada")
+    html = director_client.get(reverse("director:roster_player", args=[ada.pk])).content.decode()
+    assert html.index("Tonight") < html.index("Last week")
+    assert "Quinn" in html and "1 of 8" in html and "244" in html
+
+
+def test_renaming_on_the_roster_leaves_each_events_record_as_it_was(director_client, last_week):
+    ada = RosterPlayer.objects.get(name="Ada")
+    url = reverse("director:roster_player", args=[ada.pk])
+    assert director_client.post(url, {"name": ""}).status_code == 422
+    director_client.post(url, {"name": "Ada  Lovelace"})
+    ada.refresh_from_db()
+    assert (ada.name, ada.key) == ("Ada Lovelace", "ada lovelace")
+    assert Player.objects.get(roster=ada).name == "Ada"
+    assert "Ada</td>" in director_client.get(reverse("public:standings", args=[last_week.pk])).content.decode()
+    assert director_client.get(reverse("director:roster_player", args=[9999])).status_code == 404
+    assert director_client.delete(url).status_code == 405
+
+
+def test_an_imported_event_links_its_players_to_the_roster(last_week):
+    from tournament import restore, transfer
+
+    copy = restore.import_tournament(transfer.export_tournament(last_week))
+    ada = RosterPlayer.objects.get(name="Ada")
+    assert set(ada.entries.values_list("team__tournament", flat=True)) == {last_week.pk, copy.pk}

@@ -1,0 +1,70 @@
+"""Changing the rules during play: what it would change is shown, and the director confirms."""
+
+import pytest
+from django.urls import reverse
+
+from tournament import rule_change, services
+from tournament.models import Side, Tournament
+
+pytestmark = pytest.mark.django_db
+
+FORM = {"date": "2026-11-20", "venue": "", "format": "progressive_split", "rounds_planned": 5,
+        "entry_fee": "20.00", "seating_order": "registration", "seating_seed": 0, "prize_ties": "share",
+        "paper_size": "letter"}  # fmt: skip
+
+
+def _post(client, tournament, overrides: str, **extra):
+    data = FORM | {"name": tournament.name, "preset": tournament.preset, "rule_overrides": overrides} | extra
+    return client.post(reverse("director:tournament_edit", args=[tournament.pk]), data)
+
+
+def _proposed(tournament, **overrides):
+    """``tournament`` with new rule overrides set, not saved."""
+    tournament.rule_overrides = overrides
+    return tournament
+
+
+def test_the_preview_names_each_game_that_moves_by_how_much_and_whose_result_flips(finished_round, tournament):
+    services.close_round(round_=finished_round)
+    change = rule_change.preview(_proposed(tournament, overtrick_points=0))
+    assert [(c.round, c.table) for c in change.changes] == [(1, 1), (1, 2), (1, 3), (1, 4)]
+    first = change.changes[0]
+    assert (first.before, first.after, first.moves) == ((244, 240), (240, 240), (-4, 0))
+    assert (first.winner_before, first.winner_after) == (Side.NS, "")
+    assert first.north_south.startswith("Ada") and first.winner_names(first.winner_after) == "nobody yet"
+    assert change.closed_rounds == [1] and len(change.flips) == 4
+
+
+def test_rules_that_change_no_score_preview_nothing(finished_round, tournament):
+    assert rule_change.preview(_proposed(tournament, bag_limit=20, bag_penalty=100)).changes == []
+
+
+def test_the_director_sees_the_changes_and_must_confirm(director_client, finished_round, tournament):
+    services.close_round(round_=finished_round)
+    response = _post(director_client, tournament, '{"overtrick_points": 0}')
+    html = response.content.decode()
+    assert response.status_code == 200 and "Change the rules during play?" in html
+    assert "Closed round 1 is among them" in html and "4 games would change, and the result changes at 4" in html
+    assert '<td>1 <small class="muted">closed</small></td><td class="num">1</td>' in html
+    assert '240 <small class="muted">(−4)</small>' in html and "(±0)" in html
+    assert "no longer decided (level or unfinished)</strong>, was won by Ada &amp; Ben" in html
+    tournament.refresh_from_db()
+    assert tournament.rule_overrides == {}  # nothing changed yet
+    assert 'name="rule_overrides" value="{&quot;overtrick_points&quot;: 0}"' in html
+
+    confirmed = _post(director_client, tournament, '{"overtrick_points": 0}', confirm_rules="yes")
+    assert confirmed.status_code == 302
+    tournament.refresh_from_db()
+    assert tournament.rule_overrides == {"overtrick_points": 0}
+    assert finished_round.games.get(table__number=1).ns_score == 240
+
+
+def test_rules_that_refuse_played_hands_cannot_be_confirmed(director_client, finished_round, tournament):
+    response = _post(director_client, tournament, '{"min_team_bid": 7}')
+    html = response.content.decode()
+    assert "The new rules refuse hands already played" in html and "Apply the new rules" not in html
+    assert Tournament.objects.get(pk=tournament.pk).rule_overrides == {}
+
+
+def test_before_any_hand_the_rules_change_at_once(director_client, tournament):
+    assert _post(director_client, tournament, '{"overtrick_points": 0}').status_code == 302
