@@ -442,10 +442,14 @@ def _ending(rules: RuleSet, say: _Sayer) -> tuple[str, ...]:
     if rules.target_score is None and rules.hands_per_round is None:
         lines.append("There is no target score: hands are scored one at a time until the director calls time.")
     if rules.time_limit_minutes:
+        lines.append(f"A match has a {rules.time_limit_minutes}-minute limit.")
+        # 004 says only that the game under way "will be finished"; how it ends is the settled reading.
         lines.append(
-            f"A match has a {rules.time_limit_minutes}-minute limit. When time is called, the hand being played "
-            "is finished; then the game ends and the higher score wins it, and if the scores are equal one more "
-            "hand decides. In a match of several games, games not yet started are not played."
+            _reading(
+                "When time is called, the hand being played is finished; then the game ends and the higher score "
+                "wins it, and on equal scores the next hand decides. In a match of several games, games "
+                "not yet started are not played."
+            )
         )
     elif "time_limit" in say.readings:
         lines.append(_reading("there is no time limit: the game is played to its end."))
