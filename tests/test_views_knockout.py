@@ -4,6 +4,7 @@ import datetime
 
 import pytest
 from django.urls import reverse
+from django.utils.html import escape
 from django.utils import timezone
 
 from tests.test_knockout import current_game, enter, hand, knockout_event, match, win_game
@@ -160,3 +161,23 @@ def test_the_public_bracket_shows_tables_and_the_champion(client):
     page = client.get(reverse("public:bracket", args=[tournament.pk]) + "?projector=1").content.decode()
     assert "Champion: <strong>Ada &amp; Ben</strong>" in page
     assert tournament.rounds.get().status == Round.Status.CLOSED
+
+
+@pytest.mark.parametrize(
+    "name", ["public:standings", "public:projector", "director:standings", "director:export_standings"]
+)
+def test_a_knockouts_standings_list_the_places_from_the_bracket(director_client, name):
+    tournament = knockout_event(teams=2)
+    url = reverse(name, args=[tournament.pk])
+    assert director_client.get(url).status_code == 200  # no places yet while the bracket is played
+    game = current_game(match(tournament, "F1"))
+    while game.status != "finished":
+        game = enter(game, hand())
+    page = director_client.get(url).content.decode()
+    assert ("Ada &amp; Ben" in page and "Cleo &amp; Dan" in page) or ("1,Ada & Ben" in page and "2,Cleo & Dan" in page)
+
+
+def test_a_knockouts_printed_standings_open(director_client):
+    tournament = knockout_event(teams=2)
+    response = director_client.get(reverse("director:print_document", args=[tournament.pk, "standings"]))
+    assert response.status_code == 200 and response["Content-Type"] == "application/pdf"

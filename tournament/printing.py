@@ -26,9 +26,10 @@ from scoring import Seat, Side
 from scoring.describe import handout, summary
 from scoring.rules import readings_of
 from tournament import league, pdf, print_jobs
+from tournament.formats import format_of
 from tournament.links import qr_svg, table_url
 from tournament.models import Payout, PrintJob, Round, Tournament, playing_name
-from tournament.reports import ledger, payment_entries, standings_rows, teams_with_balance, totals_by_method
+from tournament.reports import ledger, payment_entries, teams_with_balance, totals_by_method
 from tournament.standings import TIEBREAK_TEXT
 from tournament.templatetags.wording import score
 
@@ -413,7 +414,7 @@ def rule_handout(tournament: Tournament) -> Document:
 
 
 def standings(tournament: Tournament) -> Document:
-    rows = standings_rows(tournament)
+    rows = format_of(tournament).standings(tournament)  # a knockout places by its bracket
     rounds = sorted({s.round for row in rows for s in row.standing.rounds if s is not None})
     title = "Standings"
     context = {**_base(tournament, title), "rows": rows, "rounds": rounds, "tiebreak": TIEBREAK_TEXT}

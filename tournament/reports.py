@@ -255,8 +255,8 @@ def sitting_out_names(round_: Round) -> list[str]:
     return list(round_.sit_outs.annotate(name=playing_name()).values_list("name", flat=True))
 
 
-def standings_csv(tournament: Tournament) -> str:
-    rows = standings_rows(tournament)
+def standings_csv(rows: list[StandingRow]) -> str:
+    """``rows`` as the tournament's format places them (see ``EventFormat.standings``)."""
     rounds = sorted({s.round for row in rows for s in row.standing.rounds if s is not None})
     out = io.StringIO()
     writer = csvsafe.writer(out)

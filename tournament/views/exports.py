@@ -10,6 +10,7 @@ from django.utils.text import slugify
 from django.views.decorators.http import require_http_methods
 
 from tournament import access, restore, transfer
+from tournament.formats import format_of
 from tournament.forms import ImportForm
 from tournament.reports import hands_csv, standings_csv
 from tournament.views.common import director_required, tournament_or_404
@@ -24,7 +25,11 @@ def _download(body: str, filename: str, content_type: str) -> HttpResponse:
 @director_required
 def export_standings(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = tournament_or_404(tournament_id)
-    return _download(standings_csv(tournament), f"{slugify(tournament.name)}-standings.csv", "text/csv")
+    return _download(
+        standings_csv(format_of(tournament).standings(tournament)),
+        f"{slugify(tournament.name)}-standings.csv",
+        "text/csv",
+    )
 
 
 @director_required

@@ -3,9 +3,10 @@
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
+from tournament.formats import format_of
 from tournament.models import Round
 from tournament.places import find_places, page_of, round_places
-from tournament.reports import board, standings_rows
+from tournament.reports import board
 from tournament.standings import TIEBREAK_TEXT
 from tournament.views.common import director_required, tournament_or_404, whole_number
 
@@ -20,7 +21,7 @@ def _standings_context(tournament_id: int) -> dict:
     current = tournament.current_round()
     return {
         "tournament": tournament,
-        "rows": standings_rows(tournament),
+        "rows": format_of(tournament).standings(tournament),  # a knockout places by its bracket
         "tiebreak": TIEBREAK_TEXT,
         "current": current,
         "board": board(current) if current else [],
