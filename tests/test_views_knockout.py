@@ -4,7 +4,6 @@ import datetime
 
 import pytest
 from django.urls import reverse
-from django.utils.html import escape
 from django.utils import timezone
 
 from tests.test_knockout import current_game, enter, hand, knockout_event, match, win_game
