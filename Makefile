@@ -33,6 +33,7 @@ bench: install
 	$(DEV) $(PY) bench/tournament_scale.py
 	$(DEV) $(PY) bench/table_load.py
 	$(DEV) $(PY) bench/print_speed.py
+	$(DEV) $(PY) bench/knockout_scale.py
 	$(DEV) $(PY) bench/table_taps.py
 	$(DEV) $(PY) bench/league.py
 

@@ -1,11 +1,17 @@
 """Load test of score entry: gunicorn (2 workers) on loopback, 100 tables posting hands at once.
 
 For each database (SQLite file, and PostgreSQL when a server answers at 127.0.0.1:5432), a
-tournament of 100 running tables is built; then 100 client threads, one per table, each load
-their table's page (for the CSRF cookie) and post HANDS hands in a row, as phones would (htmx
-requests, the panel fragment back). The same threads then post as often to a bare view that does
-one database write, through the same middleware. Reported: requests/s, p50 and p95 latency,
+tournament of 100 running tables (and two more, kept apart) is built. First, one hand entry's
+SQL statements are counted in-process at a spare table. Then one phone alone posts SEQUENTIAL
+hands in a row at the other spare table, and as many posts to a bare view that does one database
+write, through the same middleware: the ratio of their median latencies is one entry's cost.
+Then the burst: 100 client threads, one per table, each load their table's page (for the CSRF
+cookie) and post HANDS hands in a row, as phones would (htmx requests, what changed sent back);
+the same threads then post as often to the bare view. Reported: requests/s, p50 and p95 latency,
 errors, and the ratio of the entry's throughput to the bare view's.
+
+``BENCH_PG_DATABASE`` names the PostgreSQL database the run creates and drops (default
+"spades_bench"), so that people sharing a server do not collide.
 """
 
 from __future__ import annotations
@@ -29,7 +35,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 TABLES = 100
 HANDS = 10
+SEQUENTIAL = 40
 PG_ADMIN = "postgresql://postgres@127.0.0.1:5432/test"
+PG_DATABASE = os.environ.get("BENCH_PG_DATABASE", "spades_bench")
 
 
 def free_port() -> int:
@@ -38,8 +46,9 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def prepare(env: dict[str, str]) -> list[str]:
-    """Migrate, build the event and the baseline's table; return the table tokens."""
+def prepare(env: dict[str, str]) -> tuple[list[str], int]:
+    """Migrate, build the event and the baseline's table; count one entry's SQL statements at the
+    first table; return the other tables' tokens and that count."""
     key = "INTEGER PRIMARY KEY AUTOINCREMENT" if "sqlite" in env["DATABASE_URL"] else "SERIAL PRIMARY KEY"
     code = f"""
 import json, django
@@ -50,17 +59,27 @@ call_command("migrate", verbosity=0)
 call_command("collectstatic", verbosity=0, interactive=False)
 with connection.cursor() as c:
     c.execute("CREATE TABLE IF NOT EXISTS bench_write (id {key}, note TEXT)")
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from tournament import services
 from tournament.simulation import create_event
-t = create_event(couples={2 * TABLES}, rounds=2, seed=1, partners="fixed")
+t = create_event(couples={2 * (TABLES + 2)}, rounds=2, seed=1, partners="fixed")
 t.rule_overrides = {{"target_score": 10000}}
 t.save()
 r = t.rounds.get(number=1)
 services.start_round(round_=r)
-print(json.dumps(list(r.games.values_list("token", flat=True))))
+tokens = list(r.games.order_by("table__number").values_list("table__token", flat=True))
+hand = {{"number": 1, "north_bid": "3", "east_bid": "3", "south_bid": "3", "west_bid": "3",
+        "north_tricks": 4, "east_tricks": 3, "south_tricks": 3, "west_tricks": 3}}
+with CaptureQueriesContext(connection) as captured:
+    answer = Client(HTTP_HOST="127.0.0.1").post(f"/table/{{tokens[0]}}/round/1/hands/", hand, HTTP_HX_REQUEST="true")
+assert answer.status_code == 200, answer.status_code
+work = [q for q in captured.captured_queries if not q["sql"].startswith(("BEGIN", "COMMIT", "SAVEPOINT", "RELEASE"))]
+print(json.dumps([tokens[1:], len(work)]))
 """
     done = subprocess.run([sys.executable, "-c", code], env=env, cwd=ROOT, capture_output=True, text=True, check=True)
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    tokens, statements = json.loads(done.stdout.strip().splitlines()[-1])
+    return tokens, statements
 
 
 class Phone:
@@ -104,6 +123,20 @@ def random_values(rng: random.Random) -> dict[str, object]:
     return values
 
 
+def hand_url(token: str) -> str:
+    return f"/table/{token}/round/1/hands/"
+
+
+def run_sequential(port: int, token: str) -> tuple[float, float]:
+    """One phone alone: median latency of SEQUENTIAL hand entries, then of as many bare writes."""
+    phone, rng = Phone(port), random.Random(0)
+    phone.get(f"/table/{token}/")
+    entries = [phone.post(hand_url(token), {"number": n, **random_values(rng)}) for n in range(1, SEQUENTIAL + 1)]
+    bare = [phone.post("/bench/write/", {}) for _ in range(SEQUENTIAL)]
+    assert all(status == 200 for status, _ in entries + bare), [status for status, _ in entries + bare]
+    return statistics.median(s for _, s in entries), statistics.median(s for _, s in bare)
+
+
 def run_load(port: int, tokens: list[str], *, bare: bool) -> tuple[list[float], int, float]:
     latencies: list[float] = []
     errors = [0]
@@ -118,7 +151,7 @@ def run_load(port: int, tokens: list[str], *, bare: bool) -> tuple[list[float], 
             if bare:
                 status, seconds = phone.post("/bench/write/", {})
             else:
-                status, seconds = phone.post(f"/table/{token}/hands/", {"number": number, **random_values(rng)})
+                status, seconds = phone.post(hand_url(token), {"number": number, **random_values(rng)})
             with lock:
                 latencies.append(seconds)
                 errors[0] += status != 200
@@ -137,7 +170,7 @@ def measure(label: str, database_url: str) -> None:
     env = {**os.environ, "DATABASE_URL": database_url, "DJANGO_SETTINGS_MODULE": "bench.settings",
            "DJANGO_DEBUG": "false", "DJANGO_SECRET_KEY": "bench-" + "k" * 50, "DJANGO_ALLOWED_HOSTS": "127.0.0.1",
            "DJANGO_HTTPS": "false", "DATABASE_CONN_MAX_AGE": "60"}  # fmt: skip
-    tokens = prepare(env)
+    tokens, statements = prepare(env)
     port = free_port()
     server = subprocess.Popen(
         [str(Path(sys.executable).with_name("gunicorn")), "tournament.wsgi", "-w", "2", "-b", f"127.0.0.1:{port}",
@@ -150,6 +183,11 @@ def measure(label: str, database_url: str) -> None:
                 break
             except OSError:
                 time.sleep(0.1)
+        entry, bare_write = run_sequential(port, tokens[0])
+        tokens = tokens[1:]
+        print(f"  {label}: one hand entry runs {statements} SQL statements (besides BEGIN/COMMIT)")
+        print(f"    alone: hand entry p50 {entry * 1000:.1f} ms, bare write p50 {bare_write * 1000:.1f} ms,"
+              f" {entry / bare_write:.2f} x the bare write's time")  # fmt: skip
         rows = {}
         for name, bare in (("hand entry", False), ("bare write", True)):
             latencies, errors, wall = run_load(port, tokens, bare=bare)
@@ -190,13 +228,13 @@ def main() -> None:
     import psycopg
 
     with psycopg.connect(PG_ADMIN, autocommit=True) as admin:
-        admin.execute("DROP DATABASE IF EXISTS spades_bench")
-        admin.execute("CREATE DATABASE spades_bench")
+        admin.execute(f'DROP DATABASE IF EXISTS "{PG_DATABASE}"')
+        admin.execute(f'CREATE DATABASE "{PG_DATABASE}"')
     try:
-        measure("PostgreSQL", "postgres://postgres@127.0.0.1:5432/spades_bench")
+        measure("PostgreSQL", f"postgres://postgres@127.0.0.1:5432/{PG_DATABASE}")
     finally:
         with psycopg.connect(PG_ADMIN, autocommit=True) as admin:
-            admin.execute("DROP DATABASE IF EXISTS spades_bench WITH (FORCE)")
+            admin.execute(f'DROP DATABASE IF EXISTS "{PG_DATABASE}" WITH (FORCE)')
 
 
 if __name__ == "__main__":

@@ -1,8 +1,12 @@
 """Build a 100-table event (400 players) with 8 rounds of hands, then time closing a round and
 rendering the standings page and the projector view, with their SQL query counts. A 10-table
-event is measured the same way to show the query counts do not grow with the tables.
+event is measured the same way to show the query counts do not grow with the tables, and a
+national-size one of 1,000 tables (4,000 players) to show the standings still come in time.
 
-Runs on a throw-away database (SQLite in memory, or a test database beside DATABASE_URL's).
+``BENCH_SCALE_TABLES`` lists the sizes (default "10,100,1000"; building the 1,000-table event
+through the simulation takes several minutes). Runs on a throw-away database (SQLite in
+memory, or a test database beside DATABASE_URL's), with production settings unless the
+environment says otherwise.
 """
 
 from __future__ import annotations
@@ -16,6 +20,9 @@ import time
 import django
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tournament.settings")
+for name, value in {"DJANGO_DEBUG": "false", "DJANGO_SECRET_KEY": "bench-" + "k" * 50,
+                    "DJANGO_ALLOWED_HOSTS": "testserver", "DJANGO_HTTPS": "false"}.items():  # fmt: skip
+    os.environ.setdefault(name, value)
 django.setup()
 
 from django.db import connection, reset_queries  # noqa: E402
@@ -28,6 +35,7 @@ from tournament.scratch import throwaway_database  # noqa: E402
 from tournament.simulation import create_event, play_game  # noqa: E402
 
 ROUNDS = 8
+SIZES = [int(n) for n in os.environ.get("BENCH_SCALE_TABLES", "10,100,1000").split(",")]
 
 
 def build(tables: int, seed: int = 1):
@@ -80,11 +88,11 @@ def main() -> None:
     setup_test_environment()
     with throwaway_database():
         print(f"tournament scale ({connection.vendor}, Python {sys.version.split()[0]})")
-        small, large = measure(10), measure(100)
-    print(f"  {'':<16} {'10 tables':>22} {'100 tables':>22}")
-    for key in small:
-        (t10, q10), (t100, q100) = small[key], large[key]
-        print(f"  {key:<16} {t10 * 1000:>9.1f} ms {q10:>4} queries {t100 * 1000:>9.1f} ms {q100:>4} queries")
+        results = {tables: measure(tables) for tables in SIZES}
+    print(f"  {'':<16}" + "".join(f"{f'{tables:,} tables':>24}" for tables in SIZES))
+    for key in results[SIZES[0]]:
+        cells = "".join(f"{t * 1000:>10.1f} ms {q:>4} queries" for t, q in (results[n][key] for n in SIZES))
+        print(f"  {key:<16}{cells}")
 
 
 if __name__ == "__main__":

@@ -19,6 +19,13 @@ from scoring.seats import Seat, Side
 
 SEATS = tuple(Seat)
 SIDES = tuple(Side)
+# The stored field names, spelt out once: entries are read and written for every hand replayed.
+BID_FIELDS = tuple(f"{seat.prefix}_bid" for seat in SEATS)
+TRICKS_FIELDS = tuple(f"{seat.prefix}_tricks" for seat in SEATS)
+RENEG_FIELDS = tuple(f"{side.prefix}_reneges" for side in SIDES)
+TABLE_TALK_FIELDS = tuple(f"{side.prefix}_table_talk" for side in SIDES)
+# The engine's pairs as positions in the seat order: (North, South), (East, West).
+PAIRS = tuple(tuple(SEATS.index(seat) for seat in side.seats) for side in SIDES)
 
 
 def parse_bid(text: object) -> Bid | None:
@@ -57,10 +64,10 @@ class HandEntry:
         if misdeal:
             return cls.misdealt(misdeal, dealer=dealer)
         return cls(
-            bids=tuple(parse_bid(values.get(f"{seat.prefix}_bid")) for seat in SEATS),  # type: ignore[arg-type]
-            tricks=tuple(values.get(f"{seat.prefix}_tricks") for seat in SEATS),  # type: ignore[arg-type]
-            reneges=tuple(values.get(f"{side.prefix}_reneges") or 0 for side in SIDES),  # type: ignore[arg-type]
-            table_talk=tuple(values.get(f"{side.prefix}_table_talk") or 0 for side in SIDES),  # type: ignore[arg-type]
+            bids=tuple(parse_bid(values.get(name)) for name in BID_FIELDS),  # type: ignore[arg-type]
+            tricks=tuple(values.get(name) for name in TRICKS_FIELDS),  # type: ignore[arg-type]
+            reneges=tuple(values.get(name) or 0 for name in RENEG_FIELDS),  # type: ignore[arg-type]
+            table_talk=tuple(values.get(name) or 0 for name in TABLE_TALK_FIELDS),  # type: ignore[arg-type]
             dealer=dealer,
         )
 
@@ -85,22 +92,19 @@ class HandEntry:
 
     def fields(self) -> dict[str, Any]:
         """The entry as stored: ``north_bid`` ("3", "nil", "" for none) … ``misdeal``."""
-        values: dict[str, Any] = {}
-        for seat, bid in zip(SEATS, self.bids, strict=True):
-            values[f"{seat.prefix}_bid"] = "" if bid is None else str(bid)
-        for seat, tricks in zip(SEATS, self.tricks, strict=True):
-            values[f"{seat.prefix}_tricks"] = tricks
-        for kind in ("reneges", "table_talk"):
-            for side, count in zip(SIDES, getattr(self, kind), strict=True):
-                values[f"{side.prefix}_{kind}"] = count
-        values["misdeal"] = self.misdeal
-        return values
+        return {
+            **{name: "" if bid is None else str(bid) for name, bid in zip(BID_FIELDS, self.bids, strict=True)},
+            **dict(zip(TRICKS_FIELDS, self.tricks, strict=True)),
+            **dict(zip(RENEG_FIELDS, self.reneges, strict=True)),
+            **dict(zip(TABLE_TALK_FIELDS, self.table_talk, strict=True)),
+            "misdeal": self.misdeal,
+        }
 
     def players(self) -> tuple[tuple[PlayerHand, PlayerHand], tuple[PlayerHand, PlayerHand]]:
         """The scored hand in the engine's terms: (North, South) then (East, West)."""
         return tuple(  # type: ignore[return-value]
-            tuple(PlayerHand(self.bid(seat), self.tricks_of(seat)) for seat in side.seats)  # type: ignore[arg-type]
-            for side in SIDES
+            tuple(PlayerHand(self.bids[i], self.tricks[i]) for i in pair)  # type: ignore[arg-type]
+            for pair in PAIRS
         )
 
 

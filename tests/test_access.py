@@ -12,6 +12,7 @@ from tests.test_views_director import NEW
 from tournament import access, services
 from tournament.models import Hand, Membership, Payment, Round, Tournament
 from tournament.transfer import export_tournament
+from tournament.views.urls import director_patterns
 
 pytestmark = pytest.mark.django_db
 
@@ -132,7 +133,7 @@ def test_five_wrong_passwords_lock_the_account_and_say_when_to_retry(client, sta
     again = _attempt(client, url, "olive", "a-long-password-1", address="10.0.0.99")
     assert again.status_code == 429
     text = again.content.decode()
-    assert "Try again in 15 minutes at the latest" in text and again["Retry-After"] == "900"
+    assert "Try again after " in text and "(15 minutes at most)" in text and again["Retry-After"] == "900"
     assert "_auth_user_id" not in client.session
 
 
@@ -161,3 +162,19 @@ def test_an_imported_tournament_belongs_to_the_director_who_imported_it(client, 
     imported = Tournament.objects.exclude(pk=tournament.pk).get()
     assert access.role_of(olive, imported.pk) == Membership.Role.DIRECTOR
     assert access.role_of(olive, tournament.pk) is None
+
+
+def test_an_assistant_is_not_shown_links_to_money_or_rules(client, owned):
+    tournament, owner, helper = owned
+    fees = reverse("director:fees", args=[tournament.pk])
+    edit = reverse("director:tournament_edit", args=[tournament.pk])
+    dashboard = reverse("director:dashboard", args=[tournament.pk])
+    as_helper = _as(client, helper).get(dashboard).content.decode()
+    assert fees not in as_helper and edit not in as_helper
+    assert reverse("director:round", args=[tournament.pk, 1]) in as_helper
+    as_owner = _as(client, owner).get(dashboard).content.decode()
+    assert fees in as_owner and edit in as_owner
+
+
+def test_every_page_an_assistant_may_use_exists():
+    assert {pattern.name for pattern in director_patterns} >= access.ASSISTANT_PAGES

@@ -7,7 +7,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from tests.test_knockout import current_game, enter, hand, knockout_event, match, win_game
-from tournament.models import Clock, Match, Round
+from tournament.models import Clock, Match, Round, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -162,21 +162,55 @@ def test_the_public_bracket_shows_tables_and_the_champion(client):
     assert tournament.rounds.get().status == Round.Status.CLOSED
 
 
-@pytest.mark.parametrize(
-    "name", ["public:standings", "public:projector", "director:standings", "director:export_standings"]
-)
-def test_a_knockouts_standings_list_the_places_from_the_bracket(director_client, name):
-    tournament = knockout_event(teams=2)
-    url = reverse(name, args=[tournament.pk])
-    assert director_client.get(url).status_code == 200  # no places yet while the bracket is played
-    game = current_game(match(tournament, "F1"))
-    while game.status != "finished":
-        game = enter(game, hand())
-    page = director_client.get(url).content.decode()
-    assert ("Ada &amp; Ben" in page and "Cleo &amp; Dan" in page) or ("1,Ada & Ben" in page and "2,Cleo & Dan" in page)
+def test_the_bracket_prints_on_one_landscape_page_for_32_teams(director_client, tmp_path):
+    from pypdf import PdfReader
+
+    tournament = knockout_event(teams=32, format="double_elimination")
+    response = director_client.get(reverse("director:print_document", args=[tournament.pk, "bracket"]))
+    pdf = tmp_path / "bracket.pdf"
+    pdf.write_bytes(response.content)
+    reader = PdfReader(pdf)
+    assert len(reader.pages) == 1
+    page = reader.pages[0]
+    assert page.mediabox.width > page.mediabox.height  # landscape
+    text = page.extract_text()
+    assert "Losers' bracket" in text and "(1) Ada & Ben" in text
 
 
-def test_a_knockouts_printed_standings_open(director_client):
-    tournament = knockout_event(teams=2)
-    response = director_client.get(reverse("director:print_document", args=[tournament.pk, "standings"]))
-    assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
+def test_match_score_sheets_print_the_time_rule_for_each_match_playing(director_client, tmp_path):
+    from pypdf import PdfReader
+
+    tournament = knockout_event(teams=4, best_of=3)
+    response = director_client.get(reverse("director:print_document", args=[tournament.pk, "match-sheets"]))
+    pdf = tmp_path / "sheets.pdf"
+    pdf.write_bytes(response.content)
+    reader = PdfReader(pdf)
+    assert len(reader.pages) == 2
+    text = " ".join(reader.pages[0].extract_text().split())
+    assert "The match has 30 minutes" in text and "Games not yet started when time is called are not played" in text
+
+
+def test_director_set_seeds_decide_the_draw(director_client):
+    tournament = knockout_event(teams=4)
+    tournament.rounds.all().delete()
+    tournament.matches.all().delete()
+    Tournament.objects.filter(pk=tournament.pk).update(seating_order=Tournament.SeatingOrder.DIRECTOR)
+    teams = list(tournament.teams.order_by("number"))
+    url = reverse("director:seeds", args=[tournament.pk])
+    clash = {f"seed-{t.pk}": 1 for t in teams}
+    response = director_client.post(url, clash)
+    assert response.status_code == 422 and b"is given to" in response.content
+    chosen = {f"seed-{t.pk}": seed for t, seed in zip(teams, (4, 3, 2, 1), strict=True)}
+    assert director_client.post(url, chosen).status_code == 302
+    director_client.post(reverse("director:seat_first", args=[tournament.pk]))
+    top = match(tournament, "W1-1")
+    assert (top.home, top.away) == (teams[3], teams[0])  # seed 1 v seed 4
+    assert director_client.post(url, chosen).status_code == 422  # drawn: seeds are fixed
+
+
+def test_starting_every_clock_starts_only_the_matches_at_tables(director_client):
+    tournament = knockout_event(teams=6)
+    response = director_client.post(reverse("director:start_clocks", args=[tournament.pk]), follow=True)
+    assert b"Started 2 clocks." in response.content
+    assert Clock.objects.filter(tournament=tournament, started_at__isnull=False).count() == 2
+    assert director_client.get(reverse("director:start_clocks", args=[tournament.pk])).status_code == 405

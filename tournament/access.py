@@ -28,7 +28,7 @@ ASSISTANT_PAGES = frozenset({
     "seat_first", "round", "round_board", "round_swap", "round_links", "round_start", "round_close",
     "game", "game_hand", "game_tie", "game_reissue", "game_resolve",
     "standings", "print", "print_document", "print_job", "print_job_pdf", "export_standings", "export_hands",
-    "bracket", "match", "match_table", "clock", "round_clock",
+    "bracket", "match", "match_table", "clock", "round_clock", "start_clocks",
     "league_schedule", "league_build", "league_postpone", "league_join", "league_withdraw", "league_night",
     "league_night_open", "league_night_start", "league_night_close", "league_table", "league_championship",
 })  # fmt: skip

@@ -13,7 +13,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from tournament.models import Clock, Game, Match, Round
+from tournament.models import Clock, Game, Match, Round, Tournament
 
 MAX_EXTRA_MINUTES = 120
 
@@ -44,7 +44,8 @@ def start_round_clock(*, round_: Round) -> int:
 @transaction.atomic
 def pause_round_clock(*, round_: Round) -> None:
     now = timezone.now()
-    for clock in Clock.objects.select_for_update().filter(games__round=round_).distinct():
+    timed = Game.objects.filter(round=round_).values("clock_id")
+    for clock in Clock.objects.select_for_update().filter(pk__in=timed):
         clock.pause(now)
         clock.save(update_fields=["paused_at"])
 
@@ -52,6 +53,20 @@ def pause_round_clock(*, round_: Round) -> None:
 def _start(clock: Clock, now: datetime.datetime) -> None:
     clock.start(now)
     clock.save(update_fields=["started_at", "paused_at", "paused_seconds"])
+
+
+@transaction.atomic
+def start_match_clocks(*, tournament: Tournament) -> int:
+    """Start the clock of every match now at a table whose clock has not started; returns how many."""
+    now = timezone.now()
+    waiting = Clock.objects.select_for_update(of=("self",)).filter(
+        match__tournament=tournament, match__status=Match.Status.PLAYING, started_at__isnull=True
+    )
+    count = 0
+    for clock in waiting:
+        _start(clock, now)
+        count += 1
+    return count
 
 
 @transaction.atomic

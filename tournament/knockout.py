@@ -81,6 +81,22 @@ def draw_bracket(*, tournament: Tournament, by: User = None) -> Round:
     return round_
 
 
+@transaction.atomic
+def set_seeds(*, tournament: Tournament, seeds: dict[int, int]) -> None:
+    """The director's seeds (team id to seed), before the draw."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    if tournament.rounds.exists():
+        raise ValidationError("The bracket is drawn: seeds can no longer change.", code="already_drawn")
+    teams = list(tournament.teams.filter(pk__in=seeds))
+    for team in teams:
+        team.seed = seeds[team.pk]
+    Team.objects.bulk_update(teams, ["seed"])
+
+
+def playing_teams(tournament: Tournament) -> list[Team]:
+    return _entrants(tournament)
+
+
 def create_matches(tournament: Tournament, shape: pure.Bracket, *, after: int = 0) -> None:
     """A match for every slot of ``shape``, placed after position ``after`` in the playing order."""
     Match.objects.bulk_create(
@@ -184,7 +200,7 @@ def assign_table(*, match: Match, table: Table) -> None:
 def game_changed(*, game: Game) -> None:
     """A hand was entered or corrected, or a tie decided, in one of a match's games: settle the
     match (next game, or its winner) and let the bracket move on."""
-    match = Match.objects.select_for_update(of=("self",)).select_related("tournament", "clock").get(pk=game.match_id)
+    match = Match.objects.select_for_update(of=("self",)).select_related("tournament").get(pk=game.match_id)
     games = list(match.games.order_by("match_game"))
     winner = _winner_from_games(match, games)
     if match.status == Match.Status.FINISHED:

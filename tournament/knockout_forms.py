@@ -49,3 +49,30 @@ class ClockForm(forms.Form):
         if data.get("action") == "extra" and not data.get("minutes"):
             self.add_error("minutes", forms.ValidationError("How many minutes?", code="minutes_required"))
         return data
+
+
+class SeedsForm(forms.Form):
+    """The director's seeds: every playing team a different number from 1 (the top seed) to N."""
+
+    def __init__(self, *args: Any, teams: list[Team], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.teams = teams
+        for team in teams:
+            self.fields[f"seed-{team.pk}"] = forms.IntegerField(
+                label=f"{team.number}. {team.names}", min_value=1, max_value=len(teams), initial=team.seed
+            )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        taken: dict[int, str] = {}
+        for team in self.teams:
+            seed = data.get(f"seed-{team.pk}")
+            if seed in taken:
+                message = f"Seed {seed} is given to {taken[seed]} already."
+                self.add_error(f"seed-{team.pk}", forms.ValidationError(message, code="seed_taken"))
+            elif seed is not None:
+                taken[seed] = team.names
+        return data
+
+    def seeds(self) -> dict[int, int]:
+        return {team.pk: self.cleaned_data[f"seed-{team.pk}"] for team in self.teams}

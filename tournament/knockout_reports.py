@@ -55,6 +55,10 @@ class BracketView:
     champion: str
     double: bool
 
+    @property
+    def clocks_to_start(self) -> int:
+        return sum(1 for card in self.playing if card.clock is not None and not card.clock.started)
+
 
 def _names(tournament: Tournament) -> dict[int, str]:
     names: dict[int, list[str]] = {}

@@ -16,8 +16,9 @@ from decimal import Decimal
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
-from django.db import models
-from django.db.models import OuterRef, Q, Subquery
+from django.db import connections, models
+from django.db.models import Q
+from django.db.models.expressions import RawSQL
 from django.db.models.functions import Lower
 from django.utils import timezone
 
@@ -348,7 +349,7 @@ class Table(models.Model):
         """This table's game in round ``number``. A knockout plays its matches' games one after
         another in one round: the game being played, else the last one played here."""
         games = self.games.select_related("round__tournament", "table", "match").filter(round__number=number)
-        return games.current_first().first()
+        return games.current()
 
 
 class Round(models.Model):
@@ -472,23 +473,34 @@ class SeatingChange(models.Model):
 
 
 class GameQuerySet(models.QuerySet):
-    def current_first(self) -> GameQuerySet:
-        """The game being played first, then the latest: a knockout table plays its matches' games
-        one after another in one round."""
-        return self.order_by(models.Case(models.When(status=Game.Status.PLAYING, then=0), default=1), "-id")
+    def current(self) -> Game | None:
+        """The game being played, else the latest: a knockout table plays its matches' games one
+        after another in one round. (Picked here rather than ordered in SQL: SQLite plans that
+        ordering badly once the seats' names are read too.)"""
+        games = list(self.order_by("-id"))
+        return next((game for game in games if game.status == Game.Status.PLAYING), games[0] if games else None)
 
     def with_seat_names(self) -> GameQuerySet:
-        """The games with their four players' names (see :meth:`Game.seat_names`) in the same query."""
-        return self.annotate(
-            **{
-                f"{seat.prefix}_name": Subquery(
-                    Seating.objects.filter(round=OuterRef("round"), table=OuterRef("table"), seat=seat)
-                    .annotate(name=playing_name())
-                    .values("name")[:1]
-                )
-                for seat in Seat
-            }
-        )
+        """The games with their four players' names (see :meth:`Game.seat_names`) in the same query.
+
+        Each name is a correlated subquery on the game's own row, so this works on a queryset
+        of games only (not inside another query's subquery).
+        """
+        sql = _seat_name_sql(self.db)
+        return self.annotate(**{f"{seat.prefix}_name": RawSQL(sql, [seat.value]) for seat in Seat})
+
+
+@functools.cache
+def _seat_name_sql(alias: str) -> str:
+    """SQL for the name of who plays in one seat (``%s``) at the outer game's table and round: the
+    ORM's :func:`playing_name` compiled once per database. Four ORM subqueries cost more to build
+    and compile on every table POST than all of that POST's queries take to run."""
+    names = Seating.objects.order_by().annotate(name=playing_name()).values("name").query
+    select, params = names.get_compiler(alias).as_sql()
+    assert not params, "playing_name() compiles to SQL without parameters"
+    seating, game = (connections[alias].ops.quote_name(t) for t in (Seating._meta.db_table, Game._meta.db_table))
+    correlate = " AND ".join(f"{seating}.{c} = {game}.{c}" for c in ("round_id", "table_id"))
+    return f"{select} WHERE {correlate} AND {seating}.seat = %s"
 
 
 class Game(models.Model):

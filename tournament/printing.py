@@ -27,10 +27,10 @@ from scoring.describe import handout, summary
 from scoring.rules import readings_of
 from tournament import league, pdf, print_jobs
 from tournament.formats import format_of
+from tournament.knockout_reports import bracket_view
 from tournament.links import qr_svg, table_url
 from tournament.models import Payout, PrintJob, Round, Tournament, playing_name
 from tournament.reports import ledger, payment_entries, teams_with_balance, totals_by_method
-from tournament.standings import TIEBREAK_TEXT
 from tournament.templatetags.wording import score
 
 log = logging.getLogger(__name__)
@@ -414,10 +414,15 @@ def rule_handout(tournament: Tournament) -> Document:
 
 
 def standings(tournament: Tournament) -> Document:
-    rows = format_of(tournament).standings(tournament)  # a knockout places by its bracket
+    rows = format_of(tournament).standings(tournament)
     rounds = sorted({s.round for row in rows for s in row.standing.rounds if s is not None})
     title = "Standings"
-    context = {**_base(tournament, title), "rows": rows, "rounds": rounds, "tiebreak": TIEBREAK_TEXT}
+    context = {
+        **_base(tournament, title),
+        "rows": rows,
+        "rounds": rounds,
+        "tiebreak": format_of(tournament).places_text,
+    }
     return Document("standings", title, "print/standings.html", [context])
 
 
@@ -449,12 +454,68 @@ def fee_ledger(tournament: Tournament) -> Document:
     return Document("fee-ledger", title, "print/ledger.html", [context])
 
 
+# --- knockouts --------------------------------------------------------------------------------------
+
+BRACKET_PARTS = (("", ("winners", "third-place", "final")), ("Losers' bracket", ("losers",)))
+
+
+def bracket_sheet(tournament: Tournament) -> Document:
+    """The bracket on one landscape page (up to 32 teams): winners' side with the finals, then
+    the losers' bracket of a double elimination."""
+    view = bracket_view(tournament)
+    parts = []
+    for title, stages in BRACKET_PARTS:
+        columns = [c for c in view.columns if c.cards and c.cards[0].match.stage in stages]
+        if columns:
+            parts.append({"title": title if view.double else "", "columns": columns})
+    widest = max((len(p["columns"]) for p in parts), default=1)
+    title = "Bracket"
+    context = {**_base(tournament, title), "view": view, "parts": parts, "box_mm": min(48, 240 // widest - 3)}
+    return Document("bracket", title, "knockout/print_bracket.html", [context])
+
+
+def match_sheets(tournament: Tournament, base: str | None = None) -> Document:
+    """A score sheet for every match whose teams are known and that is not over, with its table's
+    QR code and the time-limit rule."""
+    view = bracket_view(tournament)
+    sheets = []
+    for card in [*view.playing, *view.ready]:
+        rules = tournament.final_rules if card.match.stage == "final" else tournament.rules
+        table = card.match.table
+        sheets.append({
+            "match": card.match, "home": card.home, "away": card.away, "rules_line": summary(rules),
+            "clock_rule": time_rule(rules.time_limit_minutes, card.match.best_of),
+            "qr": qr_svg(table_url(table, base)) if table else "",
+        })  # fmt: skip
+    title = "Match score sheets"
+    context = {**_base(tournament, title), "sheets": sheets, "rows": range(1, 19), "cells": range(11)}
+    return Document("match-sheets", title, "knockout/print_match_sheets.html", [context])
+
+
+def time_rule(minutes: int | None, best_of: int) -> str:
+    """The clock rule in our words (rule text 004, as settled), or "" without a time limit."""
+    if not minutes:
+        return ""
+    text = (
+        f"The match has {minutes} minutes. When the director calls time, the hand being played is finished; "
+        "then the game ends and the higher score wins it. If the scores are equal, one more hand is played, "
+        "and again until one side is ahead."
+    )
+    if best_of > 1:
+        text += (
+            " Games not yet started when time is called are not played: more games won takes the match, "
+            "then more points."
+        )
+    return text
+
+
 TOURNAMENT_DOCUMENTS: dict[str, Callable[[Tournament], Document]] = {
     "rules": rule_handout,
     "standings": standings,
     "payouts": payout_sheet,
     "fee-ledger": fee_ledger,
     "blank-sheet": blank_sheet,
+    "bracket": bracket_sheet,
     "season-schedule": season_schedule,
     "league-table": league_table,
 }

@@ -414,8 +414,7 @@ def enter_hand(
     attempt was stored and is being sent again), that hand is returned and nothing is written,
     as if the first send had just succeeded.
     """
-    games = Game.objects.select_for_update(of=("self",)).select_related("round__tournament", "table")
-    game = games.with_seat_names().get(pk=game.pk)
+    game = Game.objects.select_for_update(of=("self",)).select_related("round__tournament", "table").get(pk=game.pk)
     if entry_key:
         # Read under the game's lock: a racing send of the same key has committed or not started.
         sent = Hand.objects.filter(entry_key=entry_key).first()

@@ -1,9 +1,9 @@
 """Small helpers for the scorekeeper's form: a seat's two fields, its player."""
 
+from html import escape
 from typing import Any
 
 from django import template
-from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 
 from tournament.templatetags.wording import score
@@ -33,18 +33,27 @@ def points(value: int) -> str:
 def quick_field(field: Any) -> str:
     """A select or number input for ``field``, built in Python.
 
-    The hand form renders eight of these on every post; Django's template-based widgets cost
-    most of the page's time under load (see bench/table_load.py).
+    The hand form renders eight of these on every post; Django's template-based widgets (and
+    even ``format_html`` for each of a select's options) cost most of the answer's time under
+    load (see bench/table_load.py).
     """
     value = "" if field.value() is None else str(field.value())
-    common = format_html(
-        'name="{}" id="{}"{}', field.html_name, field.auto_id, mark_safe(' aria-invalid="true"') if field.errors else ""
-    )
+    invalid = ' aria-invalid="true"' if field.errors else ""
+    common = f'name="{escape(field.html_name)}" id="{escape(field.auto_id)}"{invalid}'
     choices = getattr(field.field, "choices", None)
     if choices is None:
-        return format_html('<input type="number" {} value="{}" min="0" max="13" inputmode="numeric">', common, value)
-    options = format_html_join(
-        "", '<option value="{}"{}>{}</option>', ((v, mark_safe(" selected") if str(v) == value else "", label)
-                                                 for v, label in choices)
-    )  # fmt: skip
-    return format_html("<select {}>{}</select>", common, options)
+        return mark_safe(f'<input type="number" {common} value="{escape(value)}" min="0" max="13" inputmode="numeric">')
+    options = "".join(
+        f'<option value="{escape(str(v))}"{" selected" if str(v) == value else ""}>{escape(str(label))}</option>'
+        for v, label in choices
+    )
+    return mark_safe(f"<select {common}>{options}</select>")  # every value in it is escaped
+
+
+@register.simple_tag
+def hidden_field(field: Any) -> str:
+    """A hidden input for ``field``, built in Python like :func:`quick_field`."""
+    value = "" if field.value() is None else str(field.value())
+    return mark_safe(
+        f'<input type="hidden" name="{escape(field.html_name)}" value="{escape(value)}" id="{escape(field.auto_id)}">'
+    )

@@ -25,11 +25,8 @@ def _download(body: str, filename: str, content_type: str) -> HttpResponse:
 @director_required
 def export_standings(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = tournament_or_404(tournament_id)
-    return _download(
-        standings_csv(format_of(tournament).standings(tournament)),
-        f"{slugify(tournament.name)}-standings.csv",
-        "text/csv",
-    )
+    rows = format_of(tournament).standings(tournament)
+    return _download(standings_csv(rows), f"{slugify(tournament.name)}-standings.csv", "text/csv")
 
 
 @director_required

@@ -8,11 +8,11 @@ from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_http_methods, require_POST
 
 from tournament import clocks, knockout
 from tournament.formats import format_of
-from tournament.knockout_forms import AssignTableForm, ClockForm, DecideMatchForm
+from tournament.knockout_forms import AssignTableForm, ClockForm, DecideMatchForm, SeedsForm
 from tournament.knockout_reports import bracket_view
 from tournament.models import Clock, Match, Table, Tournament
 from tournament.views.common import director_required, round_or_404, tournament_or_404
@@ -133,6 +133,16 @@ def _act(clock: Clock, action: str, minutes: int) -> None:
 
 @director_required
 @require_POST
+def start_clocks(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """Start the clocks of every match at a table that has not started yet."""
+    tournament = tournament_or_404(tournament_id)
+    started = clocks.start_match_clocks(tournament=tournament)
+    messages.success(request, f"Started {started} clock{'s' if started != 1 else ''}.")
+    return redirect("director:bracket", tournament.pk)
+
+
+@director_required
+@require_POST
 def round_clock(request: HttpRequest, tournament_id: int, number: int) -> HttpResponse:
     """Start (or resume) or pause the clock of every table of a progressive round."""
     tournament = tournament_or_404(tournament_id)
@@ -145,6 +155,25 @@ def round_clock(request: HttpRequest, tournament_id: int, number: int) -> HttpRe
     except ValidationError as error:
         _errors(request, error)
     return redirect(format_of(tournament).play_url(tournament, round_))
+
+
+@director_required
+@require_http_methods(["GET", "POST"])
+def seeds(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """The director sets the seeds before the draw (used when the order is "set by the director")."""
+    tournament = tournament_or_404(tournament_id)
+    teams = knockout.playing_teams(tournament)
+    form = SeedsForm(request.POST or None, teams=teams)
+    if request.method == "POST" and form.is_valid():
+        try:
+            knockout.set_seeds(tournament=tournament, seeds=form.seeds())
+        except ValidationError as error:
+            form.add_error(None, error)
+        else:
+            messages.success(request, "Seeds saved.")
+            return redirect("director:dashboard", tournament.pk)
+    status = 422 if request.method == "POST" else 200
+    return render(request, "knockout/seeds.html", {"tournament": tournament, "form": form}, status=status)
 
 
 def public_bracket(request: HttpRequest, tournament_id: int) -> HttpResponse:

@@ -34,6 +34,8 @@ def document(request: HttpRequest, tournament_id: int, name: str) -> HttpRespons
         doc = printing.ROUND_DOCUMENTS[name](round_, base_url(request))
     elif name == "table-tents":
         doc = printing.table_tents(tournament, base_url(request))
+    elif name == "match-sheets":
+        doc = printing.match_sheets(tournament, base_url(request))
     elif name in printing.TOURNAMENT_DOCUMENTS:
         doc = printing.TOURNAMENT_DOCUMENTS[name](tournament)
     else:

@@ -6,8 +6,6 @@ from django.shortcuts import redirect, render
 from tournament.formats import format_of
 from tournament.models import Round
 from tournament.places import find_places, page_of, round_places
-from tournament.reports import board
-from tournament.standings import TIEBREAK_TEXT
 from tournament.views.common import director_required, tournament_or_404, whole_number
 
 # What fits at 1920x1080 in type readable across a hall; longer lists page every REFRESH seconds.
@@ -18,13 +16,12 @@ PROJECTOR_REFRESH_SECONDS = 10
 
 def _standings_context(tournament_id: int) -> dict:
     tournament = tournament_or_404(tournament_id)
-    current = tournament.current_round()
+    event_format = format_of(tournament)
     return {
         "tournament": tournament,
-        "rows": format_of(tournament).standings(tournament),  # a knockout places by its bracket
-        "tiebreak": TIEBREAK_TEXT,
-        "current": current,
-        "board": board(current) if current else [],
+        "rows": event_format.standings(tournament),
+        "tiebreak": event_format.places_text,
+        "current": tournament.current_round(),
     }
 
 
@@ -32,7 +29,7 @@ def standings(request: HttpRequest, tournament_id: int) -> HttpResponse:
     if tournament_or_404(tournament_id).is_league:
         return redirect("public:league", tournament_id)  # a league's standings are its league table
     context = _standings_context(tournament_id)
-    template = "public/_standings.html" if request.htmx else "public/standings.html"
+    template = "public/standings.html#standings" if request.htmx else "public/standings.html"
     return render(request, template, context)
 
 
@@ -48,9 +45,10 @@ def projector(request: HttpRequest, tournament_id: int) -> HttpResponse:
         context["page"] = page_of(round_places(current), number, PROJECTOR_SEATING_ROWS)
     else:
         context["page"] = page_of(context["rows"], number, PROJECTOR_STANDINGS_ROWS)
-        context["board"] = context["board"] if current and current.status == Round.Status.RUNNING else []
+        running = current is not None and current.status == Round.Status.RUNNING
+        context["tables"] = list(current.games.select_related("table").order_by("table__number")) if running else []
     context["refresh"] = PROJECTOR_REFRESH_SECONDS
-    template = "public/_projector.html" if request.htmx else "public/projector.html"
+    template = "public/projector.html#projector" if request.htmx else "public/projector.html"
     return render(request, template, context)
 
 
@@ -60,7 +58,7 @@ def find_seat(request: HttpRequest, tournament_id: int) -> HttpResponse:
     query = request.GET.get("q", "").strip()[:80]
     current = context["current"]
     context.update(query=query, places=find_places(current, query) if current and query else [])
-    template = "public/_find_seat.html" if request.htmx else "public/standings.html"
+    template = "public/standings.html#find_seat" if request.htmx else "public/standings.html"
     return render(request, template, context)
 
 

@@ -42,7 +42,7 @@ def _game_for_link_or_404(token: str, round_number: int) -> Game:
     played, else the last), with its players' names, in one query; a closed round's raises
     RoundClosed."""
     games = Game.objects.select_related("round__tournament", "table", "match").with_seat_names()
-    game = games.filter(table__token=token, round__number=round_number).current_first().first()
+    game = games.filter(table__token=token, round__number=round_number).current()
     if game is None:
         raise Http404("This table has no game in that round.")
     if game.round.status == Round.Status.CLOSED:
@@ -186,16 +186,17 @@ def table_hand(request: HttpRequest, token: str, round_number: int) -> HttpRespo
             response = _panel(request, game, _form(game), status=409, notice=conflict.message, stored=conflict.hand)
             return reswap(retarget(response, "#panel"), "outerHTML") if request.htmx else response
         else:
-            return _saved(request, entered)
+            return _saved(request, game, entered)
     return _entry_error(request, game, form)
 
 
-def _saved(request: HttpRequest, entered: services.EnteredHand) -> HttpResponse:
-    """The next form, the totals and the changed rows, rendered from what the service returned."""
+def _saved(request: HttpRequest, loaded: Game, entered: services.EnteredHand) -> HttpResponse:
+    """The next form, the totals and the changed rows, rendered from what the service returned
+    (and the names the link's game was loaded with)."""
     game = entered.game
     if not request.htmx:
         return redirect("table:page", game.table.token)
-    sheet = game_sheet(game, entered.hands, entered.replay)
+    sheet = game_sheet(game, entered.hands, entered.replay, names=loaded.seat_names())
     rows, number = sheet["rows"], entered.hand.number
     new = rows[-1].hand.number == number and entered.hand.version == 1
     changed = [row for row in rows if row.hand.number == (number - 1 if new else number)]
