@@ -6,7 +6,6 @@ import pytest
 from django.urls import reverse
 
 from tests.conftest import finish_game, make_tournament
-from tests.test_knockout import knockout_event
 from tournament import services
 from tournament.models import Membership, Player, RosterPlayer
 
@@ -70,13 +69,6 @@ def test_a_persons_history_lists_every_event_with_their_place(director_client, l
     html = director_client.get(reverse("director:roster_player", args=[ada.pk])).content.decode()
     assert html.index("Tonight") < html.index("Last week")
     assert "Quinn" in html and "1 of 8" in html and "244" in html
-
-
-def test_a_persons_history_lists_a_knockout_they_are_playing(director_client):
-    tournament = knockout_event(teams=2)
-    ada = RosterPlayer.objects.get(name="Ada")
-    response = director_client.get(reverse("director:roster_player", args=[ada.pk]))
-    assert response.status_code == 200 and tournament.name in response.content.decode()
 
 
 def test_renaming_on_the_roster_leaves_each_events_record_as_it_was(director_client, last_week):

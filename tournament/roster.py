@@ -7,8 +7,8 @@ from datetime import date
 
 from django.db.models import Count, Max, QuerySet
 
-from tournament.formats import format_of
 from tournament.models import Player, RosterPlayer, Tournament, roster_key
+from tournament.reports import standings_rows
 
 SUGGESTIONS = 8
 
@@ -56,7 +56,7 @@ def history(person: RosterPlayer, tournaments: QuerySet[Tournament]) -> list[Eve
     lines = []
     for entry in entries:
         tournament = entry.team.tournament
-        rows = format_of(tournament).standings(tournament)  # a knockout places by its bracket
+        rows = standings_rows(tournament)
         wanted = entry.pk if tournament.split_partners else entry.team_id
         row = next((r for r in rows if r.standing.entrant == wanted), None)
         partner = " & ".join(p.name for p in entry.team.players.all() if p.pk != entry.pk)
