@@ -431,8 +431,9 @@ def _ending(rules: RuleSet, say: _Sayer) -> tuple[str, ...]:
         lines.append("There is no target score: hands are scored one at a time until the director calls time.")
     if rules.time_limit_minutes:
         lines.append(
-            f"A match has a {rules.time_limit_minutes}-minute limit: a game under way when time runs out "
-            "is played to its end."
+            f"A match has a {rules.time_limit_minutes}-minute limit. When time is called, the hand being played "
+            "is finished; then the game ends and the higher score wins it, and if the scores are equal one more "
+            "hand decides. In a match of several games, games not yet started are not played."
         )
     elif "time_limit" in say.readings:
         lines.append(_reading("there is no time limit: the game is played to its end."))
