@@ -47,7 +47,7 @@ from tournament import services
 t = create_event(couples=2, rounds=1, seed=1, partners="split")
 r = t.rounds.get(number=1)
 services.start_round(round_=r)
-print(json.dumps(r.games.get().token))
+print(json.dumps(r.games.get().table.token))
 """
     done = subprocess.run([sys.executable, "-c", code], env=env, cwd=ROOT, capture_output=True, text=True, check=True)
     return json.loads(done.stdout.strip().splitlines()[-1])

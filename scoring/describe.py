@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from scoring.hand import NIL, PlayerHand, SideHand, score_hand
+from scoring.hand import BLIND_NIL, NIL, PlayerHand, SideHand, score_hand
 from scoring.rules import MISDEAL_REASONS, RuleSet
 
 OUR_READING = "Our reading: "
@@ -48,6 +48,15 @@ MATCH_PLAY = {
         "after its second lost match.",
     ),
 }
+
+
+def bid_name(rules: RuleSet, bid: object) -> str:
+    """A bid as players say it: "7", "Nil", or the blind nil by the rules' name ("Double nil")."""
+    if bid is None or bid == "":
+        return ""
+    if bid == BLIND_NIL:
+        return rules.blind_nil_name.capitalize()
+    return "Nil" if bid == NIL else str(bid)
 
 
 def summary(rules: RuleSet) -> str:
@@ -156,11 +165,15 @@ def _cards(rules: RuleSet, say: _Sayer) -> tuple[str, ...]:
             "In every suit the ace is high, then king, queen, jack, ten and down to two. Spades are "
             "always trump: any spade beats any card of another suit.",
         ]
-    if rules.first_dealer == "high_card":
-        lines.append("The first dealer is the player who draws the high card; the deal then passes clockwise.")
-    else:
-        lines.append(say("first_dealer", "The first dealer is chosen at random; the deal then passes clockwise."))
+    lines.append(say("first_dealer", first_dealer_rule(rules)))
     return tuple(lines)
+
+
+def first_dealer_rule(rules: RuleSet) -> str:
+    """How the first dealer is chosen, in one sentence (the handout's and the phone's)."""
+    if rules.first_dealer == "high_card":
+        return "The first dealer is the player who draws the high card; the deal then passes clockwise."
+    return "The first dealer is chosen at random; the deal then passes clockwise."
 
 
 def _bidding(rules: RuleSet, say: _Sayer) -> tuple[str, ...]:
@@ -346,8 +359,7 @@ def _scoring_table(rules: RuleSet) -> tuple[tuple[str, str], ...]:
 
 def _penalties_title(rules: RuleSet) -> str:
     """The penalties the rules have, by name: "Reneg", "Reneg and table talk"."""
-    names = [name for name, has in (("Reneg", rules.reneg_tricks), ("table talk", rules.table_talk_tricks)) if has]
-    title = " and ".join(names)
+    title = " and ".join(rules.penalties)
     return title[0].upper() + title[1:]
 
 

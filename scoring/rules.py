@@ -182,6 +182,25 @@ class RuleSet:
     def has_blind_nil(self) -> bool:
         return self.blind_nil_points is not None
 
+    @property
+    def has_reneg_penalty(self) -> bool:
+        return bool(self.reneg_tricks or self.reneg_points_to_opponents)
+
+    @property
+    def has_table_talk_penalty(self) -> bool:
+        return bool(self.table_talk_tricks)
+
+    @property
+    def penalties(self) -> tuple[str, ...]:
+        """The infractions these rules penalise, by name: ``("reneg", "table talk")``, or fewer."""
+        named = (("reneg", self.has_reneg_penalty), ("table talk", self.has_table_talk_penalty))
+        return tuple(name for name, has in named if has)
+
+    @property
+    def penalties_heading(self) -> str:
+        """The penalties as a heading: "Reneg or table talk", "Reneg", or "" for none."""
+        return " or ".join(self.penalties).capitalize()
+
     def to_json(self) -> dict[str, Any]:
         """Every field as a JSON-ready value (tuples become lists)."""
         data = dataclasses.asdict(self)

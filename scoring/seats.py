@@ -10,6 +10,7 @@ one place only. Seats are listed in the order of play: North, East, South, West.
 
 from __future__ import annotations
 
+import random
 from enum import StrEnum
 
 
@@ -84,3 +85,9 @@ class Seat(StrEnum):
     def of(cls, team: int, player: int) -> Seat:
         """The seat an :class:`~scoring.hand.InvalidHand` names (team and player count from 1)."""
         return Side.at(team - 1).seats[player - 1]
+
+
+def draw_first_dealer(seed: int, *place: object) -> Seat:
+    """A game's first dealer, drawn at random but the same every time for the same tournament
+    ``seed`` and the game's ``place`` (its round and table, or its match and game number)."""
+    return random.Random(":".join(map(str, (seed, *place)))).choice(list(Seat))

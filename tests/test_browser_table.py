@@ -2,6 +2,7 @@
 
 import pytest
 
+from scoring import Seat
 from tests.conftest import make_tournament
 from tournament import services
 from tournament.models import Game, HandRevision
@@ -31,7 +32,7 @@ def enter(page, bids: dict, tricks: dict, *, reneges_ns: int = 0) -> None:
 
 def set_reneges(page, count: int) -> None:
     if not page.locator("details.penalties").evaluate("details => details.open"):
-        page.click("summary:has-text('Reneg or table talk')")
+        page.click("details.penalties summary")  # headed by the rules' penalties: here "Reneg"
     page.fill("#id_ns_reneges", str(count))
 
 
@@ -86,7 +87,8 @@ def test_scorekeeper_scores_a_round_with_nil_blind_nil_misdeal_reneg_and_a_corre
     page.once("dialog", lambda dialog: dialog.accept())  # "Record a misdeal for hand 4?"
     page.get_by_role("button", name="Record misdeal").click()
     page.wait_for_selector("text=Hand 4 saved.")
-    assert "dealer: West" in page.inner_text(".entry h2")  # West dealt the misdealt hand 4 and deals again
+    fourth = Seat(table_game.first_dealer).after(3).label  # dealt the misdealt hand 4 and deals again
+    assert f"dealer: {fourth}" in page.inner_text(".entry h2")
 
     # Hand 5: North–South renege once; three of their tricks go to East–West and they are set.
     enter(page, {"north": "3", "south": "3", "east": "3", "west": "3"}, {"north": 4, "south": 3, "east": 3, "west": 3},

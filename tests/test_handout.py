@@ -2,7 +2,7 @@
 
 import pytest
 
-from scoring.describe import OUR_READING, handout
+from scoring.describe import OUR_READING, bid_name, handout
 from scoring.rules import PRESETS, READING_FIELDS, RuleSet, readings_of, rules_from_json
 from tournament import printing
 from tournament.models import Tournament
@@ -213,3 +213,12 @@ def test_the_printed_handout_follows_the_tournaments_format_and_overrides():
     text = " ".join(p for s in sections for p in s.paragraphs)
     assert "costs the offending side 2 tricks" in text and "Our reading: a reneg" not in text
     assert "Partners stay together all evening" in text
+
+
+@pytest.mark.parametrize(
+    ("name", "bid", "said"),
+    [("classic", "blind_nil", "Double nil"), ("friendly", "blind_nil", "Blind nil"), ("classic", "nil", "Nil"),
+     ("classic", 7, "7"), ("tennessee", "7", "7")],
+)  # fmt: skip
+def test_a_bid_is_named_as_the_text_names_it(name, bid, said):
+    assert bid_name(PRESETS[name].rules, bid) == said

@@ -199,3 +199,13 @@ def test_the_database_refuses_a_second_hand_with_the_same_key(game, running_roun
         Hand.objects.create(game=other, number=1, entry_key=KEY, **even_hand(7))
     Hand.objects.create(game=other, number=1, **even_hand(7))  # hands without a key never collide
     Hand.objects.create(game=other, number=2, **even_hand(7))
+
+
+def test_the_service_worker_is_served_from_table_with_the_pages_assets(client):
+    response = client.get(reverse("table:worker"))
+    assert response.status_code == 200 and response["Content-Type"].startswith("text/javascript")
+    assert response["Cache-Control"] == "no-cache"
+    body = response.content.decode()
+    assert '"/static/js/table.js"' in body and '"/static/css/app.css"' in body
+    assert reverse("table:worker") == "/table/sw.js"  # its scope is every table page
+    assert client.post(reverse("table:worker")).status_code == 405

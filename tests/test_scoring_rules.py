@@ -270,3 +270,16 @@ def test_negative_bags_or_infractions_are_refused():
     with pytest.raises(InvalidHand) as refused:
         score("classic", side((3, 4), (3, 4), reneges=-1), side((3, 5), (1, 0)))
     assert (refused.value.team, refused.value.field) == (1, "reneges")
+
+
+@pytest.mark.parametrize(
+    ("rules", "names"),
+    [
+        (PRESETS["friendly"].rules, ("reneg", "table talk")),
+        (PRESETS["league-300"].rules, ("reneg",)),
+        (RuleSet(reneg_tricks=0), ()),
+        (RuleSet(reneg_tricks=0, table_talk_tricks=1), ("table talk",)),
+    ],
+)
+def test_rules_name_the_penalties_they_have(rules, names):
+    assert rules.penalties == names

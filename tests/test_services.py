@@ -6,7 +6,7 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
-from scoring import HandEntry, InvalidHand
+from scoring import HandEntry, InvalidHand, Seat
 from tests.conftest import even_hand, finish_game, make_tournament
 from tournament import services
 from tournament.models import (
@@ -271,7 +271,8 @@ def test_a_misdeal_is_recorded_without_a_score_and_the_dealer_deals_again(runnin
     game.refresh_from_db()
     assert (game.hands_played, game.ns_score) == (1, 61)
     rows = game_sheet(game)["rows"]
-    assert [row.dealer for row in rows] == ["North", "North"]
+    first = Seat(game.first_dealer).label
+    assert [row.dealer for row in rows] == [first, first]
 
 
 # --- standings and prizes ------------------------------------------------------------------------

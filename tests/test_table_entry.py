@@ -9,7 +9,7 @@ from django.utils import timezone
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scoring import HandEntry, PlayerHand, SideHand, score_hand
+from scoring import HandEntry, PlayerHand, Seat, SideHand, score_hand
 from scoring.rules import PRESETS
 from tests.conftest import even_hand, finish_game, make_tournament
 from tournament import services
@@ -218,7 +218,8 @@ def test_a_misdeal_scores_nothing_and_keeps_the_dealer(client, game):
     assert game.hands.get(number=1).misdeal == "no_spades"
     game.refresh_from_db()
     assert (game.hands_played, game.ns_score) == (1, 61)
-    assert "dealer: East" in html  # North dealt the misdeal and hand 2: East deals hand 3
+    # The first dealer dealt the misdeal and hand 2; the next seat deals hand 3.
+    assert f"dealer: {Seat(game.first_dealer).after(1).label}" in html
 
 
 def test_a_misdeal_reason_must_be_one_the_rules_list(client, game):

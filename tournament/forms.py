@@ -11,6 +11,7 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse_lazy
 
 from scoring import HandEntry, InvalidHand, InvalidRules, RuleSet, Seat, Side, SideHand, rules_from_json
+from scoring.describe import bid_name
 from scoring.hand import BLIND_NIL, NIL, validate_hand
 from scoring.rules import MISDEAL_REASONS, PRESETS
 from tournament.league_table import Tiebreaker
@@ -96,18 +97,36 @@ class TournamentForm(forms.ModelForm):
         if seated and data.get("format") and data["format"] != self.instance.format:
             message = "The format cannot change once round 1 is seated: the movement depends on it."
             self.add_error("format", ValidationError(message, code="format_locked"))
-        preset = PRESETS.get(data.get("preset", ""))
-        fixed_format = data.get("format") != Tournament.Format.PROGRESSIVE_SPLIT  # knockouts: fixed partners
-        if preset and data.get("format") and (preset.rules.partners == "fixed") != fixed_format:
-            partners = "fixed partners" if preset.rules.partners == "fixed" else "partners who split each round"
-            message = f"{preset.title} is played with {partners}: choose the matching format."
-            self.add_error("format", ValidationError(message, code="partners_mismatch"))
-        if data.get("preset") and "rule_overrides" in data:
-            try:
-                rules_from_json({"preset": data["preset"], **data["rule_overrides"]})
-            except InvalidRules as error:
-                self.add_error("rule_overrides", ValidationError(f"{error.field}: {error.message}.", code="rules"))
+        if not data.get("preset") or "rule_overrides" not in data:
+            return data
+        try:
+            rules = rules_from_json({"preset": data["preset"], **data["rule_overrides"]})
+        except InvalidRules as error:
+            self.add_error("rule_overrides", ValidationError(f"{error.field}: {error.message}.", code="rules"))
+            return data
+        if data.get("format") and not self._as_stored(data):
+            self._check_partners(rules, data)
         return data
+
+    def _as_stored(self, data: dict[str, Any]) -> bool:
+        """Whether the rules and format are the saved tournament's: a tournament the form can
+        show (an imported one too) can always be saved again."""
+        stored = self.instance
+        return bool(stored.pk) and (data["preset"], data["format"], data["rule_overrides"]) == (
+            stored.preset,
+            stored.format,
+            stored.rule_overrides,
+        )
+
+    def _check_partners(self, rules: RuleSet, data: dict[str, Any]) -> None:
+        """The format's partners must be the rules' (the preset's, or the rule changes' ``partners``)."""
+        fixed_format = data["format"] != Tournament.Format.PROGRESSIVE_SPLIT  # knockouts: fixed partners
+        if (rules.partners == "fixed") == fixed_format:
+            return
+        partners = "fixed partners" if rules.partners == "fixed" else "partners who split each round"
+        source = "These rules are" if "partners" in data["rule_overrides"] else f"{PRESETS[data['preset']].title} is"
+        message = f"{source} played with {partners}: choose the matching format."
+        self.add_error("format", ValidationError(message, code="partners_mismatch"))
 
 
 def roster_field(name: str, autofocus: bool = False) -> dict[str, Any]:
@@ -307,7 +326,7 @@ def bid_choices(rules: RuleSet) -> list[tuple[str, str]]:
     if rules.has_nil:
         choices.insert(0, (NIL, "Nil"))
     if rules.has_blind_nil:
-        choices.insert(1, (BLIND_NIL, "Blind nil"))
+        choices.insert(1, (BLIND_NIL, bid_name(rules, BLIND_NIL)))
     return choices
 
 

@@ -20,6 +20,7 @@ from django.db.models import Max, Q
 from django.utils import timezone
 
 from scoring import InvalidHand, Side
+from scoring.seats import draw_first_dealer
 from tournament import bracket as pure
 from tournament.models import Clock, Game, Match, Round, Table, Team, Tournament
 
@@ -181,9 +182,11 @@ def _put_at_table(match: Match, table: Table) -> None:
 
 def _new_game(match: Match, number: int) -> Game:
     round_ = knockout_round(match.tournament)
+    dealer = draw_first_dealer(match.tournament.seating_seed, "match", match.pk, number)
     return Game.objects.create(
-        round=round_, table_id=match.table_id, match=match, match_game=number, clock_id=match.clock_id
-    )
+        round=round_, table_id=match.table_id, match=match, match_game=number, clock_id=match.clock_id,
+        first_dealer=dealer,
+    )  # fmt: skip
 
 
 @transaction.atomic

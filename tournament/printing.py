@@ -22,8 +22,8 @@ from typing import Any
 from django.db import close_old_connections, connection, transaction
 from django.utils import timezone
 
-from scoring import Seat, Side
-from scoring.describe import handout, summary
+from scoring import RuleSet, Seat, Side
+from scoring.describe import bid_name, handout, summary
 from scoring.rules import readings_of
 from tournament import league, pdf, print_jobs
 from tournament.formats import format_of
@@ -218,8 +218,8 @@ def _sheet(
             rows.append(SheetRow(hand.number, [""] * 14, misdeal=hand.get_misdeal_display()))
             misdeals.append(Note(hand.number, "", hand.get_misdeal_display()))
         else:
-            cells = [*_side_cells(hand, "north", "south", result.teams[0]),
-                     *_side_cells(hand, "east", "west", result.teams[1])]  # fmt: skip
+            cells = [*_side_cells(rules, hand, "north", "south", result.teams[0]),
+                     *_side_cells(rules, hand, "east", "west", result.teams[1])]  # fmt: skip
             rows.append(SheetRow(hand.number, [str(c) for c in cells]))
         entry = hand.entry
         for side, count in zip((side.label for side in Side), entry.reneges, strict=True):
@@ -243,6 +243,7 @@ def _sheet(
         "boxes_height": boxes,
         "disputes_height": dispute_box,
         "table": game.table.number if game else None,
+        "first_dealer": Seat(game.first_dealer).label if game else "",
         "seats": {s.label: seats.get(s, "") for s in Seat},
         "rows": rows,
         "grid": grid,
@@ -303,9 +304,10 @@ def _times(count: int, what: str) -> str:
     return what if count == 1 else f"{what} ×{count}"
 
 
-def _side_cells(hand: Any, first: str, second: str, side: Any) -> list[object]:
-    """A side's cells on the sheet: both bids, both players' tricks, points, bags, total."""
-    bids = [getattr(hand, f"get_{seat}_bid_display")() for seat in (first, second)]
+def _side_cells(rules: RuleSet, hand: Any, first: str, second: str, side: Any) -> list[object]:
+    """A side's cells on the sheet: both bids (as the rules name them), both players' tricks,
+    points, bags, total."""
+    bids = [bid_name(rules, getattr(hand, f"{seat}_bid")) for seat in (first, second)]
     tricks = [getattr(hand, f"{seat}_tricks") for seat in (first, second)]
     return [*bids, *tricks, score(side.points), side.bags, score(side.score)]
 

@@ -13,6 +13,7 @@ from decimal import Decimal
 from django.db.models import Count, Q, Sum
 
 from scoring import HandResult, Replay, Seat, Side
+from scoring.describe import bid_name
 from tournament import csvsafe
 from tournament.models import (
     HAND_FIELDS,
@@ -359,6 +360,7 @@ class SheetRow:
     hand: Hand
     dealer: str
     result: HandResult | None  # None for a misdeal
+    bids: tuple[str, ...] = ()  # North, East, South, West, as the rules name them
 
 
 def game_sheet(
@@ -378,8 +380,9 @@ def game_sheet(
     elif names is None:
         names = game.seat_names()
     sides = {side.value: " & ".join(names[seat] for seat in side.seats) for side in Side}
+    rules = game.rules
     rows = [
-        SheetRow(hand, dealer.label, result)
+        SheetRow(hand, dealer.label, result, tuple(bid_name(rules, bid) for bid in hand.entry.bids))
         for hand, dealer, result in zip(hands, replayed.dealers, replayed.results, strict=True)
     ]
     return {
@@ -388,7 +391,7 @@ def game_sheet(
         "winners": sides.get(game.winner, ""),
         "rows": rows,
         "replay": replayed,
-        "rules": game.rules,
+        "rules": rules,
     }
 
 

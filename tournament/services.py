@@ -21,6 +21,7 @@ from django.db.models import F, Max
 from django.utils import timezone
 
 from scoring import HandEntry, InvalidHand, Replay, Seat, Side
+from scoring.seats import draw_first_dealer
 from tournament import prizes as prize_rules
 from tournament import rotation
 from tournament.models import (
@@ -248,8 +249,11 @@ def _save_movement(round_: Round, movement: rotation.Movement[int]) -> None:
     )
     SitOut.objects.bulk_create(SitOut(round=round_, player_id=player) for player in movement.sitting_out)
     existing = set(round_.games.values_list("table__number", flat=True))
+    seed = tournament.seating_seed
     Game.objects.bulk_create(
-        Game(round=round_, table=tables[t.table]) for t in movement.tables if t.table not in existing
+        Game(round=round_, table=tables[t.table], first_dealer=draw_first_dealer(seed, round_.number, t.table))
+        for t in movement.tables
+        if t.table not in existing
     )
     round_.games.exclude(table__number__in=[t.table for t in movement.tables]).delete()
 
@@ -553,6 +557,17 @@ def _rescore_all(tournament: Tournament) -> list[str]:
         if game.round.status == Round.Status.CLOSED and game.winner != before:
             flipped.append(f"round {game.round.number} table {game.table.number}")
     return flipped
+
+
+@transaction.atomic
+def set_first_dealer(*, game: Game, seat: Seat) -> None:
+    """The table cut or drew for the deal: ``seat`` deals hand 1 instead of the seat drawn.
+    Only before any hand (a misdeal too) is entered, since every dealer after follows from it."""
+    game = Game.objects.select_for_update().get(pk=game.pk)
+    if game.hands.exists():
+        raise ValidationError("The first dealer can change only before hand 1 is entered.", code="hands_entered")
+    game.first_dealer = seat
+    game.save(update_fields=["first_dealer"])
 
 
 @transaction.atomic

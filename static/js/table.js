@@ -182,8 +182,10 @@
     return "bids " + bids.join(" · ") + "; tricks " + tricks.join(" · ");
   }
 
+  /* A bid as the form names it (the rules name the blind nil: "blind nil" or "double nil"). */
   function label(bid) {
-    return { nil: "nil", blind_nil: "blind nil" }[bid] || bid;
+    var option = document.querySelector('#hand-form option[value="' + bid + '"]');
+    return option ? option.textContent.trim().toLowerCase() : bid;
   }
 
   /* The checks that need no server: every bid chosen, every trick count given, 13 in all. */
@@ -284,6 +286,8 @@
     section.querySelectorAll("form[hx-confirm]").forEach(function (other) {
       other.setAttribute("hx-confirm", other.getAttribute("hx-confirm").replace(/hand \d+/, "hand " + number));
     });
+    // The first dealer may change only before hand 1.
+    if (number > 1) section.querySelectorAll(".first-dealer").forEach(function (f) { f.remove(); });
     if (nextDealer) passDeal(section, 1);
   }
 

@@ -13,6 +13,7 @@ hand answers with only what changed: the next form, the totals and the new or co
 import json
 from functools import wraps
 
+from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.templatetags.static import static
@@ -20,6 +21,7 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import reswap, retarget
 
 from scoring import InvalidHand, Seat, score_hand
+from scoring.describe import first_dealer_rule
 from tournament import services
 from tournament.forms import DisputeForm, HandForm, error_text, hand_initial
 from tournament.models import Dispute, Game, Hand, HandRevision, Round, Table
@@ -106,6 +108,7 @@ def _context(game: Game, form: HandForm, sheet: dict, **extra: object) -> dict:
         "form": form,
         "seat_list": list(Seat),
         "dealer": sheet["replay"].dealer_of(whole_number(form["number"].value())),
+        "first_dealer_rule": first_dealer_rule(game.rules),
         "last_number": rows[-1].hand.number if rows else None,
         **extra,
     }
@@ -213,6 +216,24 @@ def _entry_error(request: HttpRequest, game: Game, form: HandForm) -> HttpRespon
         return _panel(request, game, form, status=422)
     sheet = game_sheet(game, _hands(game))
     return render(request, f"{PAGE}#entry", _context(game, form, sheet), status=422)
+
+
+@require_POST
+@closed_link_page
+def table_first_dealer(request: HttpRequest, token: str, round_number: int) -> HttpResponse:
+    """The table says who deals hand 1 ("we cut for deal: East"), before any hand is entered."""
+    game = _game_for_link_or_404(token, round_number)
+    try:
+        seat = Seat(request.POST.get("first_dealer", ""))
+        services.set_first_dealer(game=game, seat=seat)
+    except ValueError:  # not a seat
+        return _panel(request, game, _form(game), status=422, notice="Choose the seat that deals hand 1.")
+    except ValidationError as error:
+        return _panel(request, game, _form(game), status=409, notice=error.message)
+    if not request.htmx:
+        return redirect("table:page", token)
+    game = _game_for_link_or_404(token, round_number)
+    return _panel(request, game, _form(game), notice=f"{seat.label} deals hand 1.")
 
 
 @require_POST
