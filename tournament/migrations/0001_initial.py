@@ -10,6 +10,7 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
+
     initial = True
 
     dependencies = [
@@ -18,928 +19,374 @@ class Migration(migrations.Migration):
 
     operations = [
         migrations.CreateModel(
-            name="Game",
+            name='Game',
             fields=[
-                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
-                ("token", models.CharField(default=tournament.models.new_token, max_length=64, unique=True)),
-                (
-                    "status",
-                    models.CharField(
-                        choices=[("playing", "Playing"), ("tied", "Tied: needs a decision"), ("finished", "Finished")],
-                        default="playing",
-                        max_length=20,
-                    ),
-                ),
-                (
-                    "first_dealer",
-                    models.CharField(
-                        choices=[("N", "North"), ("E", "East"), ("S", "South"), ("W", "West")],
-                        default="N",
-                        max_length=1,
-                    ),
-                ),
-                ("ns_score", models.IntegerField(default=0)),
-                ("ew_score", models.IntegerField(default=0)),
-                ("ns_bags", models.PositiveSmallIntegerField(default=0)),
-                ("ew_bags", models.PositiveSmallIntegerField(default=0)),
-                ("hands_played", models.PositiveSmallIntegerField(default=0)),
-                (
-                    "winner",
-                    models.CharField(blank=True, choices=[("NS", "North–South"), ("EW", "East–West")], max_length=2),
-                ),
-                (
-                    "decided_by",
-                    models.CharField(
-                        blank=True, help_text="How a tie was settled when the director decided it.", max_length=200
-                    ),
-                ),
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('token', models.CharField(default=tournament.models.new_token, max_length=64, unique=True)),
+                ('status', models.CharField(choices=[('playing', 'Playing'), ('tied', 'Tied: needs a decision'), ('finished', 'Finished')], default='playing', max_length=20)),
+                ('first_dealer', models.CharField(choices=[('N', 'North'), ('E', 'East'), ('S', 'South'), ('W', 'West')], default='N', max_length=1)),
+                ('ns_score', models.IntegerField(default=0)),
+                ('ew_score', models.IntegerField(default=0)),
+                ('ns_bags', models.PositiveSmallIntegerField(default=0)),
+                ('ew_bags', models.PositiveSmallIntegerField(default=0)),
+                ('hands_played', models.PositiveSmallIntegerField(default=0)),
+                ('winner', models.CharField(blank=True, choices=[('NS', 'North–South'), ('EW', 'East–West')], max_length=2)),
+                ('decided_by', models.CharField(blank=True, help_text='How a tie was settled when the director decided it.', max_length=200)),
             ],
             options={
-                "ordering": ["round", "table__number"],
+                'ordering': ['round', 'table__number'],
             },
         ),
         migrations.CreateModel(
-            name="Player",
+            name='Player',
             fields=[
-                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
-                ("name", models.CharField(max_length=80)),
-                (
-                    "division",
-                    models.CharField(
-                        blank=True, help_text='For category prizes, such as "female" for high female.', max_length=40
-                    ),
-                ),
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('name', models.CharField(max_length=80)),
+                ('division', models.CharField(blank=True, help_text='For category prizes, such as "female" for high female.', max_length=40)),
             ],
             options={
-                "ordering": ["team", "id"],
+                'ordering': ['team', 'id'],
             },
         ),
         migrations.CreateModel(
-            name="Prize",
+            name='Prize',
             fields=[
-                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
-                (
-                    "kind",
-                    models.CharField(
-                        choices=[("place", "Place in the standings"), ("division", "Highest in a division")],
-                        default="place",
-                        max_length=10,
-                    ),
-                ),
-                ("place", models.PositiveSmallIntegerField(blank=True, null=True)),
-                ("division", models.CharField(blank=True, max_length=40)),
-                ("amount", models.DecimalField(blank=True, decimal_places=2, max_digits=10, null=True)),
-                ("share_percent", models.DecimalField(blank=True, decimal_places=2, max_digits=5, null=True)),
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('kind', models.CharField(choices=[('place', 'Place in the standings'), ('division', 'Highest in a division')], default='place', max_length=10)),
+                ('place', models.PositiveSmallIntegerField(blank=True, null=True)),
+                ('division', models.CharField(blank=True, max_length=40)),
+                ('amount', models.DecimalField(blank=True, decimal_places=2, max_digits=10, null=True)),
+                ('share_percent', models.DecimalField(blank=True, decimal_places=2, max_digits=5, null=True)),
             ],
             options={
-                "ordering": ["tournament", "kind", "place", "division"],
+                'ordering': ['tournament', 'kind', 'place', 'division'],
             },
         ),
         migrations.CreateModel(
-            name="Round",
+            name='Round',
             fields=[
-                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
-                ("number", models.PositiveSmallIntegerField(validators=[django.core.validators.MinValueValidator(1)])),
-                (
-                    "status",
-                    models.CharField(
-                        choices=[("planned", "Seated, not started"), ("running", "Playing"), ("closed", "Closed")],
-                        default="planned",
-                        max_length=20,
-                    ),
-                ),
-                ("started_at", models.DateTimeField(blank=True, null=True)),
-                ("closed_at", models.DateTimeField(blank=True, null=True)),
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('number', models.PositiveSmallIntegerField(validators=[django.core.validators.MinValueValidator(1)])),
+                ('status', models.CharField(choices=[('planned', 'Seated, not started'), ('running', 'Playing'), ('closed', 'Closed')], default='planned', max_length=20)),
+                ('started_at', models.DateTimeField(blank=True, null=True)),
+                ('closed_at', models.DateTimeField(blank=True, null=True)),
             ],
             options={
-                "ordering": ["tournament", "number"],
+                'ordering': ['tournament', 'number'],
             },
         ),
         migrations.CreateModel(
-            name="Table",
+            name='Table',
             fields=[
-                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
-                ("number", models.PositiveSmallIntegerField(validators=[django.core.validators.MinValueValidator(1)])),
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('number', models.PositiveSmallIntegerField(validators=[django.core.validators.MinValueValidator(1)])),
             ],
             options={
-                "ordering": ["tournament", "number"],
+                'ordering': ['tournament', 'number'],
             },
         ),
         migrations.CreateModel(
-            name="Team",
+            name='Team',
             fields=[
-                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
-                ("number", models.PositiveIntegerField(help_text="Registration order, from 1.")),
-                (
-                    "status",
-                    models.CharField(
-                        choices=[("active", "Playing"), ("withdrawn", "Withdrawn")], default="active", max_length=20
-                    ),
-                ),
-                ("checked_in", models.BooleanField(default=False)),
-                ("registered_at", models.DateTimeField(default=django.utils.timezone.now)),
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('number', models.PositiveIntegerField(help_text='Registration order, from 1.')),
+                ('status', models.CharField(choices=[('active', 'Playing'), ('withdrawn', 'Withdrawn')], default='active', max_length=20)),
+                ('checked_in', models.BooleanField(default=False)),
+                ('registered_at', models.DateTimeField(default=django.utils.timezone.now)),
             ],
             options={
-                "ordering": ["tournament", "number"],
+                'ordering': ['tournament', 'number'],
             },
         ),
         migrations.CreateModel(
-            name="Hand",
+            name='Hand',
             fields=[
-                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
-                ("number", models.PositiveSmallIntegerField(validators=[django.core.validators.MinValueValidator(1)])),
-                (
-                    "north_bid",
-                    models.CharField(
-                        blank=True,
-                        choices=[
-                            ("0", "0"),
-                            ("1", "1"),
-                            ("2", "2"),
-                            ("3", "3"),
-                            ("4", "4"),
-                            ("5", "5"),
-                            ("6", "6"),
-                            ("7", "7"),
-                            ("8", "8"),
-                            ("9", "9"),
-                            ("10", "10"),
-                            ("11", "11"),
-                            ("12", "12"),
-                            ("13", "13"),
-                            ("nil", "Nil"),
-                            ("blind_nil", "Blind nil"),
-                        ],
-                        max_length=9,
-                    ),
-                ),
-                (
-                    "east_bid",
-                    models.CharField(
-                        blank=True,
-                        choices=[
-                            ("0", "0"),
-                            ("1", "1"),
-                            ("2", "2"),
-                            ("3", "3"),
-                            ("4", "4"),
-                            ("5", "5"),
-                            ("6", "6"),
-                            ("7", "7"),
-                            ("8", "8"),
-                            ("9", "9"),
-                            ("10", "10"),
-                            ("11", "11"),
-                            ("12", "12"),
-                            ("13", "13"),
-                            ("nil", "Nil"),
-                            ("blind_nil", "Blind nil"),
-                        ],
-                        max_length=9,
-                    ),
-                ),
-                (
-                    "south_bid",
-                    models.CharField(
-                        blank=True,
-                        choices=[
-                            ("0", "0"),
-                            ("1", "1"),
-                            ("2", "2"),
-                            ("3", "3"),
-                            ("4", "4"),
-                            ("5", "5"),
-                            ("6", "6"),
-                            ("7", "7"),
-                            ("8", "8"),
-                            ("9", "9"),
-                            ("10", "10"),
-                            ("11", "11"),
-                            ("12", "12"),
-                            ("13", "13"),
-                            ("nil", "Nil"),
-                            ("blind_nil", "Blind nil"),
-                        ],
-                        max_length=9,
-                    ),
-                ),
-                (
-                    "west_bid",
-                    models.CharField(
-                        blank=True,
-                        choices=[
-                            ("0", "0"),
-                            ("1", "1"),
-                            ("2", "2"),
-                            ("3", "3"),
-                            ("4", "4"),
-                            ("5", "5"),
-                            ("6", "6"),
-                            ("7", "7"),
-                            ("8", "8"),
-                            ("9", "9"),
-                            ("10", "10"),
-                            ("11", "11"),
-                            ("12", "12"),
-                            ("13", "13"),
-                            ("nil", "Nil"),
-                            ("blind_nil", "Blind nil"),
-                        ],
-                        max_length=9,
-                    ),
-                ),
-                ("north_tricks", models.PositiveSmallIntegerField(blank=True, null=True)),
-                ("east_tricks", models.PositiveSmallIntegerField(blank=True, null=True)),
-                ("south_tricks", models.PositiveSmallIntegerField(blank=True, null=True)),
-                ("west_tricks", models.PositiveSmallIntegerField(blank=True, null=True)),
-                ("ns_reneges", models.PositiveSmallIntegerField(default=0)),
-                ("ew_reneges", models.PositiveSmallIntegerField(default=0)),
-                ("ns_table_talk", models.PositiveSmallIntegerField(default=0)),
-                ("ew_table_talk", models.PositiveSmallIntegerField(default=0)),
-                (
-                    "misdeal",
-                    models.CharField(
-                        blank=True,
-                        choices=[
-                            ("no_spades", "A player was dealt no spades"),
-                            ("no_face_cards", "A player was dealt no face cards"),
-                            ("wrong_card_count", "A player does not hold 13 cards"),
-                            ("table_talk_in_bidding", "A player gave away their hand while bidding"),
-                        ],
-                        max_length=30,
-                    ),
-                ),
-                ("disputed", models.BooleanField(default=False)),
-                ("dispute_note", models.CharField(blank=True, max_length=300)),
-                ("dispute_resolution", models.CharField(blank=True, max_length=300)),
-                (
-                    "confirmed_by",
-                    models.CharField(blank=True, help_text="Initials of the opponent who confirmed.", max_length=20),
-                ),
-                ("version", models.PositiveIntegerField(default=1)),
-                ("entered_at", models.DateTimeField(default=django.utils.timezone.now)),
-                (
-                    "game",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.CASCADE, related_name="hands", to="tournament.game"
-                    ),
-                ),
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('number', models.PositiveSmallIntegerField(validators=[django.core.validators.MinValueValidator(1)])),
+                ('north_bid', models.CharField(blank=True, choices=[('0', '0'), ('1', '1'), ('2', '2'), ('3', '3'), ('4', '4'), ('5', '5'), ('6', '6'), ('7', '7'), ('8', '8'), ('9', '9'), ('10', '10'), ('11', '11'), ('12', '12'), ('13', '13'), ('nil', 'Nil'), ('blind_nil', 'Blind nil')], max_length=9)),
+                ('east_bid', models.CharField(blank=True, choices=[('0', '0'), ('1', '1'), ('2', '2'), ('3', '3'), ('4', '4'), ('5', '5'), ('6', '6'), ('7', '7'), ('8', '8'), ('9', '9'), ('10', '10'), ('11', '11'), ('12', '12'), ('13', '13'), ('nil', 'Nil'), ('blind_nil', 'Blind nil')], max_length=9)),
+                ('south_bid', models.CharField(blank=True, choices=[('0', '0'), ('1', '1'), ('2', '2'), ('3', '3'), ('4', '4'), ('5', '5'), ('6', '6'), ('7', '7'), ('8', '8'), ('9', '9'), ('10', '10'), ('11', '11'), ('12', '12'), ('13', '13'), ('nil', 'Nil'), ('blind_nil', 'Blind nil')], max_length=9)),
+                ('west_bid', models.CharField(blank=True, choices=[('0', '0'), ('1', '1'), ('2', '2'), ('3', '3'), ('4', '4'), ('5', '5'), ('6', '6'), ('7', '7'), ('8', '8'), ('9', '9'), ('10', '10'), ('11', '11'), ('12', '12'), ('13', '13'), ('nil', 'Nil'), ('blind_nil', 'Blind nil')], max_length=9)),
+                ('north_tricks', models.PositiveSmallIntegerField(blank=True, null=True)),
+                ('east_tricks', models.PositiveSmallIntegerField(blank=True, null=True)),
+                ('south_tricks', models.PositiveSmallIntegerField(blank=True, null=True)),
+                ('west_tricks', models.PositiveSmallIntegerField(blank=True, null=True)),
+                ('ns_reneges', models.PositiveSmallIntegerField(default=0)),
+                ('ew_reneges', models.PositiveSmallIntegerField(default=0)),
+                ('ns_table_talk', models.PositiveSmallIntegerField(default=0)),
+                ('ew_table_talk', models.PositiveSmallIntegerField(default=0)),
+                ('misdeal', models.CharField(blank=True, choices=[('no_spades', 'A player was dealt no spades'), ('no_face_cards', 'A player was dealt no face cards'), ('wrong_card_count', 'A player does not hold 13 cards'), ('table_talk_in_bidding', 'A player gave away their hand while bidding')], max_length=30)),
+                ('disputed', models.BooleanField(default=False)),
+                ('dispute_note', models.CharField(blank=True, max_length=300)),
+                ('dispute_resolution', models.CharField(blank=True, max_length=300)),
+                ('confirmed_by', models.CharField(blank=True, help_text='Initials of the opponent who confirmed.', max_length=20)),
+                ('version', models.PositiveIntegerField(default=1)),
+                ('entered_at', models.DateTimeField(default=django.utils.timezone.now)),
+                ('game', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='hands', to='tournament.game')),
             ],
             options={
-                "ordering": ["game", "number"],
+                'ordering': ['game', 'number'],
             },
         ),
         migrations.CreateModel(
-            name="HandRevision",
+            name='HandRevision',
             fields=[
-                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
-                (
-                    "source",
-                    models.CharField(choices=[("table", "Table scorekeeper"), ("director", "Director")], max_length=20),
-                ),
-                ("changed_at", models.DateTimeField(default=django.utils.timezone.now)),
-                ("before", models.JSONField(blank=True, null=True)),
-                ("after", models.JSONField()),
-                (
-                    "changed_by",
-                    models.ForeignKey(
-                        blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, to=settings.AUTH_USER_MODEL
-                    ),
-                ),
-                (
-                    "hand",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.CASCADE, related_name="revisions", to="tournament.hand"
-                    ),
-                ),
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('source', models.CharField(choices=[('table', 'Table scorekeeper'), ('director', 'Director')], max_length=20)),
+                ('changed_at', models.DateTimeField(default=django.utils.timezone.now)),
+                ('before', models.JSONField(blank=True, null=True)),
+                ('after', models.JSONField()),
+                ('changed_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, to=settings.AUTH_USER_MODEL)),
+                ('hand', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='revisions', to='tournament.hand')),
             ],
             options={
-                "ordering": ["hand", "changed_at", "id"],
+                'ordering': ['hand', 'changed_at', 'id'],
             },
         ),
         migrations.AddField(
-            model_name="game",
-            name="round",
-            field=models.ForeignKey(
-                on_delete=django.db.models.deletion.CASCADE, related_name="games", to="tournament.round"
-            ),
+            model_name='game',
+            name='round',
+            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='games', to='tournament.round'),
         ),
         migrations.CreateModel(
-            name="SeatingChange",
+            name='SeatingChange',
             fields=[
-                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
-                ("description", models.CharField(max_length=300)),
-                ("changed_at", models.DateTimeField(default=django.utils.timezone.now)),
-                (
-                    "changed_by",
-                    models.ForeignKey(
-                        null=True, on_delete=django.db.models.deletion.SET_NULL, to=settings.AUTH_USER_MODEL
-                    ),
-                ),
-                (
-                    "round",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.CASCADE,
-                        related_name="seating_changes",
-                        to="tournament.round",
-                    ),
-                ),
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('description', models.CharField(max_length=300)),
+                ('changed_at', models.DateTimeField(default=django.utils.timezone.now)),
+                ('changed_by', models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, to=settings.AUTH_USER_MODEL)),
+                ('round', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='seating_changes', to='tournament.round')),
             ],
             options={
-                "ordering": ["changed_at"],
+                'ordering': ['changed_at'],
             },
         ),
         migrations.CreateModel(
-            name="SitOut",
+            name='SitOut',
             fields=[
-                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
-                (
-                    "player",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.RESTRICT, related_name="sit_outs", to="tournament.player"
-                    ),
-                ),
-                (
-                    "round",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.CASCADE, related_name="sit_outs", to="tournament.round"
-                    ),
-                ),
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('player', models.ForeignKey(on_delete=django.db.models.deletion.RESTRICT, related_name='sit_outs', to='tournament.player')),
+                ('round', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='sit_outs', to='tournament.round')),
             ],
         ),
         migrations.CreateModel(
-            name="Seating",
+            name='Seating',
             fields=[
-                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
-                (
-                    "seat",
-                    models.CharField(
-                        choices=[("N", "North"), ("E", "East"), ("S", "South"), ("W", "West")], max_length=1
-                    ),
-                ),
-                (
-                    "player",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.RESTRICT, related_name="seatings", to="tournament.player"
-                    ),
-                ),
-                (
-                    "round",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.CASCADE, related_name="seatings", to="tournament.round"
-                    ),
-                ),
-                (
-                    "table",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.RESTRICT, related_name="seatings", to="tournament.table"
-                    ),
-                ),
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('seat', models.CharField(choices=[('N', 'North'), ('E', 'East'), ('S', 'South'), ('W', 'West')], max_length=1)),
+                ('player', models.ForeignKey(on_delete=django.db.models.deletion.RESTRICT, related_name='seatings', to='tournament.player')),
+                ('round', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='seatings', to='tournament.round')),
+                ('table', models.ForeignKey(on_delete=django.db.models.deletion.RESTRICT, related_name='seatings', to='tournament.table')),
             ],
             options={
-                "ordering": ["round", "table__number", "seat"],
+                'ordering': ['round', 'table__number', 'seat'],
             },
         ),
         migrations.AddField(
-            model_name="game",
-            name="table",
-            field=models.ForeignKey(
-                on_delete=django.db.models.deletion.RESTRICT, related_name="games", to="tournament.table"
-            ),
+            model_name='game',
+            name='table',
+            field=models.ForeignKey(on_delete=django.db.models.deletion.RESTRICT, related_name='games', to='tournament.table'),
         ),
         migrations.AddField(
-            model_name="player",
-            name="team",
-            field=models.ForeignKey(
-                on_delete=django.db.models.deletion.CASCADE, related_name="players", to="tournament.team"
-            ),
+            model_name='player',
+            name='team',
+            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='players', to='tournament.team'),
         ),
         migrations.CreateModel(
-            name="Payout",
+            name='Payout',
             fields=[
-                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
-                ("amount", models.DecimalField(decimal_places=2, max_digits=10)),
-                ("paid_at", models.DateTimeField(blank=True, null=True)),
-                ("received_by", models.CharField(blank=True, max_length=120)),
-                (
-                    "recorded_by",
-                    models.ForeignKey(
-                        blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, to=settings.AUTH_USER_MODEL
-                    ),
-                ),
-                (
-                    "player",
-                    models.ForeignKey(
-                        blank=True,
-                        null=True,
-                        on_delete=django.db.models.deletion.RESTRICT,
-                        related_name="payouts",
-                        to="tournament.player",
-                    ),
-                ),
-                (
-                    "prize",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.RESTRICT, related_name="payouts", to="tournament.prize"
-                    ),
-                ),
-                (
-                    "team",
-                    models.ForeignKey(
-                        blank=True,
-                        null=True,
-                        on_delete=django.db.models.deletion.RESTRICT,
-                        related_name="payouts",
-                        to="tournament.team",
-                    ),
-                ),
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('amount', models.DecimalField(decimal_places=2, max_digits=10)),
+                ('paid_at', models.DateTimeField(blank=True, null=True)),
+                ('received_by', models.CharField(blank=True, max_length=120)),
+                ('recorded_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, to=settings.AUTH_USER_MODEL)),
+                ('player', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.RESTRICT, related_name='payouts', to='tournament.player')),
+                ('prize', models.ForeignKey(on_delete=django.db.models.deletion.RESTRICT, related_name='payouts', to='tournament.prize')),
+                ('team', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.RESTRICT, related_name='payouts', to='tournament.team')),
             ],
             options={
-                "ordering": ["prize", "id"],
+                'ordering': ['prize', 'id'],
             },
         ),
         migrations.CreateModel(
-            name="Payment",
+            name='Payment',
             fields=[
-                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
-                (
-                    "kind",
-                    models.CharField(
-                        choices=[("payment", "Payment"), ("refund", "Refund")], default="payment", max_length=10
-                    ),
-                ),
-                (
-                    "amount",
-                    models.DecimalField(
-                        decimal_places=2,
-                        max_digits=10,
-                        validators=[django.core.validators.MinValueValidator(Decimal("0.01"))],
-                    ),
-                ),
-                (
-                    "method",
-                    models.CharField(
-                        choices=[("cash", "Cash"), ("card", "Card"), ("check", "Check"), ("other", "Other")],
-                        default="cash",
-                        max_length=10,
-                    ),
-                ),
-                ("note", models.CharField(blank=True, max_length=200)),
-                ("recorded_at", models.DateTimeField(default=django.utils.timezone.now)),
-                (
-                    "recorded_by",
-                    models.ForeignKey(
-                        null=True, on_delete=django.db.models.deletion.SET_NULL, to=settings.AUTH_USER_MODEL
-                    ),
-                ),
-                (
-                    "team",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.RESTRICT, related_name="payments", to="tournament.team"
-                    ),
-                ),
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('kind', models.CharField(choices=[('payment', 'Payment'), ('refund', 'Refund')], default='payment', max_length=10)),
+                ('amount', models.DecimalField(decimal_places=2, max_digits=10, validators=[django.core.validators.MinValueValidator(Decimal('0.01'))])),
+                ('method', models.CharField(choices=[('cash', 'Cash'), ('card', 'Card'), ('check', 'Check'), ('other', 'Other')], default='cash', max_length=10)),
+                ('note', models.CharField(blank=True, max_length=200)),
+                ('recorded_at', models.DateTimeField(default=django.utils.timezone.now)),
+                ('recorded_by', models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, to=settings.AUTH_USER_MODEL)),
+                ('team', models.ForeignKey(on_delete=django.db.models.deletion.RESTRICT, related_name='payments', to='tournament.team')),
             ],
             options={
-                "ordering": ["recorded_at", "id"],
+                'ordering': ['recorded_at', 'id'],
             },
         ),
         migrations.CreateModel(
-            name="Tournament",
+            name='Tournament',
             fields=[
-                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
-                ("name", models.CharField(max_length=120)),
-                ("date", models.DateField(default=django.utils.timezone.localdate)),
-                ("venue", models.CharField(blank=True, max_length=200)),
-                (
-                    "preset",
-                    models.CharField(
-                        choices=[
-                            ("tennessee", "Tennessee house rules (game to 500)"),
-                            ("classic", "Classic partnership Spades (game to 500)"),
-                            ("friendly", "Friendly club tournament (game to 500)"),
-                            ("progressive", "Progressive tables, four-hand rounds (advancing winners)"),
-                            ("progressive-500", "Progressive tables, games to 500"),
-                            ("league-300", "League game to 300 (30-minute matches, jokers deck)"),
-                            ("championship-500", "League championship game to 500 (jokers deck)"),
-                        ],
-                        max_length=40,
-                    ),
-                ),
-                ("rule_overrides", models.JSONField(blank=True, default=dict)),
-                (
-                    "format",
-                    models.CharField(
-                        choices=[
-                            ("progressive_split", "Progressive tables, partners split (individual scores)"),
-                            ("progressive_fixed", "Progressive tables, fixed partners (team scores)"),
-                        ],
-                        default="progressive_split",
-                        max_length=30,
-                    ),
-                ),
-                (
-                    "rounds_planned",
-                    models.PositiveSmallIntegerField(
-                        default=5,
-                        validators=[
-                            django.core.validators.MinValueValidator(1),
-                            django.core.validators.MaxValueValidator(50),
-                        ],
-                    ),
-                ),
-                (
-                    "entry_fee",
-                    models.DecimalField(
-                        decimal_places=2,
-                        default=Decimal("0.00"),
-                        max_digits=10,
-                        validators=[django.core.validators.MinValueValidator(Decimal("0"))],
-                    ),
-                ),
-                (
-                    "seating_order",
-                    models.CharField(
-                        choices=[("random", "Random draw"), ("registration", "Registration order")],
-                        default="random",
-                        max_length=20,
-                    ),
-                ),
-                (
-                    "seating_seed",
-                    models.PositiveIntegerField(default=0, help_text="The random draw of round 1 is reproducible."),
-                ),
-                (
-                    "prize_ties",
-                    models.CharField(
-                        choices=[
-                            ("share", "Level on points: they share the prizes of the places they hold"),
-                            ("tiebreak", "The tiebreakers decide; only those level on all of them share"),
-                        ],
-                        default="share",
-                        max_length=20,
-                    ),
-                ),
-                (
-                    "paper_size",
-                    models.CharField(choices=[("letter", "US Letter"), ("A4", "A4")], default="letter", max_length=10),
-                ),
-                (
-                    "require_confirmation",
-                    models.BooleanField(
-                        default=False,
-                        help_text="A player of the other side confirms each hand at the table before it counts.",
-                    ),
-                ),
-                (
-                    "status",
-                    models.CharField(
-                        choices=[
-                            ("registration", "Registration open"),
-                            ("running", "Running"),
-                            ("finished", "Finished"),
-                        ],
-                        default="registration",
-                        max_length=20,
-                    ),
-                ),
-                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('name', models.CharField(max_length=120)),
+                ('date', models.DateField(default=django.utils.timezone.localdate)),
+                ('venue', models.CharField(blank=True, max_length=200)),
+                ('preset', models.CharField(choices=[('tennessee', 'Tennessee house rules (game to 500)'), ('classic', 'Classic partnership Spades (game to 500)'), ('friendly', 'Friendly club tournament (game to 500)'), ('progressive', 'Progressive tables, four-hand rounds (advancing winners)'), ('progressive-500', 'Progressive tables, games to 500'), ('league-300', 'League game to 300 (30-minute matches, jokers deck)'), ('championship-500', 'League championship game to 500 (jokers deck)')], max_length=40)),
+                ('rule_overrides', models.JSONField(blank=True, default=dict)),
+                ('format', models.CharField(choices=[('progressive_split', 'Progressive tables, partners split (individual scores)'), ('progressive_fixed', 'Progressive tables, fixed partners (team scores)')], default='progressive_split', max_length=30)),
+                ('rounds_planned', models.PositiveSmallIntegerField(default=5, validators=[django.core.validators.MinValueValidator(1), django.core.validators.MaxValueValidator(50)])),
+                ('entry_fee', models.DecimalField(decimal_places=2, default=Decimal('0.00'), max_digits=10, validators=[django.core.validators.MinValueValidator(Decimal('0'))])),
+                ('seating_order', models.CharField(choices=[('random', 'Random draw'), ('registration', 'Registration order')], default='random', max_length=20)),
+                ('seating_seed', models.PositiveIntegerField(default=0, help_text='The random draw of round 1 is reproducible.')),
+                ('prize_ties', models.CharField(choices=[('share', 'Level on points: they share the prizes of the places they hold'), ('tiebreak', 'The tiebreakers decide; only those level on all of them share')], default='share', max_length=20)),
+                ('paper_size', models.CharField(choices=[('letter', 'US Letter'), ('A4', 'A4')], default='letter', max_length=10)),
+                ('require_confirmation', models.BooleanField(default=False, help_text='A player of the other side confirms each hand at the table before it counts.')),
+                ('status', models.CharField(choices=[('registration', 'Registration open'), ('running', 'Running'), ('finished', 'Finished')], default='registration', max_length=20)),
+                ('created_at', models.DateTimeField(auto_now_add=True)),
             ],
             options={
-                "ordering": ["-date", "name"],
-                "constraints": [
-                    models.CheckConstraint(
-                        condition=models.Q(("entry_fee__gte", 0)), name="tournament_entry_fee_not_negative"
-                    ),
-                    models.CheckConstraint(
-                        condition=models.Q(("rounds_planned__gte", 1)), name="tournament_plays_a_round"
-                    ),
-                ],
+                'ordering': ['-date', 'name'],
+                'constraints': [models.CheckConstraint(condition=models.Q(('entry_fee__gte', 0)), name='tournament_entry_fee_not_negative'), models.CheckConstraint(condition=models.Q(('rounds_planned__gte', 1)), name='tournament_plays_a_round')],
             },
         ),
         migrations.AddField(
-            model_name="team",
-            name="tournament",
-            field=models.ForeignKey(
-                on_delete=django.db.models.deletion.CASCADE, related_name="teams", to="tournament.tournament"
-            ),
+            model_name='team',
+            name='tournament',
+            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='teams', to='tournament.tournament'),
         ),
         migrations.AddField(
-            model_name="table",
-            name="tournament",
-            field=models.ForeignKey(
-                on_delete=django.db.models.deletion.CASCADE, related_name="tables", to="tournament.tournament"
-            ),
+            model_name='table',
+            name='tournament',
+            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='tables', to='tournament.tournament'),
         ),
         migrations.AddField(
-            model_name="round",
-            name="tournament",
-            field=models.ForeignKey(
-                on_delete=django.db.models.deletion.CASCADE, related_name="rounds", to="tournament.tournament"
-            ),
+            model_name='round',
+            name='tournament',
+            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='rounds', to='tournament.tournament'),
         ),
         migrations.AddField(
-            model_name="prize",
-            name="tournament",
-            field=models.ForeignKey(
-                on_delete=django.db.models.deletion.CASCADE, related_name="prizes", to="tournament.tournament"
-            ),
+            model_name='prize',
+            name='tournament',
+            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='prizes', to='tournament.tournament'),
         ),
         migrations.CreateModel(
-            name="PrintJob",
+            name='PrintJob',
             fields=[
-                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
-                ("document", models.CharField(max_length=40)),
-                ("title", models.CharField(max_length=200)),
-                ("key", models.CharField(max_length=64, unique=True)),
-                (
-                    "status",
-                    models.CharField(
-                        choices=[("running", "Rendering"), ("done", "Ready"), ("failed", "Failed")],
-                        default="running",
-                        max_length=10,
-                    ),
-                ),
-                ("chunks_done", models.PositiveIntegerField(default=0)),
-                ("chunks_total", models.PositiveIntegerField(default=1)),
-                ("pdf", models.BinaryField(blank=True, null=True)),
-                ("error", models.TextField(blank=True)),
-                ("created_at", models.DateTimeField(default=django.utils.timezone.now)),
-                ("finished_at", models.DateTimeField(blank=True, null=True)),
-                (
-                    "tournament",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.CASCADE,
-                        related_name="print_jobs",
-                        to="tournament.tournament",
-                    ),
-                ),
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('document', models.CharField(max_length=40)),
+                ('title', models.CharField(max_length=200)),
+                ('key', models.CharField(max_length=64, unique=True)),
+                ('status', models.CharField(choices=[('running', 'Rendering'), ('done', 'Ready'), ('failed', 'Failed')], default='running', max_length=10)),
+                ('chunks_done', models.PositiveIntegerField(default=0)),
+                ('chunks_total', models.PositiveIntegerField(default=1)),
+                ('pdf', models.BinaryField(blank=True, null=True)),
+                ('error', models.TextField(blank=True)),
+                ('created_at', models.DateTimeField(default=django.utils.timezone.now)),
+                ('finished_at', models.DateTimeField(blank=True, null=True)),
+                ('tournament', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='print_jobs', to='tournament.tournament')),
             ],
             options={
-                "ordering": ["-created_at"],
+                'ordering': ['-created_at'],
             },
         ),
         migrations.AddConstraint(
-            model_name="hand",
-            constraint=models.UniqueConstraint(fields=("game", "number"), name="one_hand_number_per_game"),
+            model_name='hand',
+            constraint=models.UniqueConstraint(fields=('game', 'number'), name='one_hand_number_per_game'),
         ),
         migrations.AddConstraint(
-            model_name="hand",
-            constraint=models.CheckConstraint(
-                condition=models.Q(("north_tricks__lte", 13)), name="hand_north_tricks_0_13"
-            ),
+            model_name='hand',
+            constraint=models.CheckConstraint(condition=models.Q(('north_tricks__lte', 13)), name='hand_north_tricks_0_13'),
         ),
         migrations.AddConstraint(
-            model_name="hand",
-            constraint=models.CheckConstraint(
-                condition=models.Q(("east_tricks__lte", 13)), name="hand_east_tricks_0_13"
-            ),
+            model_name='hand',
+            constraint=models.CheckConstraint(condition=models.Q(('east_tricks__lte', 13)), name='hand_east_tricks_0_13'),
         ),
         migrations.AddConstraint(
-            model_name="hand",
-            constraint=models.CheckConstraint(
-                condition=models.Q(("south_tricks__lte", 13)), name="hand_south_tricks_0_13"
-            ),
+            model_name='hand',
+            constraint=models.CheckConstraint(condition=models.Q(('south_tricks__lte', 13)), name='hand_south_tricks_0_13'),
         ),
         migrations.AddConstraint(
-            model_name="hand",
-            constraint=models.CheckConstraint(
-                condition=models.Q(("west_tricks__lte", 13)), name="hand_west_tricks_0_13"
-            ),
+            model_name='hand',
+            constraint=models.CheckConstraint(condition=models.Q(('west_tricks__lte', 13)), name='hand_west_tricks_0_13'),
         ),
         migrations.AddConstraint(
-            model_name="hand",
-            constraint=models.CheckConstraint(
-                condition=models.Q(
-                    (
-                        "north_bid__in",
-                        [
-                            "",
-                            "0",
-                            "1",
-                            "2",
-                            "3",
-                            "4",
-                            "5",
-                            "6",
-                            "7",
-                            "8",
-                            "9",
-                            "10",
-                            "11",
-                            "12",
-                            "13",
-                            "nil",
-                            "blind_nil",
-                        ],
-                    )
-                ),
-                name="hand_north_bid_valid",
-            ),
+            model_name='hand',
+            constraint=models.CheckConstraint(condition=models.Q(('north_bid__in', ['', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9', '10', '11', '12', '13', 'nil', 'blind_nil'])), name='hand_north_bid_valid'),
         ),
         migrations.AddConstraint(
-            model_name="hand",
-            constraint=models.CheckConstraint(
-                condition=models.Q(
-                    (
-                        "east_bid__in",
-                        [
-                            "",
-                            "0",
-                            "1",
-                            "2",
-                            "3",
-                            "4",
-                            "5",
-                            "6",
-                            "7",
-                            "8",
-                            "9",
-                            "10",
-                            "11",
-                            "12",
-                            "13",
-                            "nil",
-                            "blind_nil",
-                        ],
-                    )
-                ),
-                name="hand_east_bid_valid",
-            ),
+            model_name='hand',
+            constraint=models.CheckConstraint(condition=models.Q(('east_bid__in', ['', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9', '10', '11', '12', '13', 'nil', 'blind_nil'])), name='hand_east_bid_valid'),
         ),
         migrations.AddConstraint(
-            model_name="hand",
-            constraint=models.CheckConstraint(
-                condition=models.Q(
-                    (
-                        "south_bid__in",
-                        [
-                            "",
-                            "0",
-                            "1",
-                            "2",
-                            "3",
-                            "4",
-                            "5",
-                            "6",
-                            "7",
-                            "8",
-                            "9",
-                            "10",
-                            "11",
-                            "12",
-                            "13",
-                            "nil",
-                            "blind_nil",
-                        ],
-                    )
-                ),
-                name="hand_south_bid_valid",
-            ),
+            model_name='hand',
+            constraint=models.CheckConstraint(condition=models.Q(('south_bid__in', ['', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9', '10', '11', '12', '13', 'nil', 'blind_nil'])), name='hand_south_bid_valid'),
         ),
         migrations.AddConstraint(
-            model_name="hand",
-            constraint=models.CheckConstraint(
-                condition=models.Q(
-                    (
-                        "west_bid__in",
-                        [
-                            "",
-                            "0",
-                            "1",
-                            "2",
-                            "3",
-                            "4",
-                            "5",
-                            "6",
-                            "7",
-                            "8",
-                            "9",
-                            "10",
-                            "11",
-                            "12",
-                            "13",
-                            "nil",
-                            "blind_nil",
-                        ],
-                    )
-                ),
-                name="hand_west_bid_valid",
-            ),
+            model_name='hand',
+            constraint=models.CheckConstraint(condition=models.Q(('west_bid__in', ['', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9', '10', '11', '12', '13', 'nil', 'blind_nil'])), name='hand_west_bid_valid'),
         ),
         migrations.AddConstraint(
-            model_name="hand",
-            constraint=models.CheckConstraint(
-                condition=models.Q(
-                    models.Q(
-                        ("misdeal", ""),
-                        ("east_tricks__isnull", False),
-                        ("north_tricks__isnull", False),
-                        ("south_tricks__isnull", False),
-                        ("west_tricks__isnull", False),
-                    ),
-                    models.Q(("misdeal", ""), _negated=True),
-                    _connector="OR",
-                ),
-                name="hand_scored_unless_misdeal",
-            ),
+            model_name='hand',
+            constraint=models.CheckConstraint(condition=models.Q(models.Q(('misdeal', ''), ('east_tricks__isnull', False), ('north_tricks__isnull', False), ('south_tricks__isnull', False), ('west_tricks__isnull', False)), models.Q(('misdeal', ''), _negated=True), _connector='OR'), name='hand_scored_unless_misdeal'),
         ),
         migrations.AddConstraint(
-            model_name="sitout",
-            constraint=models.UniqueConstraint(fields=("round", "player"), name="player_sits_out_once_per_round"),
+            model_name='sitout',
+            constraint=models.UniqueConstraint(fields=('round', 'player'), name='player_sits_out_once_per_round'),
         ),
         migrations.AddConstraint(
-            model_name="seating",
-            constraint=models.UniqueConstraint(fields=("round", "table", "seat"), name="one_player_per_seat"),
+            model_name='seating',
+            constraint=models.UniqueConstraint(fields=('round', 'table', 'seat'), name='one_player_per_seat'),
         ),
         migrations.AddConstraint(
-            model_name="seating",
-            constraint=models.UniqueConstraint(fields=("round", "player"), name="player_seated_once_per_round"),
+            model_name='seating',
+            constraint=models.UniqueConstraint(fields=('round', 'player'), name='player_seated_once_per_round'),
         ),
         migrations.AddConstraint(
-            model_name="game",
-            constraint=models.UniqueConstraint(fields=("round", "table"), name="one_game_per_table_per_round"),
+            model_name='game',
+            constraint=models.UniqueConstraint(fields=('round', 'table'), name='one_game_per_table_per_round'),
         ),
         migrations.AddConstraint(
-            model_name="payout",
-            constraint=models.CheckConstraint(
-                condition=models.Q(("amount__gte", 0)), name="payout_amount_not_negative"
-            ),
+            model_name='payout',
+            constraint=models.CheckConstraint(condition=models.Q(('amount__gte', 0)), name='payout_amount_not_negative'),
         ),
         migrations.AddConstraint(
-            model_name="payout",
-            constraint=models.CheckConstraint(
-                condition=models.Q(
-                    models.Q(("player__isnull", False), ("team__isnull", True)),
-                    models.Q(("player__isnull", True), ("team__isnull", False)),
-                    _connector="OR",
-                ),
-                name="payout_to_player_or_team",
-            ),
+            model_name='payout',
+            constraint=models.CheckConstraint(condition=models.Q(models.Q(('player__isnull', False), ('team__isnull', True)), models.Q(('player__isnull', True), ('team__isnull', False)), _connector='OR'), name='payout_to_player_or_team'),
         ),
         migrations.AddConstraint(
-            model_name="payment",
-            constraint=models.CheckConstraint(condition=models.Q(("amount__gt", 0)), name="payment_amount_positive"),
+            model_name='payment',
+            constraint=models.CheckConstraint(condition=models.Q(('amount__gt', 0)), name='payment_amount_positive'),
         ),
         migrations.AddConstraint(
-            model_name="team",
-            constraint=models.UniqueConstraint(
-                fields=("tournament", "number"), name="team_number_unique_in_tournament"
-            ),
+            model_name='team',
+            constraint=models.UniqueConstraint(fields=('tournament', 'number'), name='team_number_unique_in_tournament'),
         ),
         migrations.AddConstraint(
-            model_name="table",
-            constraint=models.UniqueConstraint(
-                fields=("tournament", "number"), name="table_number_unique_in_tournament"
-            ),
+            model_name='table',
+            constraint=models.UniqueConstraint(fields=('tournament', 'number'), name='table_number_unique_in_tournament'),
         ),
         migrations.AddConstraint(
-            model_name="table",
-            constraint=models.CheckConstraint(condition=models.Q(("number__gte", 1)), name="table_number_from_1"),
+            model_name='table',
+            constraint=models.CheckConstraint(condition=models.Q(('number__gte', 1)), name='table_number_from_1'),
         ),
         migrations.AddConstraint(
-            model_name="round",
-            constraint=models.UniqueConstraint(
-                fields=("tournament", "number"), name="round_number_unique_in_tournament"
-            ),
+            model_name='round',
+            constraint=models.UniqueConstraint(fields=('tournament', 'number'), name='round_number_unique_in_tournament'),
         ),
         migrations.AddConstraint(
-            model_name="prize",
-            constraint=models.CheckConstraint(
-                condition=models.Q(
-                    models.Q(("amount__isnull", False), ("share_percent__isnull", True)),
-                    models.Q(("amount__isnull", True), ("share_percent__isnull", False)),
-                    _connector="OR",
-                ),
-                name="prize_amount_or_share",
-            ),
+            model_name='prize',
+            constraint=models.CheckConstraint(condition=models.Q(models.Q(('amount__isnull', False), ('share_percent__isnull', True)), models.Q(('amount__isnull', True), ('share_percent__isnull', False)), _connector='OR'), name='prize_amount_or_share'),
         ),
         migrations.AddConstraint(
-            model_name="prize",
-            constraint=models.CheckConstraint(
-                condition=models.Q(("amount__gte", 0), ("amount__isnull", True), _connector="OR"),
-                name="prize_amount_not_negative",
-            ),
+            model_name='prize',
+            constraint=models.CheckConstraint(condition=models.Q(('amount__gte', 0), ('amount__isnull', True), _connector='OR'), name='prize_amount_not_negative'),
         ),
         migrations.AddConstraint(
-            model_name="prize",
-            constraint=models.CheckConstraint(
-                condition=models.Q(
-                    models.Q(("share_percent__gt", 0), ("share_percent__lte", 100)),
-                    ("share_percent__isnull", True),
-                    _connector="OR",
-                ),
-                name="prize_share_0_100",
-            ),
+            model_name='prize',
+            constraint=models.CheckConstraint(condition=models.Q(models.Q(('share_percent__gt', 0), ('share_percent__lte', 100)), ('share_percent__isnull', True), _connector='OR'), name='prize_share_0_100'),
         ),
         migrations.AddConstraint(
-            model_name="prize",
-            constraint=models.CheckConstraint(
-                condition=models.Q(
-                    models.Q(("kind", "place"), ("place__gte", 1)),
-                    models.Q(("kind", "division"), models.Q(("division", ""), _negated=True)),
-                    _connector="OR",
-                ),
-                name="prize_place_or_division",
-            ),
+            model_name='prize',
+            constraint=models.CheckConstraint(condition=models.Q(models.Q(('kind', 'place'), ('place__gte', 1)), models.Q(('kind', 'division'), models.Q(('division', ''), _negated=True)), _connector='OR'), name='prize_place_or_division'),
         ),
     ]
