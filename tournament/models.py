@@ -549,7 +549,8 @@ class Game(models.Model):
     def rules(self) -> RuleSet:
         """The rule set this game is scored by: a knockout's final may have its own."""
         tournament = self.round.tournament
-        if self.match_id and self.match.stage == Match.Stage.FINAL:
+        match = self.match  # no query without one; an import's unsaved match is read as assigned
+        if match is not None and match.stage == Match.Stage.FINAL:
             return tournament.final_rules
         return tournament.rules
 
@@ -609,11 +610,7 @@ class Game(models.Model):
 
     def record(self, replayed: Replay, hands: list[Hand]) -> None:
         """Save the totals and status of ``replayed``, this game's ``hands`` scored."""
-        game = replayed.game
-        self.ns_score, self.ew_score = game.scores
-        self.ns_bags, self.ew_bags = game.bags
-        self.hands_played = game.hands_played
-        self.status, self.winner, self.decided_by = self.outcome(replayed, hands)
+        self.apply(replayed, hands)
         self.save(
             update_fields=[
                 "ns_score",
@@ -627,6 +624,14 @@ class Game(models.Model):
                 "time_up_hand",
             ]
         )
+
+    def apply(self, replayed: Replay, hands: list[Hand]) -> None:
+        """Set (not save) the totals and status of ``replayed``, this game's ``hands`` scored."""
+        game = replayed.game
+        self.ns_score, self.ew_score = game.scores
+        self.ns_bags, self.ew_bags = game.bags
+        self.hands_played = game.hands_played
+        self.status, self.winner, self.decided_by = self.outcome(replayed, hands)
 
     def outcome(self, replayed: Replay, hands: list[Hand]) -> tuple[str, str, str]:
         """(status, winner, decided_by) of this game once its ``hands`` are ``replayed``; a
