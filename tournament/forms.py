@@ -451,3 +451,12 @@ class HandForm(forms.Form):
 def hand_initial(hand: Any) -> dict[str, Any]:
     """A stored hand as initial form data, for a correction."""
     return {**hand.snapshot(), "number": hand.number, "version": hand.version}
+
+
+class AssistantForm(forms.Form):
+    """The director adds an assistant by user name (the user exists and can log in: see
+    :func:`tournament.services.add_assistant`)."""
+
+    username = forms.CharField(
+        max_length=150, label="User name", help_text="Someone with a director's login who runs rounds and hands."
+    )
