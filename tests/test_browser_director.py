@@ -2,10 +2,11 @@
 
 import pytest
 
-from tests.conftest import COUPLES
+from tests.conftest import COUPLES, DESKTOP, PHONE
 from tournament.models import Round, Team, Tournament
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+PHONE_SIDEWAYS = {"width": 740, "height": 360}
 
 
 def _log_in(page, director) -> None:
@@ -107,6 +108,11 @@ def test_registration_and_standings_fit_a_phone(phone_page, director, screenshot
         screenshot(page, name)
     page.goto(f"/s/{tournament.pk}/projector/")
     screenshot(page, "phone-projector")
+    page.goto(f"/t/{tournament.pk}/rounds/1/")
+    assert page.locator("#board tr.state-finished td.muted", has_text="done").count() == 1  # its phone is not missed
+    screenshot(page, "phone-round-board")
+    page.set_viewport_size(DESKTOP)
+    screenshot(page, "desktop-round-board")
 
 
 def test_a_closed_rounds_score_sheets_open_from_the_print_tab(desktop_page, director, screenshot):
@@ -128,3 +134,25 @@ def test_a_closed_rounds_score_sheets_open_from_the_print_tab(desktop_page, dire
     with page.expect_response(lambda response: "score-sheets" in response.url) as sheets:
         finished.get_by_role("link", name="score sheets").click()
     assert sheets.value.status == 200 and sheets.value.headers["content-type"] == "application/pdf"
+
+
+def test_the_standings_on_a_phone_show_what_fits_and_each_round_when_turned(browser, live_server, screenshot):
+    from tournament.simulation import simulate
+
+    simulate(couples=8, rounds=6, seed=3, partners="fixed")
+    tournament = Tournament.objects.get()
+    standings = f"/s/{tournament.pk}/"
+    for viewport, name in ((PHONE, "phone-standings-6-rounds"), (PHONE_SIDEWAYS, "phone-sideways-standings-6-rounds")):
+        context = browser.new_context(viewport=viewport, base_url=live_server.url, has_touch=True, is_mobile=True)
+        page = context.new_page()
+        page.goto(standings)
+        box = page.locator("#standings .scroll-x")
+        hidden = box.evaluate("box => box.scrollWidth - box.clientWidth")
+        screenshot(page, name)
+        if viewport is PHONE:  # nothing hidden off to the side: the columns are those that fit
+            assert hidden <= 0 and not page.locator("th.round-col").first.is_visible()
+            assert page.get_by_text("turn your phone sideways").is_visible()
+        else:
+            assert page.locator("th.round-col").count() == 6 and page.locator("th.round-col").last.is_visible()
+            assert not page.get_by_text("turn your phone sideways").is_visible()
+        context.close()
