@@ -25,7 +25,7 @@ Role = Membership.Role
 # a new page stays out of an assistant's reach until it is listed here.
 ASSISTANT_PAGES = frozenset({
     "dashboard", "teams", "team_add", "team_edit", "team_status", "team_check_in", "team_substitute", "team_remove",
-    "seat_first", "round", "round_board", "round_swap", "round_links", "round_start", "round_close",
+    "seat_first", "round", "round_swap", "round_links", "round_start", "round_close",
     "game", "game_hand", "game_tie", "game_reissue", "game_resolve",
     "standings", "print", "print_document", "print_job", "print_job_pdf", "export_standings", "export_hands",
     "bracket", "match", "match_table", "clock", "round_clock", "start_clocks",

@@ -167,6 +167,11 @@ class Tournament(models.Model):
         return self.status == self.Status.FINISHED
 
     @property
+    def is_random_draw(self) -> bool:
+        """Whether round 1 (or the bracket's seeding) is drawn at random, from ``seating_seed``."""
+        return self.seating_order == self.SeatingOrder.RANDOM
+
+    @property
     def split_partners(self) -> bool:
         return self.format == self.Format.PROGRESSIVE_SPLIT
 
@@ -235,6 +240,10 @@ class Team(models.Model):
     @property
     def names(self) -> str:
         return " & ".join(player.name for player in self.players.all())
+
+    @property
+    def is_withdrawn(self) -> bool:
+        return self.status == self.Status.WITHDRAWN
 
 
 def roster_key(name: str) -> str:
@@ -957,6 +966,14 @@ class PrintJob(models.Model):
     @property
     def percent(self) -> int:
         return round(100 * self.chunks_done / max(1, self.chunks_total))
+
+    @property
+    def is_running(self) -> bool:
+        return self.status == self.Status.RUNNING
+
+    @property
+    def is_failed(self) -> bool:
+        return self.status == self.Status.FAILED
 
 
 class Membership(models.Model):

@@ -38,27 +38,21 @@ def _swap_forms(round_: Round, data: dict | None = None) -> tuple[SwapPlayersFor
 
 @director_required
 def round_detail(request: HttpRequest, tournament_id: int, number: int) -> HttpResponse:
+    """The round's page; to htmx, its board alone (the board asks for itself while the round runs)."""
     tournament = tournament_or_404(tournament_id)
     round_ = round_or_404(tournament, number)
+    context = {"tournament": tournament, "round": round_, "board": board(round_)}
+    if request.htmx:
+        return render(request, "director/round.html#board", context)
     swap_players, swap_teams = _swap_forms(round_)
-    context = {
-        "tournament": tournament,
-        "round": round_,
-        "movement": movement_rows(round_) if round_.status == Round.Status.PLANNED else None,
-        "board": board(round_),
+    context |= {
+        "movement": movement_rows(round_) if round_.is_planned else None,
         "sitting_out": sitting_out_names(round_),
         "changes": round_.seating_changes.select_related("changed_by"),
         "swap_players": swap_players,
         "swap_teams": swap_teams,
     }
     return render(request, "director/round.html", context)
-
-
-@director_required
-def round_board(request: HttpRequest, tournament_id: int, number: int) -> HttpResponse:
-    tournament = tournament_or_404(tournament_id)
-    round_ = round_or_404(tournament, number)
-    return render(request, "director/_board.html", {"tournament": tournament, "round": round_, "board": board(round_)})
 
 
 @director_required

@@ -36,7 +36,6 @@ director_patterns = [
     path(T + "fees/", teams.fees, name="fees"),
     path(T + "rounds/seat/", rounds.seat_first, name="seat_first"),
     path(T + "rounds/<int:number>/", rounds.round_detail, name="round"),
-    path(T + "rounds/<int:number>/board/", rounds.round_board, name="round_board"),
     path(T + "rounds/<int:number>/swap/", rounds.round_swap, name="round_swap"),
     path(T + "rounds/<int:number>/links/", rounds.round_links, name="round_links"),
     path(T + "rounds/<int:number>/start/", rounds.round_start, name="round_start"),
