@@ -267,9 +267,9 @@ def test_a_night_through_the_pages(director_client):
     opened = director_client.post(reverse("director:league_night_open", args=[tournament.pk, 1]), follow=True)
     page = opened.content.decode()
     assert "Night 1" in page and "Start night 1" in page and "Table links and QR codes" in page
-    director_client.post(reverse("director:league_night_start", args=[tournament.pk, 1]))
+    director_client.post(reverse("director:round_start", args=[tournament.pk, 1]))
     assert tournament.rounds.get(number=1).status == Round.Status.RUNNING
-    refused = director_client.post(reverse("director:league_night_close", args=[tournament.pk, 1]), follow=True)
+    refused = director_client.post(reverse("director:round_close", args=[tournament.pk, 1]), follow=True)
     assert "cannot close" in refused.content.decode()
 
 
@@ -467,7 +467,7 @@ def test_a_no_show_on_a_night_is_a_walkover_from_the_match_page(director_client)
     league.open_night(tournament=tournament, night=1)
     match = league_matches(tournament)[0]
     page = director_client.get(reverse("director:match", args=[tournament.pk, match.pk])).content.decode()
-    assert "League night 1, match 1" in page
+    assert "Night 1, match 1" in page
     response = director_client.post(
         reverse("director:match_decide", args=[tournament.pk, match.pk]),
         {"kind": "walkover", "winner": match.away_id, "reason": "Ada & Ben did not come"},

@@ -143,7 +143,7 @@ def test_a_table_link_follows_its_table_from_match_to_match(client):
     url = reverse("table:page", args=[first.table.token])
     win_game(first)
     page = client.get(url).content.decode()
-    assert "round 1, match 2" in page  # the waiting match took the free table
+    assert "Round 1, match 2" in page  # the waiting match took the free table
     game = current_game(match(tournament, "W1-2"))
     response = client.post(reverse("table:hand", args=[first.table.token, 1]), {"number": 1, "version": "", **hand()})
     assert response.status_code in (200, 302)

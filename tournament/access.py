@@ -30,7 +30,7 @@ ASSISTANT_PAGES = frozenset({
     "standings", "print", "print_document", "print_job", "print_job_pdf", "export_standings", "export_hands",
     "bracket", "match", "match_table", "clock", "round_clock", "start_clocks",
     "league_schedule", "league_build", "league_postpone", "league_join", "league_withdraw", "league_night",
-    "league_night_open", "league_night_start", "league_night_close", "league_table", "league_championship",
+    "league_night_open", "league_table", "league_championship", "match_swap",
 })  # fmt: skip
 # Printed documents about money: the director's, like the pages they come from.
 MONEY_DOCUMENTS = frozenset({"payouts", "fee-ledger"})

@@ -10,6 +10,7 @@ Look a tournament's format up with :func:`format_of`; add a format by adding a c
 from __future__ import annotations
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
 from django.urls import reverse
 
 from tournament import knockout, league, services
@@ -27,6 +28,8 @@ class EventFormat:
     start_text = "Seat round 1 when the teams are here."
     is_knockout = False
     places_text = TIEBREAK_TEXT
+    no_team_swaps = "Teams are swapped on the round's page, before the round starts."
+    round_name = "Round"  # what a round of play is called: a league's are nights
 
     def start(self, *, tournament: Tournament, by: User = None) -> Round:
         """Seat the first round (or wave) of play; returns the round now being played or planned."""
@@ -47,6 +50,24 @@ class EventFormat:
     def play_url(self, tournament: Tournament, round_: Round) -> str:
         """The director's page where ``round_`` is run."""
         return reverse("director:round", args=[tournament.pk, round_.number])
+
+    def swap_teams(self, *, tournament: Tournament, first: Team, second: Team, by: User = None) -> None:
+        """Exchange two teams' matches before either has started (see :func:`knockout.swap_teams`)."""
+        raise ValidationError(self.no_team_swaps, code="no_team_swaps")
+
+    def close_round(self, *, round_: Round, by: User = None) -> Round | None:
+        """Close ``round_`` (refused while a table plays on); returns the next round, seated, if any."""
+        return services.close_round(round_=round_, by=by)
+
+    def closed(self, tournament: Tournament, round_: Round, following: Round | None) -> tuple[str, str]:
+        """What the director is told when ``round_`` has closed, and the page they go to next."""
+        if following is None:
+            return f"Round {round_.number} closed: the tournament is over.", reverse(
+                "director:standings", args=[tournament.pk]
+            )
+        return f"Round {round_.number} closed. Here is round {following.number}'s movement.", reverse(
+            "director:round", args=[tournament.pk, following.number]
+        )
 
 
 class Progressive(EventFormat):
@@ -109,6 +130,9 @@ class Knockout(EventFormat):
     def play_url(self, tournament: Tournament, round_: Round) -> str:
         return reverse("director:bracket", args=[tournament.pk])
 
+    def swap_teams(self, *, tournament: Tournament, first: Team, second: Team, by: User = None) -> None:
+        knockout.swap_teams(tournament=tournament, first=first, second=second, by=by)
+
 
 class League(EventFormat):
     """A season of nights: each night seats its scheduled matches; the top teams then play the
@@ -140,6 +164,19 @@ class League(EventFormat):
         if league.league_matches(tournament).filter(round=round_.number).exists():
             return reverse("director:league_night", args=[tournament.pk, round_.number])
         return reverse("director:league_schedule", args=[tournament.pk]) + "#championship"
+
+    def close_round(self, *, round_: Round, by: User = None) -> Round | None:
+        league.close_night(round_=round_)
+        return None  # the director opens the next night from the schedule
+
+    def closed(self, tournament: Tournament, round_: Round, following: Round | None) -> tuple[str, str]:
+        return f"Night {round_.number} closed.", reverse("director:league_schedule", args=[tournament.pk])
+
+    round_name = "Night"
+    no_team_swaps = (
+        "In a league the schedule decides who meets whom, and the league table seeds the championship: "
+        "move a match to another night (Postpone) or to another table instead."
+    )
 
 
 PROGRESSIVE, KNOCKOUT, LEAGUE = Progressive(), Knockout(), League()

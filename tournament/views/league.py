@@ -9,11 +9,12 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
-from tournament import league, services
+from tournament import league
 from tournament.league_forms import LateTeamForm, PostponeForm, WithdrawTeamForm
 from tournament.models import Match, Round, Team, Tournament
 from tournament.reports import board
 from tournament.views.common import director_required, round_or_404, tournament_or_404
+from tournament.views.knockout import swap_forms
 
 
 def _league_or_404(tournament_id: int) -> Tournament:
@@ -128,7 +129,14 @@ def night(request: HttpRequest, tournament_id: int, number: int) -> HttpResponse
     tournament = _league_or_404(tournament_id)
     round_ = round_or_404(tournament, number)
     (plan,) = league.nights(tournament, only=number)
-    context = {"tournament": tournament, "round": round_, "board": board(round_), "plan": plan}
+    context = {
+        "tournament": tournament,
+        "round": round_,
+        "board": board(round_),
+        "plan": plan,
+        "move_match": swap_forms(tournament)[1],
+        "changes": round_.seating_changes.select_related("changed_by"),
+    }
     return render(request, "director/league_night.html", context)
 
 
@@ -142,34 +150,6 @@ def night_open(request: HttpRequest, tournament_id: int, number: int) -> HttpRes
         messages.error(request, " ".join(error.messages))
         return redirect("director:league_schedule", tournament.pk)
     return redirect("director:league_night", tournament.pk, number)
-
-
-@director_required
-@require_POST
-def night_start(request: HttpRequest, tournament_id: int, number: int) -> HttpResponse:
-    tournament = _league_or_404(tournament_id)
-    round_ = round_or_404(tournament, number)
-    try:
-        services.start_round(round_=round_)
-    except ValidationError as error:
-        messages.error(request, " ".join(error.messages))
-    else:
-        messages.success(request, f"Night {number} has started.")
-    return redirect("director:league_night", tournament.pk, number)
-
-
-@director_required
-@require_POST
-def night_close(request: HttpRequest, tournament_id: int, number: int) -> HttpResponse:
-    tournament = _league_or_404(tournament_id)
-    round_ = round_or_404(tournament, number)
-    try:
-        league.close_night(round_=round_)
-    except ValidationError as error:
-        messages.error(request, " ".join(error.messages))
-        return redirect("director:league_night", tournament.pk, number)
-    messages.success(request, f"Night {number} closed.")
-    return redirect("director:league_schedule", tournament.pk)
 
 
 def _table_context(tournament_id: int) -> dict:

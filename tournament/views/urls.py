@@ -44,6 +44,7 @@ director_patterns = [
     path(T + "bracket/", knockout.bracket, name="bracket"),
     path(T + "bracket/clocks/", knockout.start_clocks, name="start_clocks"),
     path(T + "bracket/seeds/", knockout.seeds, name="seeds"),
+    path(T + "matches/swap/", knockout.match_swap, name="match_swap"),
     path(T + "bracket/matches/<int:match_id>/", knockout.match_detail, name="match"),
     path(T + "bracket/matches/<int:match_id>/decide/", knockout.match_decide, name="match_decide"),
     path(T + "bracket/matches/<int:match_id>/table/", knockout.match_table, name="match_table"),
@@ -73,8 +74,6 @@ director_patterns = [
     path(T + "league/withdraw/", league.team_withdraw, name="league_withdraw"),
     path(T + "league/nights/<int:number>/", league.night, name="league_night"),
     path(T + "league/nights/<int:number>/open/", league.night_open, name="league_night_open"),
-    path(T + "league/nights/<int:number>/start/", league.night_start, name="league_night_start"),
-    path(T + "league/nights/<int:number>/close/", league.night_close, name="league_night_close"),
     path(T + "league/table/", league.table, name="league_table"),
     path(T + "league/championship/", league.championship_start, name="league_championship"),
 ]
