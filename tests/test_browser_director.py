@@ -156,3 +156,43 @@ def test_the_standings_on_a_phone_show_what_fits_and_each_round_when_turned(brow
             assert page.locator("th.round-col").count() == 6 and page.locator("th.round-col").last.is_visible()
             assert not page.get_by_text("turn your phone sideways").is_visible()
         context.close()
+
+
+# Each format and the fields the tournament form shows for it, and some it hides.
+FORMAT_FIELDS = [
+    ("progressive_split", ["rounds_planned", "seating_order", "prize_ties"], ["best_of", "tables_available", "legs"]),
+    ("single_elimination", ["seating_order", "best_of", "tables_available"], ["rounds_planned", "legs"]),
+    ("round_robin", ["legs", "tiebreaker_1", "best_of", "prize_ties"], ["rounds_planned", "seating_order"]),
+]
+
+
+def test_the_tournament_form_shows_the_chosen_formats_fields(desktop_page, director, screenshot):
+    page = desktop_page
+    _log_in(page, director)
+    page.goto("/t/new/")
+    for event_format, shown, hidden in FORMAT_FIELDS:
+        page.select_option("#id_format", event_format)
+        for name in ("name", "preset", "entry_fee", *shown):
+            assert page.locator(f"#id_{name}").is_visible(), (event_format, name)
+        for name in hidden:
+            assert not page.locator(f"#id_{name}").is_visible(), (event_format, name)
+        screenshot(page, f"tournament-form-{event_format}")
+    # A field in error stays in sight whatever the format: the server checks every field.
+    page.fill("#id_name", "Spring Open")
+    page.select_option("#id_tiebreaker_1", index=1)
+    page.select_option("#id_tiebreaker_2", index=1)
+    page.select_option("#id_format", "progressive_fixed")
+    page.get_by_role("button", name="Save").click()
+    page.wait_for_selector("#id_tiebreaker_1-error")
+    assert page.locator("#id_tiebreaker_1-error").is_visible() and not page.locator("#id_best_of").is_visible()
+
+
+def test_without_javascript_the_tournament_form_shows_every_field_grouped_by_format(browser, live_server, director):
+    context = browser.new_context(viewport=DESKTOP, base_url=live_server.url, java_script_enabled=False)
+    page = context.new_page()
+    _log_in(page, director)
+    page.goto("/t/new/")
+    legends = page.locator("fieldset.format-group > legend").all_inner_texts()
+    assert legends[0] == "Every format" and "Knockouts" in legends and "League season" in legends
+    assert all(page.locator(f"#id_{name}").is_visible() for _, shown, _ in FORMAT_FIELDS for name in shown)
+    context.close()
