@@ -519,3 +519,29 @@ def test_the_everyone_pages_of_a_league_are_its_league_table():
     for name, target in (("public:standings", "public:league"), ("public:projector", "public:league_projector")):
         response = Client().get(reverse(name, args=[tournament.pk]))
         assert response.status_code == 302 and response.url == reverse(target, args=[tournament.pk])
+
+
+@pytest.mark.django_db
+def test_a_long_league_table_pages_on_the_projector(monkeypatch):
+    monkeypatch.setattr("tournament.views.league.PROJECTOR_STANDINGS_ROWS", 3)
+    tournament = make_league(4)
+    league.build_schedule(tournament=tournament)
+    url = reverse("public:league_projector", args=[tournament.pk])
+    first = Client().get(url, headers={"HX-Request": "true"}).content.decode()
+    second = Client().get(url, {"page": 2}, headers={"HX-Request": "true"}).content.decode()
+    assert first.startswith('<div id="projector"') and "page 1 of 2" in first and f"{url}?page=2" in first
+    assert "page 2 of 2" in second and f"{url}?page=1" in second
+    assert first.count('<td class="rank">') == 3 and second.count('<td class="rank">') == 1
+
+
+@pytest.mark.django_db
+def test_the_dashboard_counts_a_leagues_nights_played(director_client):
+    tournament = make_league(4)  # three nights
+    league.build_schedule(tournament=tournament)
+    night = league.open_night(tournament=tournament, night=1)
+    for m in league.league_matches(tournament).filter(round=1):
+        finish(m, winner=m.home, home_points=300, away_points=100)
+    night.start()
+    league.close_night(round_=night)
+    page = director_client.get(reverse("director:dashboard", args=[tournament.pk])).content.decode()
+    assert '<span class="big">1/3</span> nights played' in page and "Night 1" in page

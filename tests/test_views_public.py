@@ -35,6 +35,18 @@ def test_projector_shows_the_top_and_the_tables_still_playing(client, running_ro
     assert "Table 1 · done" in html and "Table 2 · hand 1" in html
 
 
+def test_projector_shows_the_rounds_clock_once_the_director_starts_it(client, running_round, tournament):
+    from tournament import clocks
+
+    tournament.rule_overrides = {"time_limit_minutes": 20}
+    tournament.save()
+    url = reverse("public:projector", args=[tournament.pk])
+    assert "data-clock" not in client.get(url).content.decode()
+    clocks.start_round_clock(round_=running_round)
+    html = client.get(url).content.decode()
+    assert 'class="projector-clock"' in html and 'data-remaining="1' in html and "data-clock" in html
+
+
 def test_projector_shows_the_next_rounds_seating_as_soon_as_it_is_seated(client, finished_round, tournament):
     following = services.close_round(round_=finished_round)
     html = client.get(reverse("public:projector", args=[tournament.pk])).content.decode()

@@ -21,9 +21,15 @@ from tournament.knockout_forms import (
     SeedsForm,
     SwapTeamsForm,
 )
-from tournament.knockout_reports import bracket_view
+from tournament.knockout_reports import (
+    PROJECTOR_COLUMNS,
+    PROJECTOR_PLAYING_ROWS,
+    bracket_view,
+    projector_columns,
+)
 from tournament.models import Clock, Match, Table, Tournament
-from tournament.views.common import director_required, round_or_404, tournament_or_404
+from tournament.places import Page, page_of
+from tournament.views.common import director_required, round_or_404, tournament_or_404, whole_number
 
 PUBLIC_REFRESH_SECONDS = 10
 
@@ -236,10 +242,28 @@ def seeds(request: HttpRequest, tournament_id: int) -> HttpResponse:
     return render(request, "knockout/seeds.html", {"tournament": tournament, "form": form}, status=status)
 
 
-def public_bracket(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    """Everyone's bracket: the matches now playing with their tables and clocks, then the bracket."""
+def _public_context(tournament_id: int) -> dict:
     tournament = tournament_or_404(tournament_id)
     context = {"tournament": tournament, "view": bracket_view(tournament), "refresh": PUBLIC_REFRESH_SECONDS}
-    context["projector"] = request.GET.get("projector") == "1"
-    template = "knockout/_public.html" if request.htmx else "knockout/public.html"
+    if tournament.is_finished:  # the places, as the prizes go by them
+        context["places"] = format_of(tournament).standings(tournament)
+    return context
+
+
+def public_bracket(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """Everyone's bracket: the matches now playing with their tables and clocks, then the bracket."""
+    context = _public_context(tournament_id)
+    return render(request, "knockout/public.html#live" if request.htmx else "knockout/public.html", context)
+
+
+def bracket_projector(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """The projector: the matches now playing with their tables and clocks beside the bracket, a
+    page of each at a time (the next on each refresh) when they do not fit one screen."""
+    context = _public_context(tournament_id)
+    number = whole_number(request.GET.get("page"), 1)
+    playing = page_of(context["view"].playing, number, PROJECTOR_PLAYING_ROWS)
+    columns = page_of(projector_columns(context["view"]), number, PROJECTOR_COLUMNS)
+    count = max(playing.count, columns.count)
+    context |= {"playing": playing, "columns": columns, "page": Page([], (number - 1) % count + 1, count)}
+    template = "knockout/projector.html#projector" if request.htmx else "knockout/projector.html"
     return render(request, template, context)

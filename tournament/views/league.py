@@ -12,9 +12,11 @@ from django.views.decorators.http import require_POST
 from tournament import league
 from tournament.league_forms import LateTeamForm, PostponeForm, WithdrawTeamForm
 from tournament.models import Match, Round, Team, Tournament
+from tournament.places import page_of
 from tournament.reports import board
-from tournament.views.common import director_required, round_or_404, tournament_or_404
+from tournament.views.common import director_required, round_or_404, tournament_or_404, whole_number
 from tournament.views.knockout import swap_forms
+from tournament.views.public import PROJECTOR_STANDINGS_ROWS
 
 
 def _league_or_404(tournament_id: int) -> Tournament:
@@ -172,9 +174,13 @@ def table(request: HttpRequest, tournament_id: int) -> HttpResponse:
 
 def public_table(request: HttpRequest, tournament_id: int) -> HttpResponse:
     context = _table_context(tournament_id)
-    return render(request, "public/_league.html" if request.htmx else "public/league.html", context)
+    return render(request, "public/league.html#league" if request.htmx else "public/league.html", context)
 
 
 def projector(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """The league table beside tonight's matches; a long table pages, the next page on each refresh."""
     context = _table_context(tournament_id)
-    return render(request, "public/_league_projector.html" if request.htmx else "public/league_projector.html", context)
+    number = whole_number(request.GET.get("page"), 1)
+    context["page"] = page_of(context["standings"].lines, number, PROJECTOR_STANDINGS_ROWS)
+    template = "public/league_projector.html#projector" if request.htmx else "public/league_projector.html"
+    return render(request, template, context)

@@ -84,6 +84,7 @@ public_patterns = [
     path("s/<int:tournament_id>/league/", league.public_table, name="league"),
     path("s/<int:tournament_id>/league/projector/", league.projector, name="league_projector"),
     path("s/<int:tournament_id>/bracket/", knockout.public_bracket, name="bracket"),
+    path("s/<int:tournament_id>/bracket/projector/", knockout.bracket_projector, name="bracket_projector"),
     path("s/<int:tournament_id>/seat/", public.find_seat, name="find_seat"),
 ]
 
