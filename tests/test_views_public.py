@@ -23,6 +23,13 @@ def test_anyone_sees_live_standings_without_logging_in(client, finished_round, t
     assert html.index("Ada") < html.index("Cleo")  # NS won at every table
 
 
+def test_a_score_below_zero_has_a_true_minus_sign(client, running_round, tournament):
+    for game in running_round.games.all():
+        finish_game(game, ns_tricks=10)  # East–West bid 6 and take 3, four times
+    html = client.get(reverse("public:standings", args=[tournament.pk])).content.decode()
+    assert ">−" in html and not re.search(r">-\d", html)
+
+
 def test_standings_fragment_polls_for_updates(client, running_round, tournament):
     response = client.get(reverse("public:standings", args=[tournament.pk]), HTTP_HX_REQUEST="true")
     html = response.content.decode()
