@@ -225,10 +225,6 @@ class NightPlan:
     matches: list[Match]
     resting: list[str]
 
-    @property
-    def can_open(self) -> bool:
-        return self.round is None
-
 
 def nights(tournament: Tournament, only: int | None = None) -> list[NightPlan]:
     """The whole season night by night (or just night ``only``), in a fixed number of queries."""
