@@ -135,7 +135,7 @@ def clock_text(clock: Clock | None, now: datetime.datetime | None = None) -> str
 
 
 # What fits the projector at 1920×1080 in type readable across a hall; more pages in turn.
-PROJECTOR_PLAYING_ROWS = 7
+PROJECTOR_PLAYING_ROWS = 6
 PROJECTOR_COLUMNS = 4
 PROJECTOR_CARDS = 8
 

@@ -1144,6 +1144,13 @@ class Match(models.Model):
         return f"{bracket} {self.round}, match {self.number}"
 
     @property
+    def short_label(self) -> str:
+        """The name a board beside the bracket shows: "Match 3", "Final", "Third-place match"."""
+        if self.stage in (self.Stage.WINNERS, self.Stage.LOSERS) and self.number:
+            return f"Match {self.number}"
+        return str(self)
+
+    @property
     def is_league(self) -> bool:
         return self.stage == self.Stage.LEAGUE
 
