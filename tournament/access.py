@@ -63,9 +63,15 @@ def check_page(user: Any, tournament_id: int, page: str, kwargs: Mapping[str, An
     role = role_of(user, tournament_id)
     if role is None:
         raise Http404("No such tournament.")
-    if role == Role.ASSISTANT and not _assistant_may(page, kwargs):
+    if not may_open(role, page, kwargs):
         raise PermissionDenied("This page is for the tournament's director: assistants run rounds and hands only.")
     return role
+
+
+def may_open(role: str, page: str, kwargs: Mapping[str, Any] | None = None) -> bool:
+    """Whether someone of ``role`` may open director page ``page`` (a URL name; ``kwargs`` its
+    arguments, where they matter): the check behind every page, and what the links offer."""
+    return role == Role.DIRECTOR or _assistant_may(page, kwargs or {})
 
 
 def _assistant_may(page: str, kwargs: Mapping[str, Any]) -> bool:
