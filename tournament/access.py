@@ -25,12 +25,12 @@ Role = Membership.Role
 # a new page stays out of an assistant's reach until it is listed here.
 ASSISTANT_PAGES = frozenset({
     "dashboard", "teams", "team_add", "team_edit", "team_status", "team_check_in", "team_substitute", "team_remove",
-    "seat_first", "round", "round_board", "round_swap", "round_links", "round_start", "round_close",
+    "seat_first", "round", "round_swap", "round_links", "round_start", "round_close",
     "game", "game_hand", "game_tie", "game_reissue", "game_resolve",
     "standings", "print", "print_document", "print_job", "print_job_pdf", "export_standings", "export_hands",
     "bracket", "match", "match_table", "clock", "round_clock", "start_clocks",
     "league_schedule", "league_build", "league_postpone", "league_join", "league_withdraw", "league_night",
-    "league_night_open", "league_night_start", "league_night_close", "league_table", "league_championship",
+    "league_night_open", "league_table", "league_championship", "match_swap",
 })  # fmt: skip
 # Printed documents about money: the director's, like the pages they come from.
 MONEY_DOCUMENTS = frozenset({"payouts", "fee-ledger"})
