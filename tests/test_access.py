@@ -83,6 +83,18 @@ def test_an_assistant_cannot_reach_money_or_rules(client, owned, page, extra):
         assert post.status_code == 403 and not Payment.objects.exists()
 
 
+def test_an_assistants_dashboard_links_only_to_the_pages_they_may_open(client, owned):
+    tournament, owner, helper = owned
+    director_only = [reverse(f"director:{page}", args=[tournament.pk])
+                     for page in ("fees", "prizes", "tournament_edit", "export_json")]  # fmt: skip
+    shared = reverse("director:teams", args=[tournament.pk])
+    dashboard = reverse("director:dashboard", args=[tournament.pk])
+    for user, sees_money in ((owner, True), (helper, False)):
+        html = _as(client, user).get(dashboard).content.decode()
+        assert f'href="{shared}"' in html
+        assert [f'href="{url}"' in html for url in director_only] == [sees_money] * 4, user
+
+
 def test_an_assistant_runs_rounds_and_corrects_hands(client, owned):
     tournament, _, helper = owned
     client = _as(client, helper)

@@ -225,7 +225,7 @@ def _first_round_couples(tournament: Tournament) -> list[tuple[int, int]]:
     teams = list(tournament.teams.filter(status=Team.Status.ACTIVE).prefetch_related("players"))
     if any(team.checked_in for team in teams):
         teams = [team for team in teams if team.checked_in]
-    if tournament.seating_order == Tournament.SeatingOrder.RANDOM:
+    if tournament.is_random_draw:
         random.Random(tournament.seating_seed).shuffle(teams)
     return [_couple(team) for team in teams]
 

@@ -122,6 +122,7 @@ def dashboard(request: HttpRequest, tournament_id: int) -> HttpResponse:
         "tournament": tournament,
         "rules_summary": summary(tournament.rules),
         "event_format": event_format,
+        "progress": event_format.progress(tournament),
         "rounds": rounds,
         "current": next((r for r in rounds if r.status != Round.Status.CLOSED), None),
         "team_count": tournament.teams.filter(status=Team.Status.ACTIVE).count(),

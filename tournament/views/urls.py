@@ -38,7 +38,6 @@ director_patterns = [
     path(T + "fees/", teams.fees, name="fees"),
     path(T + "rounds/seat/", rounds.seat_first, name="seat_first"),
     path(T + "rounds/<int:number>/", rounds.round_detail, name="round"),
-    path(T + "rounds/<int:number>/board/", rounds.round_board, name="round_board"),
     path(T + "rounds/<int:number>/swap/", rounds.round_swap, name="round_swap"),
     path(T + "rounds/<int:number>/links/", rounds.round_links, name="round_links"),
     path(T + "rounds/<int:number>/start/", rounds.round_start, name="round_start"),
@@ -47,6 +46,7 @@ director_patterns = [
     path(T + "bracket/", knockout.bracket, name="bracket"),
     path(T + "bracket/clocks/", knockout.start_clocks, name="start_clocks"),
     path(T + "bracket/seeds/", knockout.seeds, name="seeds"),
+    path(T + "matches/swap/", knockout.match_swap, name="match_swap"),
     path(T + "bracket/matches/<int:match_id>/", knockout.match_detail, name="match"),
     path(T + "bracket/matches/<int:match_id>/decide/", knockout.match_decide, name="match_decide"),
     path(T + "bracket/matches/<int:match_id>/table/", knockout.match_table, name="match_table"),
@@ -76,8 +76,6 @@ director_patterns = [
     path(T + "league/withdraw/", league.team_withdraw, name="league_withdraw"),
     path(T + "league/nights/<int:number>/", league.night, name="league_night"),
     path(T + "league/nights/<int:number>/open/", league.night_open, name="league_night_open"),
-    path(T + "league/nights/<int:number>/start/", league.night_start, name="league_night_start"),
-    path(T + "league/nights/<int:number>/close/", league.night_close, name="league_night_close"),
     path(T + "league/table/", league.table, name="league_table"),
     path(T + "league/championship/", league.championship_start, name="league_championship"),
 ]
@@ -88,6 +86,7 @@ public_patterns = [
     path("s/<int:tournament_id>/league/", league.public_table, name="league"),
     path("s/<int:tournament_id>/league/projector/", league.projector, name="league_projector"),
     path("s/<int:tournament_id>/bracket/", knockout.public_bracket, name="bracket"),
+    path("s/<int:tournament_id>/bracket/projector/", knockout.bracket_projector, name="bracket_projector"),
     path("s/<int:tournament_id>/seat/", public.find_seat, name="find_seat"),
 ]
 
