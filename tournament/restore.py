@@ -32,6 +32,7 @@ from scoring import InvalidHand
 from tournament import bracket as pure_bracket
 from tournament import knockout
 from tournament.clocks import MAX_EXTRA_MINUTES
+from tournament.matches import winner_from_games
 from tournament.models import (
     HAND_FIELDS,
     Clock,
@@ -623,7 +624,7 @@ def _match_games(plan: _Plan) -> None:
 def _match_result(where: str, match: Match, games: list[Game]) -> None:
     # The match rules of knockout and league (best of N, time) on the file's team numbers.
     numbers = SimpleNamespace(home_id=match.home.number, away_id=match.away.number, games_to_win=match.games_to_win)
-    result = knockout._winner_from_games(numbers, games)  # type: ignore[arg-type]
+    result = winner_from_games(numbers, games)  # type: ignore[arg-type]
     if match.outcome in (Match.Outcome.PLAYED, Match.Outcome.TIME):
         if result != (match.winner.number, match.outcome):  # type: ignore[union-attr]
             made = f"team {result[0]} the winner ({result[1]})" if result else "no winner yet"
