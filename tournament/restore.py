@@ -690,11 +690,12 @@ def _bracket(plan: _Plan) -> None:
         pure_bracket.Status.NOT_NEEDED: {Match.Status.NOT_NEEDED},
     }
     by_key = {m.key: m for m in matches}
+    numbers = {slot.key: n for n, slot in enumerate(shape.matches, start=1)}  # as knockout.create_matches numbers
     for ms in state.matches:
         match, slot = by_key[ms.slot.key], ms.slot
-        where = f"Match {match.key}"
-        if (match.stage, match.round, match.number) != (slot.stage.value, slot.round, slot.number):
-            _fail(where, f"the bracket has it as {slot.stage} round {slot.round} match {slot.number}", "bracket")
+        where, number = f"Match {match.key}", numbers.get(slot.key, 0)
+        if (match.stage, match.round, match.number) != (slot.stage.value, slot.round, number):
+            _fail(where, f"the bracket has it as {slot.stage} round {slot.round}, match {number}", "bracket")
         teams = tuple(team.number if team else None for team in (match.home, match.away))
         if ms.status != pure_bracket.Status.NOT_NEEDED and teams != ms.teams:
             _fail(where, f"the seeds and results put teams {_pair(ms.teams)} in it, not {_pair(teams)}", "bracket")
