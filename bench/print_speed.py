@@ -3,8 +3,9 @@ peak memory, the naive render beside the one in use, in the same run.
 
 - naive: the sheet as the app first drew it, an HTML table laid out on every page
   (``bench/naive_score_sheets.html``, with its inline SVG QR code), in one chunk a worker;
-- layered: the app's sheet, its background (lines, shading, labels) laid out and drawn once and
-  each table's text laid over it (``templates/print/score_sheets.html``), in the app's chunks.
+- layered: the app's sheet, its background (lines, shading, labels) laid out by WeasyPrint once a
+  chunk and each table's text drawn straight over it, not laid out (``tournament/pdf_draw.py``,
+  ``templates/print/score_sheets.html``), in the app's chunks.
 
 Each figure is cold (no cached PDF or QR code): the sheets' data and HTML in this process, PDF
 layout in the worker pool (fresh for each figure, so its peak memory is that figure's), joining.

@@ -87,9 +87,6 @@ class HandEntry:
     def bid(self, seat: Seat) -> Bid | None:
         return self.bids[SEATS.index(seat)]
 
-    def tricks_of(self, seat: Seat) -> int | None:
-        return self.tricks[SEATS.index(seat)]
-
     def fields(self) -> dict[str, Any]:
         """The entry as stored: ``north_bid`` ("3", "nil", "" for none) … ``misdeal``."""
         return {

@@ -2,10 +2,11 @@
 
 import pytest
 
-from tests.conftest import COUPLES
+from tests.conftest import COUPLES, DESKTOP, PHONE
 from tournament.models import Round, Team, Tournament
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+PHONE_SIDEWAYS = {"width": 740, "height": 360}
 
 
 def _log_in(page, director) -> None:
@@ -107,6 +108,11 @@ def test_registration_and_standings_fit_a_phone(phone_page, director, screenshot
         screenshot(page, name)
     page.goto(f"/s/{tournament.pk}/projector/")
     screenshot(page, "phone-projector")
+    page.goto(f"/t/{tournament.pk}/rounds/1/")
+    assert page.locator("#board tr.state-finished td.muted", has_text="done").count() == 1  # its phone is not missed
+    screenshot(page, "phone-round-board")
+    page.set_viewport_size(DESKTOP)
+    screenshot(page, "desktop-round-board")
 
 
 def test_a_closed_rounds_score_sheets_open_from_the_print_tab(desktop_page, director, screenshot):
@@ -128,3 +134,65 @@ def test_a_closed_rounds_score_sheets_open_from_the_print_tab(desktop_page, dire
     with page.expect_response(lambda response: "score-sheets" in response.url) as sheets:
         finished.get_by_role("link", name="score sheets").click()
     assert sheets.value.status == 200 and sheets.value.headers["content-type"] == "application/pdf"
+
+
+def test_the_standings_on_a_phone_show_what_fits_and_each_round_when_turned(browser, live_server, screenshot):
+    from tournament.simulation import simulate
+
+    simulate(couples=8, rounds=6, seed=3, partners="fixed")
+    tournament = Tournament.objects.get()
+    standings = f"/s/{tournament.pk}/"
+    for viewport, name in ((PHONE, "phone-standings-6-rounds"), (PHONE_SIDEWAYS, "phone-sideways-standings-6-rounds")):
+        context = browser.new_context(viewport=viewport, base_url=live_server.url, has_touch=True, is_mobile=True)
+        page = context.new_page()
+        page.goto(standings)
+        box = page.locator("#standings .scroll-x")
+        hidden = box.evaluate("box => box.scrollWidth - box.clientWidth")
+        screenshot(page, name)
+        if viewport is PHONE:  # nothing hidden off to the side: the columns are those that fit
+            assert hidden <= 0 and not page.locator("th.round-col").first.is_visible()
+            assert page.get_by_text("turn your phone sideways").is_visible()
+        else:
+            assert page.locator("th.round-col").count() == 6 and page.locator("th.round-col").last.is_visible()
+            assert not page.get_by_text("turn your phone sideways").is_visible()
+        context.close()
+
+
+# Each format and the fields the tournament form shows for it, and some it hides.
+FORMAT_FIELDS = [
+    ("progressive_split", ["rounds_planned", "seating_order", "prize_ties"], ["best_of", "tables_available", "legs"]),
+    ("single_elimination", ["seating_order", "best_of", "tables_available"], ["rounds_planned", "legs"]),
+    ("round_robin", ["legs", "tiebreaker_1", "best_of", "prize_ties"], ["rounds_planned", "seating_order"]),
+]
+
+
+def test_the_tournament_form_shows_the_chosen_formats_fields(desktop_page, director, screenshot):
+    page = desktop_page
+    _log_in(page, director)
+    page.goto("/t/new/")
+    for event_format, shown, hidden in FORMAT_FIELDS:
+        page.select_option("#id_format", event_format)
+        for name in ("name", "preset", "entry_fee", *shown):
+            assert page.locator(f"#id_{name}").is_visible(), (event_format, name)
+        for name in hidden:
+            assert not page.locator(f"#id_{name}").is_visible(), (event_format, name)
+        screenshot(page, f"tournament-form-{event_format}")
+    # A field in error stays in sight whatever the format: the server checks every field.
+    page.fill("#id_name", "Spring Open")
+    page.select_option("#id_tiebreaker_1", index=1)
+    page.select_option("#id_tiebreaker_2", index=1)
+    page.select_option("#id_format", "progressive_fixed")
+    page.get_by_role("button", name="Save").click()
+    page.wait_for_selector("#id_tiebreaker_1-error")
+    assert page.locator("#id_tiebreaker_1-error").is_visible() and not page.locator("#id_best_of").is_visible()
+
+
+def test_without_javascript_the_tournament_form_shows_every_field_grouped_by_format(browser, live_server, director):
+    context = browser.new_context(viewport=DESKTOP, base_url=live_server.url, java_script_enabled=False)
+    page = context.new_page()
+    _log_in(page, director)
+    page.goto("/t/new/")
+    legends = page.locator("fieldset.format-group > legend").all_inner_texts()
+    assert legends[0] == "Every format" and "Knockouts" in legends and "League season" in legends
+    assert all(page.locator(f"#id_{name}").is_visible() for _, shown, _ in FORMAT_FIELDS for name in shown)
+    context.close()

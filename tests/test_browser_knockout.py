@@ -43,6 +43,13 @@ def test_director_runs_an_eight_team_double_elimination_to_the_champion_and_the_
     page.get_by_role("button", name="Draw the bracket and start").click()
     page.wait_for_selector("text=Now playing")
     assert page.locator("#bracket-board table.board tbody tr").count() == 4
+    seventh, eighth = (tournament.teams.get(number=n) for n in (7, 8))
+    page.locator("#swaps summary").click()  # before play: two teams exchange their places
+    page.select_option("#id_swap-first", str(eighth.pk))
+    page.select_option("#id_swap-second", str(seventh.pk))
+    page.get_by_role("button", name="Swap the teams").click()
+    page.wait_for_selector("text=Teams 8 and 7 swapped places.")
+    assert tournament.matches.get(key="W1-1").away == seventh
     page.locator("#bracket-board tr", has_text="Ada & Ben").get_by_role("button", name="Start clock").click()
     page.wait_for_selector("#bracket-board .clock-running")
     screenshot(page, "knockout-bracket-start")

@@ -96,7 +96,6 @@ def test_a_director_runs_a_six_team_league_to_the_championship_payouts(
     page.select_option("#id_preset", "league-300")
     page.select_option("#id_format", Tournament.Format.ROUND_ROBIN)
     page.select_option("#id_final_preset", "championship-500")
-    page.select_option("#id_seating_order", "registration")
     page.fill("#id_entry_fee", "10")
     page.select_option("#id_fee_per", Tournament.FeePer.NIGHT)
     page.select_option("#id_championship_teams", "2")

@@ -267,9 +267,9 @@ def test_a_night_through_the_pages(director_client):
     opened = director_client.post(reverse("director:league_night_open", args=[tournament.pk, 1]), follow=True)
     page = opened.content.decode()
     assert "Night 1" in page and "Start night 1" in page and "Table links and QR codes" in page
-    director_client.post(reverse("director:league_night_start", args=[tournament.pk, 1]))
+    director_client.post(reverse("director:round_start", args=[tournament.pk, 1]))
     assert tournament.rounds.get(number=1).status == Round.Status.RUNNING
-    refused = director_client.post(reverse("director:league_night_close", args=[tournament.pk, 1]), follow=True)
+    refused = director_client.post(reverse("director:round_close", args=[tournament.pk, 1]), follow=True)
     assert "cannot close" in refused.content.decode()
 
 
@@ -467,7 +467,7 @@ def test_a_no_show_on_a_night_is_a_walkover_from_the_match_page(director_client)
     league.open_night(tournament=tournament, night=1)
     match = league_matches(tournament)[0]
     page = director_client.get(reverse("director:match", args=[tournament.pk, match.pk])).content.decode()
-    assert "League night 1, match 1" in page
+    assert "Night 1, match 1" in page
     response = director_client.post(
         reverse("director:match_decide", args=[tournament.pk, match.pk]),
         {"kind": "walkover", "winner": match.away_id, "reason": "Ada & Ben did not come"},
@@ -519,3 +519,29 @@ def test_the_everyone_pages_of_a_league_are_its_league_table():
     for name, target in (("public:standings", "public:league"), ("public:projector", "public:league_projector")):
         response = Client().get(reverse(name, args=[tournament.pk]))
         assert response.status_code == 302 and response.url == reverse(target, args=[tournament.pk])
+
+
+@pytest.mark.django_db
+def test_a_long_league_table_pages_on_the_projector(monkeypatch):
+    monkeypatch.setattr("tournament.views.league.PROJECTOR_STANDINGS_ROWS", 3)
+    tournament = make_league(4)
+    league.build_schedule(tournament=tournament)
+    url = reverse("public:league_projector", args=[tournament.pk])
+    first = Client().get(url, headers={"HX-Request": "true"}).content.decode()
+    second = Client().get(url, {"page": 2}, headers={"HX-Request": "true"}).content.decode()
+    assert first.startswith('<div id="projector"') and "page 1 of 2" in first and f"{url}?page=2" in first
+    assert "page 2 of 2" in second and f"{url}?page=1" in second
+    assert first.count('<td class="rank">') == 3 and second.count('<td class="rank">') == 1
+
+
+@pytest.mark.django_db
+def test_the_dashboard_counts_a_leagues_nights_played(director_client):
+    tournament = make_league(4)  # three nights
+    league.build_schedule(tournament=tournament)
+    night = league.open_night(tournament=tournament, night=1)
+    for m in league.league_matches(tournament).filter(round=1):
+        finish(m, winner=m.home, home_points=300, away_points=100)
+    night.start()
+    league.close_night(round_=night)
+    page = director_client.get(reverse("director:dashboard", args=[tournament.pk])).content.decode()
+    assert '<span class="big">1/3</span> nights played' in page and "Night 1" in page

@@ -158,7 +158,7 @@ def report(client, game: Game, waiting: object = 0):
 
 
 def test_a_table_page_reporting_in_shows_on_the_directors_board(client, director_client, game):
-    board = reverse("director:round_board", args=[game.round.tournament_id, 1])
+    board = reverse("director:round", args=[game.round.tournament_id, 1])
     assert "not heard from yet" in director_client.get(board).content.decode()
     assert report(client, game, waiting=3).status_code == 204
     html = director_client.get(board).content.decode()
@@ -167,7 +167,7 @@ def test_a_table_page_reporting_in_shows_on_the_directors_board(client, director
 
 def test_a_phone_quiet_for_three_report_periods_is_marked_on_the_board(director_client, game):
     Table.objects.filter(pk=game.table_id).update(phone_heard_at=timezone.now() - datetime.timedelta(minutes=2))
-    html = director_client.get(reverse("director:round_board", args=[game.round.tournament_id, 1])).content.decode()
+    html = director_client.get(reverse("director:round", args=[game.round.tournament_id, 1])).content.decode()
     assert '<td class="bad">heard 2 min ago</td>' in html
 
 

@@ -83,6 +83,16 @@ def test_a_job_still_beating_is_left_to_its_own_process(director_client, tournam
 
 
 @pytest.mark.django_db
+def test_the_progress_polls_as_a_fragment_and_opened_directly_is_the_whole_page(director_client, tournament):
+    status = reverse("director:print_job", args=[tournament.pk, _stopped_job(tournament, seconds_silent=2).pk])
+    fragment = director_client.get(status, HTTP_HX_REQUEST="true").content.decode()
+    assert fragment.lstrip().startswith('<div id="print-progress"') and 'hx-trigger="every 1s"' in fragment
+    assert "<html" not in fragment
+    page = director_client.get(status).content.decode()
+    assert "<html" in page and "css/app.css" in page and "0 of 1 parts done" in page
+
+
+@pytest.mark.django_db
 def test_only_one_server_claims_a_stopped_job(tournament):
     job = _stopped_job(tournament, seconds_silent=120)
     other_server_view = PrintJob.objects.get(pk=job.pk)

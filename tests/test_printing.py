@@ -8,6 +8,8 @@ import time
 import pytest
 import segno
 from django.urls import reverse
+from fontTools.pens.boundsPen import BoundsPen
+from fontTools.ttLib import TTFont
 from PIL import Image
 from pypdf import PdfReader
 
@@ -15,7 +17,7 @@ from scoring import HandEntry
 from scoring.describe import handout
 from scoring.rules import PRESETS, rules_from_json
 from tests.conftest import even_hand, finish_game, make_tournament
-from tournament import pdf, printing, services
+from tournament import pdf, pdf_draw, printing, services
 from tournament.models import HandRevision, Payout, PrintJob, Prize, Tournament
 from tournament.pdf import render_pdf
 
@@ -207,6 +209,64 @@ def test_a_spaced_line_puts_each_text_where_it_is_asked_for():
         start = line.index(text)
         assert abs(pdf.text_width(line[:start], 8.5) - x) <= em / 20
     assert pdf.text_width(line[: line.index("7", line.index("-120") + 4)], 8.5) > 41.0  # overlapping: after it
+
+
+def text_positions(data: bytes) -> dict[str, tuple[float, float]]:
+    """Where each run of text on the first page starts (points from the bottom left)."""
+    found: dict[str, tuple[float, float]] = {}
+
+    def visit(text, cm, tm, font, size):
+        x, y = tm[4] * cm[0] + tm[5] * cm[2] + cm[4], tm[4] * cm[1] + tm[5] * cm[3] + cm[5]
+        found.setdefault(" ".join(text.split()), (x, y))
+
+    PdfReader(io.BytesIO(data)).pages[0].extract_text(visitor_text=visit)
+    return found
+
+
+def test_a_drawn_sheet_puts_its_text_where_the_laid_out_sheet_has_it(db, monkeypatch):
+    tournament = make_tournament(couples=2, preset="friendly", split=False)
+    game = services.seat_first_round(tournament=tournament).games.get()
+    services.start_round(round_=game.round)
+    services.enter_hand(game=game, number=1, entry=HandEntry.from_fields({**even_hand(7), "ns_reneges": 1}),
+                        source=HandRevision.Source.TABLE)  # fmt: skip
+    services.flag_dispute(hand=game.hands.get(number=1), note="Who led?")
+    drawn = printing.score_sheets(game.round)
+    monkeypatch.setattr(pdf_draw, "can_set", lambda texts: False)
+    laid_out = printing.score_sheets(game.round)
+    assert drawn.contexts[0]["overlay"] and not drawn.contexts[0]["laid_out"]
+    assert laid_out.contexts[0]["laid_out"] and not laid_out.contexts[0]["overlay"]
+    expected = text_positions(render_pdf(laid_out.template, laid_out.contexts[0]))
+    found = text_positions(render_pdf(drawn.template, drawn.contexts[0]))
+    texts = ["Table 1", "round 1 · first deal: East", "Ada", "Ben", "Cleo", "Dan", "Hand 1: North–South, reneg",
+             "Hand 1: Who led? — not settled yet", "page 1 of 1"]  # fmt: skip
+    for text in texts:
+        assert found[text] == pytest.approx(expected[text], abs=0.6), text  # within 0.2 mm
+
+
+def test_a_name_the_drawing_cannot_set_is_laid_out_by_weasyprint(running_round, tournament):
+    ada = tournament.teams.get(number=1).players.get(name="Ada")
+    services.substitute_player(player=ada, substitute="Zoe\u0308 Quinn", from_round=1)  # a combining mark
+    document = printing.score_sheets(running_round)
+    assert [sheet["table"] for sheet in document.contexts[0]["laid_out"]] == [1]
+    assert [page["n"] for page in document.contexts[0]["overlay"]["pages"]] == [2, 3, 4]
+    pages = pages_text(produce(tournament, document))
+    assert len(pages) == 4 and "Table 1" in pages[0] and "Quinn" in pages[0] and "Table 2" in pages[1]
+
+
+def test_an_embedded_font_keeps_the_outlines_of_its_glyphs_and_their_parts_only():
+    face = pdf_draw.font()
+    used = {face.glyphs[c] for c in "Aé"}  # é is made of e and an accent
+    font = TTFont(io.BytesIO(pdf_draw._subset(face.path, {0, *used})))
+    glyphs = font.getGlyphSet()
+    drawn = {gid for gid, name in enumerate(font.getGlyphOrder()) if _has_outline(glyphs, name)}
+    assert used <= drawn and face.glyphs["e"] in drawn and face.glyphs["B"] not in drawn
+    assert len(font.getGlyphOrder()) == len(face.advances)  # the ids the pages use are kept
+
+
+def _has_outline(glyphs, name) -> bool:
+    pen = BoundsPen(glyphs)
+    glyphs[name].draw(pen)
+    return pen.bounds is not None
 
 
 def test_a_substitute_is_named_on_the_sheet_and_gets_the_slip(running_round, tournament):

@@ -164,8 +164,10 @@ def test_the_entry_form_and_the_sheets_call_the_blind_bid_by_the_texts_name(clie
     tricks = {"north_tricks": 0, "south_tricks": 4, "east_tricks": 5, "west_tricks": 4}
     services.enter_hand(game=game, number=1, entry=HandEntry.from_fields(bids | tricks), source="table")
     assert game_sheet(game)["rows"][0].bids == ("Double nil", "4", "4", "4")
-    sheet = printing.score_sheets(round_).contexts[0]["sheets"][0]
-    assert "Double\u200anil" in sheet["lines"][0] or "Double nil" in sheet["lines"][0]
+    context = printing.score_sheets(round_).contexts[0]
+    assert context["sheets"][0]["rows"][0].cells[0] == "Double nil"
+    drawn = [text for item in context["overlay"]["pages"][0]["items"] if item[0] == "text" for _, text in item[-1]]
+    assert "Double\u200anil" in drawn  # closed up to fit its column
 
 
 @pytest.mark.parametrize(

@@ -315,7 +315,7 @@ def test_a_stale_correction_is_refused_with_the_current_values(client, game, dir
 def test_a_disputed_hand_shows_on_the_board_until_resolved(client, director_client, game):
     post_hand(client, game, 1, even_hand(7))
     client.post(at(game, "dispute", 1), {"note": "EW say 7 tricks"})
-    board = reverse("director:round_board", args=[game.round.tournament_id, 1])
+    board = reverse("director:round", args=[game.round.tournament_id, 1])
     assert "Disputed (1)" in director_client.get(board).content.decode()
     resolve = reverse("director:game_resolve", args=[game.round.tournament_id, game.pk, 1])
     director_client.post(resolve, {"resolution": ""})

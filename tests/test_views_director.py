@@ -16,7 +16,7 @@ pytestmark = pytest.mark.django_db
 
 # (url name, needs) — kwargs are filled from the fixtures below.
 GET_PAGES = ["home", "tournament_new", "import", "dashboard", "tournament_edit", "teams", "team_edit", "payments",
-             "fees", "round", "round_board", "game", "standings", "prizes", "export_standings", "export_hands",
+             "fees", "round", "game", "standings", "prizes", "export_standings", "export_hands",
              "export_json"]  # fmt: skip
 POST_ONLY = ["team_add", "team_status", "team_check_in", "seat_first", "round_swap", "round_start", "round_close",
              "game_hand", "game_tie", "prize_add", "prizes_award", "prize_delete", "payout_paid"]  # fmt: skip
@@ -178,7 +178,9 @@ def test_check_in_toggles_with_htmx(director_client, tournament):
     response = director_client.post(
         reverse("director:team_check_in", args=[tournament.pk, team.pk]), {"checked_in": "on"}, HTTP_HX_REQUEST="true"
     )
-    assert response.status_code == 200 and b"checked" in response.content
+    html = response.content.decode()
+    assert response.status_code == 200 and "checked" in html
+    assert html.lstrip().startswith("<form") and "<html" not in html  # the box alone, swapped in place
     team.refresh_from_db()
     assert team.checked_in
 
@@ -245,9 +247,23 @@ def test_swap_from_the_movement_page(director_client, tournament):
 
 def test_the_board_fragment_polls_while_the_round_runs(director_client, running_round, tournament):
     finish_game(running_round.games.get(table__number=2))
-    response = director_client.get(reverse("director:round_board", args=[tournament.pk, 1]), HTTP_HX_REQUEST="true")
+    response = director_client.get(reverse("director:round", args=[tournament.pk, 1]), HTTP_HX_REQUEST="true")
     html = response.content.decode()
     assert 'hx-trigger="every 5s"' in html and "Finished" in html
+    assert html.lstrip().startswith('<div id="board"') and "<html" not in html and "Swap two" not in html
+
+
+def test_the_board_opened_directly_is_the_whole_styled_page(director_client, running_round, tournament):
+    html = director_client.get(reverse("director:round", args=[tournament.pk, 1])).content.decode()
+    assert "<html" in html and "css/app.css" in html and 'id="board"' in html
+
+
+def test_a_finished_table_needs_no_phone_on_the_board(director_client, running_round, tournament):
+    finish_game(running_round.games.get(table__number=2))
+    response = director_client.get(reverse("director:round", args=[tournament.pk, 1]), HTTP_HX_REQUEST="true")
+    rows = {row.split("Open table ")[1].split('"')[0]: row for row in response.content.decode().split("<tr")[2:]}
+    assert '<td class="muted">done</td>' in rows["2"] and "not heard from yet" not in rows["2"]
+    assert '<td class="bad">not heard from yet</td>' in rows["1"]  # still playing, its phone never reported
 
 
 # --- hands through the director's page -----------------------------------------------------------

@@ -1,12 +1,15 @@
 """The knockout pages: bracket and match board, settling and seating matches, clocks, the public bracket."""
 
 import datetime
+import re
 
 import pytest
 from django.urls import reverse
 from django.utils import timezone
 
 from tests.test_knockout import current_game, enter, hand, knockout_event, match, win_game
+from tournament import clocks
+from tournament.knockout_reports import PROJECTOR_COLUMNS, PROJECTOR_PLAYING_ROWS
 from tournament.models import Clock, Match, Round, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -143,7 +146,7 @@ def test_a_table_link_follows_its_table_from_match_to_match(client):
     url = reverse("table:page", args=[first.table.token])
     win_game(first)
     page = client.get(url).content.decode()
-    assert "round 1, match 2" in page  # the waiting match took the free table
+    assert "Round 1, match 2" in page  # the waiting match took the free table
     game = current_game(match(tournament, "W1-2"))
     response = client.post(reverse("table:hand", args=[first.table.token, 1]), {"number": 1, "version": "", **hand()})
     assert response.status_code in (200, 302)
@@ -157,9 +160,44 @@ def test_the_public_bracket_shows_tables_and_the_champion(client):
     game = current_game(match(tournament, "F1"))
     while game.status != "finished":
         game = enter(game, hand())
-    page = client.get(reverse("public:bracket", args=[tournament.pk]) + "?projector=1").content.decode()
-    assert "Champion: <strong>Ada &amp; Ben</strong>" in page
+    for name in ("public:bracket", "public:bracket_projector"):
+        page = client.get(reverse(name, args=[tournament.pk])).content.decode()
+        assert "Champion: <strong>Ada &amp; Ben</strong>" in page
     assert tournament.rounds.get().status == Round.Status.CLOSED
+    page = client.get(reverse("public:bracket", args=[tournament.pk])).content.decode()
+    assert "<h2>Places</h2>" in page and "<strong>2</strong> · Cleo" in page
+
+
+@pytest.mark.parametrize(
+    ("name", "target"), [("public:standings", "public:bracket"), ("public:projector", "public:bracket_projector")]
+)
+def test_the_everyone_pages_of_a_knockout_are_its_bracket(client, name, target):
+    tournament = knockout_event(teams=4)
+    response = client.get(reverse(name, args=[tournament.pk]))
+    assert response.status_code == 302 and response.url == reverse(target, args=[tournament.pk])
+
+
+def test_the_projector_shows_the_tables_playing_with_their_clocks_beside_the_bracket(client):
+    tournament = knockout_event(teams=5)
+    clocks.start_match_clocks(tournament=tournament)
+    url = reverse("public:bracket_projector", args=[tournament.pk])
+    page = client.get(url).content.decode()
+    assert 'class="projector"' in page and "Table 1" in page and "data-clock" in page
+    assert "Quarter-finals" in page and "Semi-finals" in page and "Final" in page and "bye" in page  # one screen
+    fragment = client.get(url, headers={"HX-Request": "true"}).content.decode()
+    assert fragment.startswith('<div id="projector"') and f"{url}?page=1" in fragment  # one page: it stays
+
+
+def test_a_big_bracket_pages_on_the_projector_one_screen_at_a_time(client):
+    tournament = knockout_event(teams=32, format="double_elimination")  # 16 matches playing
+    url = reverse("public:bracket_projector", args=[tournament.pk])
+    pages = [client.get(url, {"page": n}, headers={"HX-Request": "true"}).content.decode() for n in (1, 2, 3)]
+    assert f"{url}?page=2" in pages[0] and f"{url}?page=3" in pages[1]
+    tables = {int(n) for page in pages for n in re.findall(r'class="table-no">Table (\d+)<', page)}
+    assert tables == set(range(1, 17))  # every table playing is shown on some page
+    assert all(len(re.findall(r'class="table-no"', page)) <= PROJECTOR_PLAYING_ROWS for page in pages)
+    assert all(page.count('class="bracket-col"') <= PROJECTOR_COLUMNS for page in pages)
+    assert "Winners&#x27; round 1 (1/2)" in pages[0] and "Winners&#x27; round 1 (2/2)" in pages[0]
 
 
 def test_the_bracket_prints_on_one_landscape_page_for_32_teams(director_client, tmp_path):
@@ -214,3 +252,11 @@ def test_starting_every_clock_starts_only_the_matches_at_tables(director_client)
     assert b"Started 2 clocks." in response.content
     assert Clock.objects.filter(tournament=tournament, started_at__isnull=False).count() == 2
     assert director_client.get(reverse("director:start_clocks", args=[tournament.pk])).status_code == 405
+
+
+def test_the_dashboard_counts_a_knockouts_matches_played_not_rounds(director_client):
+    tournament = knockout_event(teams=5, format="double_elimination")  # 8 matches, a second final maybe
+    win_game(match(tournament, "W1-2"))
+    page = director_client.get(reverse("director:dashboard", args=[tournament.pk])).content.decode()
+    assert '<span class="big">1/9</span> matches played' in page and "rounds</a>" not in page
+    assert "Live bracket" in page

@@ -23,6 +23,13 @@ def test_anyone_sees_live_standings_without_logging_in(client, finished_round, t
     assert html.index("Ada") < html.index("Cleo")  # NS won at every table
 
 
+def test_a_score_below_zero_has_a_true_minus_sign(client, running_round, tournament):
+    for game in running_round.games.all():
+        finish_game(game, ns_tricks=10)  # East–West bid 6 and take 3, four times
+    html = client.get(reverse("public:standings", args=[tournament.pk])).content.decode()
+    assert ">−" in html and not re.search(r">-\d", html)
+
+
 def test_standings_fragment_polls_for_updates(client, running_round, tournament):
     response = client.get(reverse("public:standings", args=[tournament.pk]), HTTP_HX_REQUEST="true")
     html = response.content.decode()
@@ -33,6 +40,18 @@ def test_projector_shows_the_top_and_the_tables_still_playing(client, running_ro
     finish_game(running_round.games.get(table__number=1))
     html = client.get(reverse("public:projector", args=[tournament.pk])).content.decode()
     assert "Table 1 · done" in html and "Table 2 · hand 1" in html
+
+
+def test_projector_shows_the_rounds_clock_once_the_director_starts_it(client, running_round, tournament):
+    from tournament import clocks
+
+    tournament.rule_overrides = {"time_limit_minutes": 20}
+    tournament.save()
+    url = reverse("public:projector", args=[tournament.pk])
+    assert "data-clock" not in client.get(url).content.decode()
+    clocks.start_round_clock(round_=running_round)
+    html = client.get(url).content.decode()
+    assert 'class="projector-clock"' in html and 'data-remaining="1' in html and "data-clock" in html
 
 
 def test_projector_shows_the_next_rounds_seating_as_soon_as_it_is_seated(client, finished_round, tournament):

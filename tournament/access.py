@@ -25,12 +25,12 @@ Role = Membership.Role
 # a new page stays out of an assistant's reach until it is listed here.
 ASSISTANT_PAGES = frozenset({
     "dashboard", "teams", "team_add", "team_edit", "team_status", "team_check_in", "team_substitute", "team_remove",
-    "seat_first", "round", "round_board", "round_swap", "round_links", "round_start", "round_close",
+    "seat_first", "round", "round_swap", "round_links", "round_start", "round_close",
     "game", "game_hand", "game_tie", "game_reissue", "game_resolve",
     "standings", "print", "print_document", "print_job", "print_job_pdf", "export_standings", "export_hands",
     "bracket", "match", "match_table", "clock", "round_clock", "start_clocks",
     "league_schedule", "league_build", "league_postpone", "league_join", "league_withdraw", "league_night",
-    "league_night_open", "league_night_start", "league_night_close", "league_table", "league_championship",
+    "league_night_open", "league_table", "league_championship", "match_swap",
 })  # fmt: skip
 # Printed documents about money: the director's, like the pages they come from.
 MONEY_DOCUMENTS = frozenset({"payouts", "fee-ledger"})
@@ -63,9 +63,15 @@ def check_page(user: Any, tournament_id: int, page: str, kwargs: Mapping[str, An
     role = role_of(user, tournament_id)
     if role is None:
         raise Http404("No such tournament.")
-    if role == Role.ASSISTANT and not _assistant_may(page, kwargs):
+    if not may_open(role, page, kwargs):
         raise PermissionDenied("This page is for the tournament's director: assistants run rounds and hands only.")
     return role
+
+
+def may_open(role: str, page: str, kwargs: Mapping[str, Any] | None = None) -> bool:
+    """Whether someone of ``role`` may open director page ``page`` (a URL name; ``kwargs`` its
+    arguments, where they matter): the check behind every page, and what the links offer."""
+    return role == Role.DIRECTOR or _assistant_may(page, kwargs or {})
 
 
 def _assistant_may(page: str, kwargs: Mapping[str, Any]) -> bool:

@@ -268,13 +268,6 @@ class BracketState(Generic[T]):
         deciding = [m for m in self.matches if m.slot.stage == Stage.FINAL and m.status == Status.DECIDED]
         return deciding[-1].winner
 
-    def losses(self) -> dict[T, int]:
-        counted: dict[T, int] = {}
-        for m in self.matches:
-            if m.status == Status.DECIDED:
-                counted[m.loser] = counted.get(m.loser, 0) + 1  # type: ignore[index]
-        return counted
-
     def places(self) -> list[Place[T]]:
         """Every team's place once the bracket is finished, best first (see the module docstring);
         empty before that."""

@@ -94,7 +94,8 @@ def add_minutes(*, clock: Clock, minutes: int) -> None:
     clock.save(update_fields=["extra_minutes"])
 
 
-def clock_of_match(match: Match) -> Clock:
-    if match.clock is None:
-        raise ValidationError(f"The {match.label} has no time limit.", code="no_limit")
-    return match.clock
+def round_clock(round_: Round) -> Clock | None:
+    """The clock of a progressive round as one: that of the tables still playing with the least
+    extra time (tables given extra minutes count down their own at the table)."""
+    playing = Game.objects.filter(round=round_).exclude(status=Game.Status.FINISHED).values("clock_id")
+    return Clock.objects.filter(pk__in=playing).order_by("extra_minutes", "pk").first()

@@ -30,10 +30,6 @@ class _SafeWriter:
     def writerow(self, row: Any) -> Any:
         return self._writer.writerow([safe_cell(value) for value in row])
 
-    def writerows(self, rows: Any) -> None:
-        for row in rows:
-            self.writerow(row)
-
 
 def writer(out: TextIO) -> _SafeWriter:
     """A ``csv.writer`` whose every cell goes through :func:`safe_cell`."""

@@ -10,6 +10,7 @@ Look a tournament's format up with :func:`format_of`; add a format by adding a c
 from __future__ import annotations
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
 from django.urls import reverse
 
 from tournament import knockout, league, services
@@ -27,6 +28,13 @@ class EventFormat:
     start_text = "Seat round 1 when the teams are here."
     is_knockout = False
     places_text = TIEBREAK_TEXT
+    no_team_swaps = "Teams are swapped on the round's page, before the round starts."
+    round_name = "Round"  # what a round of play is called: a league's are nights
+    # Everyone's pages (URL names): the public page and the projector, shown at /s/<id>/ and
+    # /s/<id>/projector/ whatever the format.
+    public_page = "public:standings"
+    projector_page = "public:projector"
+    public_title = "Live standings"
 
     def start(self, *, tournament: Tournament, by: User = None) -> Round:
         """Seat the first round (or wave) of play; returns the round now being played or planned."""
@@ -48,6 +56,28 @@ class EventFormat:
         """The director's page where ``round_`` is run."""
         return reverse("director:round", args=[tournament.pk, round_.number])
 
+    def progress(self, tournament: Tournament) -> tuple[int, int, str]:
+        """How far play has got, for the dashboard: (done, of, what), e.g. (2, 5, "rounds")."""
+        return tournament.rounds.count(), tournament.rounds_planned, "rounds"
+
+    def swap_teams(self, *, tournament: Tournament, first: Team, second: Team, by: User = None) -> None:
+        """Exchange two teams' matches before either has started (see :func:`knockout.swap_teams`)."""
+        raise ValidationError(self.no_team_swaps, code="no_team_swaps")
+
+    def close_round(self, *, round_: Round, by: User = None) -> Round | None:
+        """Close ``round_`` (refused while a table plays on); returns the next round, seated, if any."""
+        return services.close_round(round_=round_, by=by)
+
+    def closed(self, tournament: Tournament, round_: Round, following: Round | None) -> tuple[str, str]:
+        """What the director is told when ``round_`` has closed, and the page they go to next."""
+        if following is None:
+            return f"Round {round_.number} closed: the tournament is over.", reverse(
+                "director:standings", args=[tournament.pk]
+            )
+        return f"Round {round_.number} closed. Here is round {following.number}'s movement.", reverse(
+            "director:round", args=[tournament.pk, following.number]
+        )
+
 
 class Progressive(EventFormat):
     """Progressive tables: a movement seats each round; results move players when it closes."""
@@ -68,6 +98,9 @@ class Knockout(EventFormat):
     start_label = "Draw the bracket and start"
     start_text = "Draw the bracket when the teams are here; the first matches take their tables at once."
     is_knockout = True
+    public_page = "public:bracket"
+    projector_page = "public:bracket_projector"
+    public_title = "Live bracket"
     places_text = (
         "Places come from the bracket: the champion, the final's loser, then third (the third-place match, "
         "or the semi-final losers sharing it); further teams share a place with those knocked out in the same round."
@@ -109,6 +142,15 @@ class Knockout(EventFormat):
     def play_url(self, tournament: Tournament, round_: Round) -> str:
         return reverse("director:bracket", args=[tournament.pk])
 
+    def progress(self, tournament: Tournament) -> tuple[int, int, str]:
+        """Matches played of those to play: byes never count, a second final only once it is needed."""
+        real = tournament.matches.filter(number__gt=0).exclude(status__in=[Match.Status.BYE, Match.Status.NOT_NEEDED])
+        done = real.filter(status=Match.Status.FINISHED).count()
+        return done, real.count(), "matches played"
+
+    def swap_teams(self, *, tournament: Tournament, first: Team, second: Team, by: User = None) -> None:
+        knockout.swap_teams(tournament=tournament, first=first, second=second, by=by)
+
 
 class League(EventFormat):
     """A season of nights: each night seats its scheduled matches; the top teams then play the
@@ -140,6 +182,27 @@ class League(EventFormat):
         if league.league_matches(tournament).filter(round=round_.number).exists():
             return reverse("director:league_night", args=[tournament.pk, round_.number])
         return reverse("director:league_schedule", args=[tournament.pk]) + "#championship"
+
+    def progress(self, tournament: Tournament) -> tuple[int, int, str]:
+        """Nights closed of the season's nights (the championship after them is not a night)."""
+        nights = league.load_schedule(tournament).nights
+        return tournament.rounds.filter(number__lte=nights, status=Round.Status.CLOSED).count(), nights, "nights played"
+
+    def close_round(self, *, round_: Round, by: User = None) -> Round | None:
+        league.close_night(round_=round_)
+        return None  # the director opens the next night from the schedule
+
+    def closed(self, tournament: Tournament, round_: Round, following: Round | None) -> tuple[str, str]:
+        return f"Night {round_.number} closed.", reverse("director:league_schedule", args=[tournament.pk])
+
+    round_name = "Night"
+    public_page = "public:league"
+    projector_page = "public:league_projector"
+    public_title = "Live league table"
+    no_team_swaps = (
+        "In a league the schedule decides who meets whom, and the league table seeds the championship: "
+        "move a match to another night (Postpone) or to another table instead."
+    )
 
 
 PROGRESSIVE, KNOCKOUT, LEAGUE = Progressive(), Knockout(), League()

@@ -24,6 +24,25 @@ TIEBREAKER_FIELDS = ("tiebreaker_1", "tiebreaker_2", "tiebreaker_3", "tiebreaker
 LEAGUE_FIELDS = ("legs", "championship_teams", "fee_per")
 KNOCKOUT_ONLY = ("best_of", "final_best_of")
 
+_PROGRESSIVE = (Tournament.Format.PROGRESSIVE_SPLIT, Tournament.Format.PROGRESSIVE_FIXED)
+_KNOCKOUT = (Tournament.Format.SINGLE_ELIMINATION, Tournament.Format.DOUBLE_ELIMINATION)
+_LEAGUE = (Tournament.Format.ROUND_ROBIN,)
+# The tournament form's fields that only some formats use, grouped by those formats (every other
+# field is every format's). The page shows each group labelled; its script hides the groups the
+# chosen format does not use. Only what is shown changes: the form validates every field as ever.
+FORMAT_GROUPS = (
+    ("Progressive tables", _PROGRESSIVE, ("rounds_planned",)),
+    ("Progressive tables and knockouts", _PROGRESSIVE + _KNOCKOUT, ("seating_order",)),
+    ("Progressive tables and leagues", _PROGRESSIVE + _LEAGUE, ("prize_ties",)),
+    (
+        "Knockouts, and a league's matches and championship",
+        _KNOCKOUT + _LEAGUE,
+        ("best_of", "final_best_of", "final_preset", "third_place_match"),
+    ),
+    ("Knockouts", _KNOCKOUT, ("tables_available",)),
+    ("League season", _LEAGUE, (*LEAGUE_FIELDS, *TIEBREAKER_FIELDS)),
+)
+
 
 class TournamentForm(forms.ModelForm):
     rule_overrides = forms.CharField(
@@ -59,6 +78,16 @@ class TournamentForm(forms.ModelForm):
                 required=False,
                 initial=chosen[index].value if index < len(chosen) else "",
             )
+
+    def fieldsets(self) -> list[tuple[str, str, list[forms.BoundField]]]:
+        """The fields as the page groups them: (legend, the formats using them separated by
+        spaces, or "" for every format, fields), every format's first."""
+        grouped = {name for _, _, names in FORMAT_GROUPS for name in names}
+        common = ("Every format", "", [self[name] for name in self.fields if name not in grouped])
+        return [
+            common,
+            *((legend, " ".join(formats), [self[n] for n in names]) for legend, formats, names in FORMAT_GROUPS),
+        ]
 
     def clean_best_of(self) -> int:
         return self.cleaned_data["best_of"] or 1
@@ -474,3 +503,12 @@ class HandForm(forms.Form):
 def hand_initial(hand: Any) -> dict[str, Any]:
     """A stored hand as initial form data, for a correction."""
     return {**hand.snapshot(), "number": hand.number, "version": hand.version}
+
+
+class AssistantForm(forms.Form):
+    """The director adds an assistant by user name (the user exists and can log in: see
+    :func:`tournament.services.add_assistant`)."""
+
+    username = forms.CharField(
+        max_length=150, label="User name", help_text="Someone with a director's login who runs rounds and hands."
+    )

@@ -3,7 +3,7 @@
 The bracket's shape and who meets whom come from the pure :mod:`tournament.bracket`; this module
 loads and saves around it. A knockout has one :class:`Round` that holds every match's games, so
 table links, hand entry, corrections and disputes work as in a progressive round. After any change
-to a match (a game's result, a walkover, a decision) :func:`_advance` brings every match up to date
+to a match (a game's result, a walkover, a decision) :func:`advance` brings every match up to date
 from the results: winners move on by themselves, byes pass, ready matches take free tables.
 
 Home sits North–South and away East–West in every game of a match.
@@ -16,13 +16,12 @@ from collections.abc import Sequence
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Max, Q
-from django.utils import timezone
+from django.db.models import Q
 
-from scoring import InvalidHand, Side
-from scoring.seats import draw_first_dealer
+from scoring import InvalidHand
 from tournament import bracket as pure
-from tournament.models import Clock, Game, Match, Round, Table, Team, Tournament
+from tournament import matches
+from tournament.models import Clock, Game, Match, Round, SeatingChange, Table, Team, Tournament
 
 User = AbstractBaseUser | None
 
@@ -78,7 +77,7 @@ def draw_bracket(*, tournament: Tournament, by: User = None) -> Round:
     round_.start()
     tournament.status = Tournament.Status.RUNNING
     tournament.save(update_fields=["status"])
-    _advance(tournament)
+    advance(tournament)
     return round_
 
 
@@ -94,19 +93,54 @@ def set_seeds(*, tournament: Tournament, seeds: dict[int, int]) -> None:
     Team.objects.bulk_update(teams, ["seed"])
 
 
+@transaction.atomic
+def swap_teams(*, tournament: Tournament, first: Team, second: Team, by: User = None) -> None:
+    """Exchange two teams' places in the drawn bracket (their seeds) before either has played: each
+    takes the other's match, table and bye. Refused once a hand is entered in a match of either, or
+    either has a result. Recorded in the round's changes."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    round_ = knockout_round(tournament)
+    if round_ is None or not tournament.matches.exclude(stage=Match.Stage.LEAGUE).exists():
+        raise ValidationError("Draw the bracket first: before the draw, set the seeds instead.", code="not_drawn")
+    first, second = (Team.objects.select_for_update().get(pk=team.pk) for team in (first, second))
+    if first.pk == second.pk or first.seed is None or second.seed is None:
+        raise ValidationError("Choose two different teams of the bracket.", code="not_in_bracket")
+    involved = (
+        tournament.matches.select_for_update()
+        .filter(Q(home__in=[first, second]) | Q(away__in=[first, second]))
+        .exclude(status=Match.Status.BYE)
+    )
+    for match in involved:
+        matches.refuse_if_started(match, "its teams can no longer be swapped")
+    first.seed, second.seed = second.seed, first.seed
+    Team.objects.bulk_update([first, second], ["seed"])
+    advance(tournament)
+    SeatingChange.objects.create(
+        round=round_,
+        changed_by=by,
+        description=f"Swapped teams {first.number} and {second.number} in the bracket "
+        f"(now seeds {first.seed} and {second.seed}).",
+    )
+
+
 def playing_teams(tournament: Tournament) -> list[Team]:
     return _entrants(tournament)
 
 
 def create_matches(tournament: Tournament, shape: pure.Bracket, *, after: int = 0) -> None:
-    """A match for every slot of ``shape``, placed after position ``after`` in the playing order."""
+    """A match for every slot of ``shape``, placed after position ``after`` in the playing order.
+
+    The real matches are numbered 1, 2, … through the whole bracket in playing order (the number
+    the boards, sheets and the table's phone show); a bye has no number (0).
+    """
+    numbers = {slot.key: n for n, slot in enumerate(shape.matches, start=1)}
     Match.objects.bulk_create(
         Match(
             tournament=tournament,
             key=slot.key,
             stage=slot.stage.value,
             round=slot.round,
-            number=slot.number,
+            number=numbers.get(slot.key, 0),
             position=after + position,
             best_of=tournament.final_best_of if slot.stage == pure.Stage.FINAL else tournament.best_of,
         )
@@ -130,7 +164,7 @@ def state(tournament: Tournament, matches: Sequence[Match] | None = None) -> pur
     return pure.resolve(bracket_of(tournament, len(seeds)), seeds, results)
 
 
-def _advance(tournament: Tournament) -> None:
+def advance(tournament: Tournament) -> None:
     """Bring every match up to date with the results; ready matches take free tables."""
     matches = list(tournament.matches.select_for_update().order_by("position"))
     by_key = {m.key: m for m in matches}
@@ -141,9 +175,11 @@ def _advance(tournament: Tournament) -> None:
         match = by_key[ms.slot.key]
         before = (match.home_id, match.away_id, match.status, match.winner_id)
         match.home_id, match.away_id = ms.teams
-        if ms.status == pure.Status.BYE and match.status != Match.Status.BYE:
-            order += 1
-            match.status, match.winner_id, match.finished_order = Match.Status.BYE, ms.winner, order
+        if ms.status == pure.Status.BYE:
+            if match.status != Match.Status.BYE:
+                order += 1
+                match.status, match.finished_order = Match.Status.BYE, order
+            match.winner_id = ms.winner  # a swap of seeds may give the bye to another team
         elif ms.status == pure.Status.NOT_NEEDED:
             match.status = Match.Status.NOT_NEEDED
         elif ms.status == pure.Status.READY and match.status in (Match.Status.WAITING, Match.Status.NOT_NEEDED):
@@ -177,16 +213,7 @@ def _put_at_table(match: Match, table: Table) -> None:
         match.clock = Clock.objects.create(tournament_id=match.tournament_id, minutes=minutes)
     match.table, match.status = table, Match.Status.PLAYING
     match.save(update_fields=["table", "status", "clock"])
-    _new_game(match, 1)
-
-
-def _new_game(match: Match, number: int) -> Game:
-    round_ = knockout_round(match.tournament)
-    dealer = draw_first_dealer(match.tournament.seating_seed, "match", match.pk, number)
-    return Game.objects.create(
-        round=round_, table_id=match.table_id, match=match, match_game=number, clock_id=match.clock_id,
-        first_dealer=dealer,
-    )  # fmt: skip
+    matches.new_game(match, number=1, round_=knockout_round(tournament))
 
 
 @transaction.atomic
@@ -204,8 +231,8 @@ def game_changed(*, game: Game) -> None:
     """A hand was entered or corrected, or a tie decided, in one of a match's games: settle the
     match (next game, or its winner) and let the bracket move on."""
     match = Match.objects.select_for_update(of=("self",)).select_related("tournament").get(pk=game.match_id)
-    games = list(match.games.order_by("match_game"))
-    winner = _winner_from_games(match, games)
+    games = list(match.games.select_related("round").order_by("match_game"))
+    winner = matches.winner_from_games(match, games)
     if match.status == Match.Status.FINISHED:
         changed = winner is None or winner[0] != match.winner_id
         if changed and _later_matches_started(match):
@@ -218,38 +245,10 @@ def game_changed(*, game: Game) -> None:
         if changed:
             _reopen(match)
     if winner is not None:
-        _finish_match(match, winner[0], winner[1])
-    elif match.status == Match.Status.PLAYING and games[-1].status == Game.Status.FINISHED:
-        _new_game(match, games[-1].match_game + 1)
-    _advance(match.tournament)
-
-
-def _winner_from_games(match: Match, games: list[Game]) -> tuple[int, str] | None:
-    """(winning team id, outcome), or None while the match goes on.
-
-    A team that wins a majority of the games wins. Once time is called the game under way is the
-    last one (rule text 004: games not started are not played): more games won wins, then more
-    points over the match's games; still level, the director decides.
-    """
-    wins = {match.home_id: 0, match.away_id: 0}
-    points = {match.home_id: 0, match.away_id: 0}
-    for g in games:
-        points[match.home_id] += g.ns_score
-        points[match.away_id] += g.ew_score
-        if g.status == Game.Status.FINISHED:
-            wins[match.home_id if g.winner == Side.NS else match.away_id] += 1
-    last = games[-1] if games else None
-    for team, won in wins.items():
-        if won >= match.games_to_win:
-            return team, Match.Outcome.TIME if last.time_called else Match.Outcome.PLAYED  # type: ignore[union-attr]
-    if last is None or last.status != Game.Status.FINISHED or not any(g.time_called for g in games):
-        return None
-    home, away = match.home_id, match.away_id
-    if wins[home] != wins[away]:
-        return (home if wins[home] > wins[away] else away), Match.Outcome.TIME
-    if points[home] != points[away]:
-        return (home if points[home] > points[away] else away), Match.Outcome.TIME
-    return None
+        matches.finish_match(match, winner=winner[0], outcome=winner[1])
+    else:
+        matches.next_game(match, games)
+    advance(match.tournament)
 
 
 def _later_matches(match: Match):
@@ -273,43 +272,22 @@ def _reopen(match: Match) -> None:
     later.update(status=Match.Status.WAITING, table=None)
 
 
-def _finish_match(match: Match, winner: int, outcome: str, reason: str = "") -> None:
-    last = Match.objects.filter(tournament_id=match.tournament_id).aggregate(top=Max("finished_order"))["top"] or 0
-    match.status, match.winner_id, match.outcome, match.reason = Match.Status.FINISHED, winner, outcome, reason
-    match.finished_order, match.finished_at = last + 1, timezone.now()
-    match.save(update_fields=["status", "winner", "outcome", "reason", "finished_order", "finished_at"])
-
-
 @transaction.atomic
 def walkover(*, match: Match, winner: Team, reason: str, by: User = None) -> None:
     """A team did not show: the other goes through without playing."""
-    _decide(match, winner, reason, Match.Outcome.WALKOVER)
+    _settle(match, winner, reason, Match.Outcome.WALKOVER)
 
 
 @transaction.atomic
 def decide_match(*, match: Match, winner: Team, reason: str, by: User = None) -> None:
     """The director decides a match (over time and level, say); games under way end there."""
-    _decide(match, winner, reason, Match.Outcome.DECISION)
+    _settle(match, winner, reason, Match.Outcome.DECISION)
 
 
-def _decide(match: Match, winner: Team, reason: str, outcome: str) -> None:
-    match = Match.objects.select_for_update().select_related("tournament").get(pk=match.pk)
-    if not reason.strip():
-        raise ValidationError(
-            {"reason": ValidationError("Give the reason: it goes on the record.", code="reason_required")}
-        )
-    if match.status not in (Match.Status.READY, Match.Status.PLAYING):
-        raise ValidationError(f"The {match.label} is {match.get_status_display().lower()}.", code="not_open")
-    if winner.pk not in (match.home_id, match.away_id):
-        raise ValidationError({"winner": ValidationError("Choose one of the match's two teams.", code="not_in_match")})
-    side = Side.NS if winner.pk == match.home_id else Side.EW
-    for game in match.games.exclude(status=Game.Status.FINISHED):
-        game.status, game.winner = Game.Status.FINISHED, side
-        game.decided_by = f"{Match.Outcome(outcome).label}: {reason.strip()}"[:200]
-        game.save(update_fields=["status", "winner", "decided_by"])
-    _finish_match(match, winner.pk, outcome, reason.strip())
-    if match.stage != Match.Stage.LEAGUE:  # a league match moves no bracket on
-        _advance(match.tournament)
+def _settle(match: Match, winner: Team, reason: str, outcome: str) -> None:
+    match = matches.settle(match=match, winner=winner, reason=reason, outcome=outcome)
+    if not match.is_league:  # a league match moves no bracket on
+        advance(match.tournament)
 
 
 def _finish(tournament: Tournament) -> None:

@@ -76,3 +76,36 @@ class SeedsForm(forms.Form):
 
     def seeds(self) -> dict[int, int]:
         return {team.pk: self.cleaned_data[f"seed-{team.pk}"] for team in self.teams}
+
+
+class SwapTeamsForm(forms.Form):
+    """Two teams of the bracket exchange their places (matches, tables, byes) before either plays."""
+
+    first = forms.ModelChoiceField(queryset=Team.objects.none(), label="Swap team")
+    second = forms.ModelChoiceField(queryset=Team.objects.none(), label="with team")
+
+    def __init__(self, *args: Any, teams: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for name in ("first", "second"):
+            self.fields[name].queryset = teams
+            self.fields[name].label_from_instance = lambda team: f"{team.number}. {team.names}"
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if data.get("first") is not None and data.get("first") == data.get("second"):
+            self.add_error("second", forms.ValidationError("Choose two different teams.", code="same_team"))
+        return data
+
+
+class MoveMatchForm(forms.Form):
+    """A match seated but not started moves to another table (a match not started there swaps)."""
+
+    match = forms.ModelChoiceField(queryset=Match.objects.none(), label="Move match")
+    table = forms.ModelChoiceField(queryset=Table.objects.none(), label="to table")
+
+    def __init__(self, *args: Any, matches: Any, tables: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["match"].queryset = matches
+        self.fields["match"].label_from_instance = lambda m: f"Table {m.table.number}: {m}"
+        self.fields["table"].queryset = tables
+        self.fields["table"].label_from_instance = lambda table: str(table.number)

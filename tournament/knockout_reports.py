@@ -12,11 +12,21 @@ from django.db.models import Count, Q
 
 from tournament.models import Clock, Game, Match, Player, Tournament
 
-STAGE_TITLES = {
-    Match.Stage.WINNERS: "Round {round}",
-    Match.Stage.LOSERS: "Losers' round {round}",
-    Match.Stage.THIRD_PLACE: "Third place",
-}
+NAMED_ROUNDS = ("Semi-finals", "Quarter-finals")  # a single elimination's rounds before the final
+
+
+def _column_title(match: Match, last_round: int, double: bool) -> str:
+    """A column's title by format: "Quarter-finals" in a single elimination, "Winners' round 2" in a double."""
+    if match.stage == Match.Stage.FINAL:
+        return "Second final" if match.round == 2 else "Final"
+    if match.stage == Match.Stage.THIRD_PLACE:
+        return "Third place"
+    if match.stage == Match.Stage.LOSERS:
+        return f"Losers' round {match.round}"
+    if double:
+        return f"Winners' round {match.round}"
+    before_final = last_round - match.round
+    return NAMED_ROUNDS[before_final] if before_final < len(NAMED_ROUNDS) else f"Round {match.round}"
 
 
 @dataclass
@@ -92,12 +102,13 @@ def bracket_view(tournament: Tournament) -> BracketView:
         m.pk: MatchCard(m, name(m.home_id), name(m.away_id), games.get(m.pk, []), disputed.get(m.pk, 0))
         for m in matches
     }
+    double = tournament.format == Tournament.Format.DOUBLE_ELIMINATION
+    last_round = max((m.round for m in matches if m.stage == Match.Stage.WINNERS), default=0)
+    order = {Match.Stage.WINNERS: 0, Match.Stage.LOSERS: 1, Match.Stage.THIRD_PLACE: 2, Match.Stage.FINAL: 3}
     columns: dict[tuple[int, int], Column] = {}
     for m in matches:
-        order = {Match.Stage.WINNERS: 0, Match.Stage.LOSERS: 1, Match.Stage.THIRD_PLACE: 2, Match.Stage.FINAL: 3}
-        slot = (order[m.stage], m.round if m.stage != Match.Stage.FINAL else 0)
-        title = STAGE_TITLES.get(m.stage, "Final").format(round=m.round)
-        columns.setdefault(slot, Column(title, [])).cards.append(cards[m.pk])
+        slot = (order[m.stage], m.round)
+        columns.setdefault(slot, Column(_column_title(m, last_round, double), [])).cards.append(cards[m.pk])
     final = [m for m in matches if m.stage == Match.Stage.FINAL and m.status == Match.Status.FINISHED]
     playing = sorted((cards[m.pk] for m in matches if m.status == Match.Status.PLAYING), key=_by_table)
     return BracketView(
@@ -105,7 +116,7 @@ def bracket_view(tournament: Tournament) -> BracketView:
         playing=playing,
         ready=[cards[m.pk] for m in matches if m.status == Match.Status.READY],
         champion=names[final[-1].winner_id] if final and tournament.status == Tournament.Status.FINISHED else "",
-        double=tournament.format == Tournament.Format.DOUBLE_ELIMINATION,
+        double=double,
     )
 
 
@@ -121,3 +132,21 @@ def clock_text(clock: Clock | None, now: datetime.datetime | None = None) -> str
     if remaining <= 0:
         return "Time"
     return f"{remaining // 60}:{remaining % 60:02d}"
+
+
+# What fits the projector at 1920×1080 in type readable across a hall; more pages in turn.
+PROJECTOR_PLAYING_ROWS = 6
+PROJECTOR_COLUMNS = 4
+PROJECTOR_CARDS = 8
+
+
+def projector_columns(view: BracketView) -> list[Column]:
+    """The bracket's columns cut to at most :data:`PROJECTOR_CARDS` matches each (a long round
+    goes on in a second column, "Round 1 (2/2)"); a page of the projector shows a few of them."""
+    pieces = []
+    for column in view.columns:
+        parts = [column.cards[i : i + PROJECTOR_CARDS] for i in range(0, len(column.cards), PROJECTOR_CARDS)]
+        for n, cards in enumerate(parts, start=1):
+            title = f"{column.title} ({n}/{len(parts)})" if len(parts) > 1 else column.title
+            pieces.append(Column(title, cards))
+    return pieces

@@ -21,6 +21,7 @@ from scoring import InvalidHand, Seat
 from tournament import knockout
 from tournament import schedule as pure
 from tournament.league_table import LeagueRow, MatchResult, league_table, order_text
+from tournament.matches import finish_match, next_game, winner_from_games
 from tournament.models import Clock, Game, Match, Round, RoundNotReady, Seating, Table, Team, Tournament
 from tournament.reports import StandingRow
 from tournament.standings import Standing
@@ -224,10 +225,6 @@ class NightPlan:
     matches: list[Match]
     resting: list[str]
 
-    @property
-    def can_open(self) -> bool:
-        return self.round is None
-
 
 def nights(tournament: Tournament, only: int | None = None) -> list[NightPlan]:
     """The whole season night by night (or just night ``only``), in a fixed number of queries."""
@@ -394,10 +391,10 @@ def game_changed(*, game: Game) -> None:
     A correction may change who won; the league table follows."""
     match = Match.objects.select_for_update().select_related("tournament").get(pk=game.match_id)
     games = list(match.games.select_related("round").order_by("match_game"))
-    result = knockout._winner_from_games(match, games)
+    result = winner_from_games(match, games)
     if result is not None:
         if (match.status, match.winner_id, match.outcome) != (Match.Status.FINISHED, *result):
-            knockout._finish_match(match, *result)
+            finish_match(match, winner=result[0], outcome=result[1])
         # A correction that decides the match sooner leaves its next game unneeded.
         match.games.exclude(status=Game.Status.FINISHED).filter(hands__isnull=True).delete()
         return
@@ -412,7 +409,7 @@ def game_changed(*, game: Game) -> None:
                 field="hand",
                 code="night_closed",
             )
-        knockout._new_game(match, games[-1].match_game + 1)
+        next_game(match, games)
 
 
 # --- the championship and the places -------------------------------------------------------------
@@ -453,7 +450,7 @@ def start_championship(*, tournament: Tournament, by: User = None) -> Round:
         tournament=tournament, number=(tournament.rounds.aggregate(n=Max("number"))["n"] or 0) + 1
     )
     round_.start()
-    knockout._advance(tournament)
+    knockout.advance(tournament)
     return round_
 
 

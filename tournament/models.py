@@ -168,6 +168,11 @@ class Tournament(models.Model):
         return self.status == self.Status.FINISHED
 
     @property
+    def is_random_draw(self) -> bool:
+        """Whether round 1 (or the bracket's seeding) is drawn at random, from ``seating_seed``."""
+        return self.seating_order == self.SeatingOrder.RANDOM
+
+    @property
     def split_partners(self) -> bool:
         return self.format == self.Format.PROGRESSIVE_SPLIT
 
@@ -236,6 +241,10 @@ class Team(models.Model):
     @property
     def names(self) -> str:
         return " & ".join(player.name for player in self.players.all())
+
+    @property
+    def is_withdrawn(self) -> bool:
+        return self.status == self.Status.WITHDRAWN
 
 
 def roster_key(name: str) -> str:
@@ -550,7 +559,8 @@ class Game(models.Model):
     def rules(self) -> RuleSet:
         """The rule set this game is scored by: a knockout's final may have its own."""
         tournament = self.round.tournament
-        if self.match_id and self.match.stage == Match.Stage.FINAL:
+        match = self.match  # no query without one; an import's unsaved match is read as assigned
+        if match is not None and match.stage == Match.Stage.FINAL:
             return tournament.final_rules
         return tournament.rules
 
@@ -645,11 +655,7 @@ class Game(models.Model):
         """Save the totals and status of ``replayed``, this game's ``hands`` scored (all of them,
         or the new last scored hand alone when :meth:`replay_next` scored it: the ending by time
         reads only the last scored hand)."""
-        game = replayed.game
-        self.ns_score, self.ew_score = game.scores
-        self.ns_bags, self.ew_bags = game.bags
-        self.hands_played = game.hands_played
-        self.status, self.winner, self.decided_by = self.outcome(replayed, hands)
+        self.apply(replayed, hands)
         self.save(
             update_fields=[
                 "ns_score",
@@ -663,6 +669,14 @@ class Game(models.Model):
                 "time_up_hand",
             ]
         )
+
+    def apply(self, replayed: Replay, hands: list[Hand]) -> None:
+        """Set (not save) the totals and status of ``replayed``, this game's ``hands`` scored."""
+        game = replayed.game
+        self.ns_score, self.ew_score = game.scores
+        self.ns_bags, self.ew_bags = game.bags
+        self.hands_played = game.hands_played
+        self.status, self.winner, self.decided_by = self.outcome(replayed, hands)
 
     def outcome(self, replayed: Replay, hands: list[Hand]) -> tuple[str, str, str]:
         """(status, winner, decided_by) of this game once its ``hands`` are ``replayed``; a
@@ -1018,6 +1032,14 @@ class PrintJob(models.Model):
     def percent(self) -> int:
         return round(100 * self.chunks_done / max(1, self.chunks_total))
 
+    @property
+    def is_running(self) -> bool:
+        return self.status == self.Status.RUNNING
+
+    @property
+    def is_failed(self) -> bool:
+        return self.status == self.Status.FAILED
+
 
 class Membership(models.Model):
     """Who runs a tournament besides the superuser: its directors and their assistants.
@@ -1167,17 +1189,77 @@ class Match(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.get_stage_display()} {self.label}"
+        return self.label[0].upper() + self.label[1:]
 
     @property
     def label(self) -> str:
+        """The match in words, by the tournament's format: "round 1, match 2" in a single
+        elimination, "losers' round 2, match 9" in a double, "night 3, match 1" in a league.
+        Matches are numbered from 1 through the whole bracket in playing order (byes have none)."""
         if self.stage == self.Stage.FINAL:
             return "second final" if self.round == 2 else "final"
         if self.stage == self.Stage.THIRD_PLACE:
             return "third-place match"
         if self.stage == self.Stage.LEAGUE:
             return f"night {self.round}, match {self.number}"
-        return f"round {self.round}, match {self.number}"
+        if self.stage == self.Stage.LOSERS:
+            return f"losers' round {self.round}, match {self.number}"
+        double = self.tournament.format == Tournament.Format.DOUBLE_ELIMINATION
+        bracket = "winners' round" if double else "round"
+        return f"{bracket} {self.round}, match {self.number}"
+
+    @property
+    def short_label(self) -> str:
+        """The name a board beside the bracket shows: "Match 3", "Final", "Third-place match"."""
+        if self.stage in (self.Stage.WINNERS, self.Stage.LOSERS) and self.number:
+            return f"Match {self.number}"
+        return str(self)
+
+    @property
+    def is_league(self) -> bool:
+        return self.stage == self.Stage.LEAGUE
+
+    @property
+    def is_final(self) -> bool:
+        return self.stage == self.Stage.FINAL
+
+    @property
+    def is_waiting(self) -> bool:
+        return self.status == self.Status.WAITING
+
+    @property
+    def is_ready(self) -> bool:
+        return self.status == self.Status.READY
+
+    @property
+    def is_playing(self) -> bool:
+        return self.status == self.Status.PLAYING
+
+    @property
+    def is_finished(self) -> bool:
+        return self.status == self.Status.FINISHED
+
+    @property
+    def is_bye(self) -> bool:
+        return self.status == self.Status.BYE
+
+    @property
+    def is_not_needed(self) -> bool:
+        return self.status == self.Status.NOT_NEEDED
+
+    @property
+    def is_open(self) -> bool:
+        """Its teams are known and it has no result: it can be played, or settled without play."""
+        return self.status in (self.Status.READY, self.Status.PLAYING)
+
+    @property
+    def is_walkover(self) -> bool:
+        return self.outcome == self.Outcome.WALKOVER
+
+    @property
+    def was_played_out(self) -> bool:
+        """Finished by its games alone (no walkover, decision or time call to mention)."""
+        return self.outcome == self.Outcome.PLAYED
 
     @property
     def games_to_win(self) -> int:

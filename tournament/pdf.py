@@ -7,19 +7,20 @@ batch (a round's score sheets for 100 tables) in a pool of worker processes, one
 joins the parts: WeasyPrint's layout is single-threaded.
 
 What makes a page cheap (``bench/print_speed.py`` measures it): what every page shares is laid
-out and drawn once (:func:`_lay_over_backgrounds`), text in fixed columns is a line with measured
-spaces rather than a box a cell (:func:`spaced_line`), and QR codes are made by the worker laying
-out the page (:func:`qr_image`).
+out and drawn once (:func:`_lay_over_backgrounds`), and a page that differs from the others only
+in its text is not laid out at all: a document may carry its pages' text as drawing items
+(:mod:`tournament.pdf_draw`, in a ``<script id="pdf-overlay">`` WeasyPrint does not show), which
+are drawn straight over the shared background.
 """
 
 from __future__ import annotations
 
 import functools
 import io
+import json
 import multiprocessing
 import os
-import shutil
-import subprocess
+import re
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Any
@@ -30,15 +31,21 @@ from django.template.loader import render_to_string
 _pool: ProcessPoolExecutor | None = None
 
 
+OVERLAY = re.compile(r'<script id="pdf-overlay" type="application/json">(.*?)</script>', re.DOTALL)
+
+
 def html_to_pdf(html: str) -> bytes:
     """Lay out ``html`` (static files resolved from the project folder) as PDF bytes.
 
-    Pages can share a drawn background (see :func:`_lay_over_backgrounds`).
+    Pages can share a drawn background, and pages can be drawn over it rather than laid out (see
+    :func:`_lay_over_backgrounds`).
     """
     from weasyprint import HTML
 
+    found = OVERLAY.search(html)
+    drawn = json.loads(found.group(1)) if found else None
     return HTML(string=html, base_url=str(settings.BASE_DIR), url_fetcher=_fetcher()).write_pdf(
-        finisher=_lay_over_backgrounds
+        finisher=functools.partial(_lay_over_backgrounds, drawn=drawn)
     )
 
 
@@ -84,39 +91,51 @@ def _fetcher_class() -> type:
 
 BACKGROUND = "background-"
 OVER = "over-"
+SLOT = "slot-"
 
 
-def _lay_over_backgrounds(document: Any, pdf: Any) -> None:
+def _lay_over_backgrounds(document: Any, pdf: Any, drawn: dict[str, Any] | None = None) -> None:
     """Draw each background once and under every page that asks for it.
 
     A page holding an element ``id="background-KEY"`` is not printed: its drawing becomes a
-    content stream shared by every page holding an element ``id="over-KEY-…"``, drawn under that
+    content stream shared by every page holding an element ``id="over-KEY-N"``, drawn under that
     page's own. A document of many pages that differ only in their text (score sheets) lays out
     and draws its lines, shading and labels once instead of on every page.
+
+    ``drawn`` holds more such pages, not laid out but drawn (``{"over": KEY, "n": N, "items":
+    [...]}``, see :func:`tournament.pdf_draw.overlay`): their items are placed from the
+    background's elements ``id="slot-KEY-NAME"``, and from ``page-end``, the page's bottom-right
+    corner. The pages are put in the order of their N.
     """
     import pydyf
 
     numbers = pdf.pages["Kids"][0::3]  # the page tree lists its kids as "N 0 R" triples
     pages = [pdf.objects[number] for number in numbers]
-    backgrounds: dict[str, Any] = {}
+    backgrounds: dict[str, tuple[Any, Any]] = {}
     over: list[tuple[Any, str]] = []
-    kept = []
-    for number, page, laid_out in zip(numbers, pages, document.pages, strict=True):
+    kept: list[tuple[int, int]] = []  # (place, page object number)
+    for index, (number, page, laid_out) in enumerate(zip(numbers, pages, document.pages, strict=True)):
         names = list(laid_out.anchors)
         if key := next((n.removeprefix(BACKGROUND) for n in names if n.startswith(BACKGROUND)), None):
-            backgrounds[key] = page["Contents"]
+            backgrounds[key] = (page, laid_out)
             continue
+        place = index
         if name := next((n.removeprefix(OVER) for n in names if n.startswith(OVER)), None):
-            over.append((page, name.rsplit("-", 1)[0]))
-        kept.append(number)
+            key, place = name.rsplit("-", 1)
+            over.append((page, key))
+        kept.append((int(place), number))
     if not backgrounds:
         return
     save, restore = pydyf.Stream([b"q"]), pydyf.Stream([b"Q"])
     pdf.add_object(save)
     pdf.add_object(restore)
     for page, key in over:
-        page["Contents"] = pydyf.Array([save.reference, backgrounds[key], restore.reference, page["Contents"]])
-    pdf.pages["Kids"] = pydyf.Array([part for number in kept for part in (number, 0, "R")])
+        page["Contents"] = pydyf.Array([save.reference, backgrounds[key][0]["Contents"], restore.reference,
+                                        page["Contents"]])  # fmt: skip
+    if drawn:
+        kept += _draw_pages(pdf, backgrounds, drawn, (save, restore))
+    kept.sort()
+    pdf.pages["Kids"] = pydyf.Array([part for _, number in kept for part in (number, 0, "R")])
     pdf.pages["Count"] = len(kept)
     names = pdf.catalog.get("Names", {}).get("Dests", {}).get("Names")
     if names is not None:  # the layers' ids are not places a reader would go to
@@ -124,9 +143,42 @@ def _lay_over_backgrounds(document: Any, pdf: Any) -> None:
         names[:] = [part for name, dest in pairs if not _is_layer(name) for part in (name, dest)]
 
 
+def _draw_pages(
+    pdf: Any, backgrounds: dict[str, tuple[Any, Any]], drawn: dict[str, Any], brackets: tuple[Any, Any]
+) -> list[tuple[int, int]]:
+    """Add the ``drawn`` pages to ``pdf`` (not yet to its page tree): (place, object number) each."""
+    import pydyf
+
+    from tournament import pdf_draw
+
+    save, restore = brackets
+    first = backgrounds[drawn["pages"][0]["over"]][0]
+    styles = {name: pdf_draw.Style(**style) for name, style in drawn["styles"].items()}
+    drawing = pdf_draw.Drawing(page_height=float(first["MediaBox"][3]), styles=styles)
+    slots: dict[str, dict[str, tuple[float, float]]] = {}
+    for key, (_, laid_out) in backgrounds.items():
+        prefix = f"{SLOT}{key}-"
+        slots[key] = {name.removeprefix(prefix): (x * pdf_draw.PX, y * pdf_draw.PX)
+                      for name, (x, y, *_) in laid_out.anchors.items() if name.startswith(prefix)}  # fmt: skip
+        slots[key]["page-end"] = (laid_out.width * pdf_draw.PX, laid_out.height * pdf_draw.PX)
+    made = []
+    for spec in drawn["pages"]:
+        background = backgrounds[spec["over"]][0]
+        content = pydyf.Stream([drawing.page(spec["items"], slots[spec["over"]])], compress=True)
+        pdf.add_object(content)
+        page = pydyf.Dictionary({key: value for key, value in background.items() if key != "Contents"})
+        page["Contents"] = pydyf.Array([save.reference, background["Contents"], restore.reference, content.reference])
+        pdf.add_object(page)
+        made.append((spec["n"], page))
+    resources = drawing.resources(pdf, pdf_draw.resolve(pdf, first["Resources"]))
+    for _, page in made:
+        page["Resources"] = resources
+    return [(place, page.number) for place, page in made]
+
+
 def _is_layer(name: Any) -> bool:
     text = getattr(name, "string", "")
-    return text.startswith((BACKGROUND, OVER))
+    return text.startswith((BACKGROUND, OVER, SLOT))
 
 
 def render_pdf(template_name: str, context: dict[str, Any]) -> bytes:
@@ -190,7 +242,7 @@ def _workers() -> ProcessPoolExecutor:
     global _pool
     if _pool is None:
         context = multiprocessing.get_context("forkserver")
-        context.set_forkserver_preload(["weasyprint"])
+        context.set_forkserver_preload(["weasyprint", "fontTools.subset"])
         _pool = ProcessPoolExecutor(max_workers=WORKERS, mp_context=context)
     return _pool
 
@@ -200,47 +252,43 @@ def _workers() -> ProcessPoolExecutor:
 # in their columns by the spaces between them, whose widths (and the texts') come from the font
 # file itself. Set such a line with ``white-space: pre; font-kerning: none`` so that the font's
 # advance widths are the whole story. (Tab stops would be simpler, but WeasyPrint's come out
-# about 2% wider than the tab size asked for.)
+# about 2% wider than the tab size asked for.) A page that is drawn rather than laid out
+# (:mod:`tournament.pdf_draw`) puts each text at its place itself.
 
-FONT = "DejaVu Sans"
 SPACES = "\u2007\u2002\u0020\u2009\u2006\u200a"  # figure, en, space, thin, six-per-em, hair
 ESTIMATE = 0.6  # em, a character's width when the font file cannot be read
 
 
-@functools.cache
-def _advances(bold: bool) -> dict[str, float]:
-    """Advance widths in em of the font's characters (empty when fontconfig cannot find it)."""
-    from fontTools.ttLib import TTFont
+def _advance(c: str, bold: bool) -> float:
+    """The advance width in em of ``c`` in the font (an estimate when the font is not found)."""
+    from tournament import pdf_draw
 
-    match = shutil.which("fc-match")
-    if match is None:
-        return {}
-    path = subprocess.run([match, "-f", "%{file}", FONT + (":bold" if bold else "")],
-                          capture_output=True, text=True, check=False).stdout  # fmt: skip
-    if not path.endswith((".ttf", ".otf")):
-        return {}
-    font = TTFont(path, lazy=True)
-    widths, per_em = font["hmtx"], font["head"].unitsPerEm
-    return {chr(code): widths[glyph][0] / per_em for code, glyph in font.getBestCmap().items()}
+    face = pdf_draw.font("bold" if bold else "regular")
+    glyph = face.glyphs.get(c) if face else None
+    return face.advances[glyph] / face.units if face and glyph is not None else ESTIMATE
 
 
-def text_width(text: str, size: float, *, bold: bool = False) -> float:
-    """The width of ``text`` in the font at ``size`` points, in millimetres."""
-    advances = _advances(bold)
-    return sum(advances.get(c, ESTIMATE) for c in text) * size * 25.4 / 72
+def text_width(text: str, size: float, *, bold: bool = False, kern: bool = False) -> float:
+    """The width of ``text`` in the font at ``size`` points, in millimetres; with ``kern``, as it
+    is set with the font's kerning."""
+    from tournament import pdf_draw
+
+    face = pdf_draw.font("bold" if bold else "regular")
+    if face is None:
+        return len(text) * ESTIMATE * size * 25.4 / 72
+    return face.width(text, size, kern=kern)
 
 
 def spaced_line(texts: Sequence[tuple[float, str]], size: float, *, bold: bool = False) -> str:
     """One line holding each ``(x, text)``'s text ``x`` millimetres from the line's start (to
     within a twentieth of an em), in order, with spaces between; a text that would overlap the
     one before it follows it after a space."""
-    advances = _advances(bold)
     em = size * 25.4 / 72
     at, out = 0.0, []
     for x, text in texts:
-        gap = max((x - at) / em, advances.get(" ", ESTIMATE) if out else 0.0)
+        gap = max((x - at) / em, _advance(" ", bold) if out else 0.0)
         for space in SPACES:
-            width = advances.get(space, ESTIMATE)
+            width = _advance(space, bold)
             count = int(gap / width + (0.5 if space == SPACES[-1] else 0))
             out.append(space * count)
             gap -= count * width

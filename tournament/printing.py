@@ -25,11 +25,11 @@ from django.utils import timezone
 from scoring import RuleSet, Seat, Side
 from scoring.describe import bid_name, handout, summary
 from scoring.rules import readings_of
-from tournament import league, pdf, print_jobs
+from tournament import league, pdf, pdf_draw, print_jobs
 from tournament.formats import format_of
 from tournament.knockout_reports import bracket_view
 from tournament.links import qr_svg, table_url
-from tournament.models import Payout, PrintJob, Round, Tournament, playing_name
+from tournament.models import Dispute, Hand, Payout, PrintJob, Round, Tournament, playing_name
 from tournament.reports import ledger, payment_entries, teams_with_balance, totals_by_method
 from tournament.templatetags.wording import score
 
@@ -116,7 +116,16 @@ BOXES_HEIGHT = 22.0  # the penalty and misdeal boxes: room for four lines, talle
 DISPUTES_HEIGHT = 16.0  # the disputes box: two lines
 NOTES_TOP = 4.8  # where a box's first line starts, under its title
 NOTE_FONT = 8  # points
+NOTE_LINE = NOTE_FONT * 1.35 / pdf_draw.PT  # mm
 COLUMN_TITLES = ["bid", "bid", "took", "took", "Points", "Bags", "Total"]
+# What print/score_sheets.html sets the sheet's own text in (a drawn sheet draws it the same).
+TITLE_FONT, ROUND_FONT, TITLE_LINE = 28, 14, 1.1  # points, points, times the font size
+NAME_FONT, NAME_LINE, NAMES_BOX = 10.5, 6.5, (55.0, 13.0)  # points, mm, mm
+QR_SIZE = 30.0
+NOTES_WIDTH = {3: 59.0, 2: 90.0}  # mm, a box's text by how many boxes there are
+DISPUTES_WIDTH = GRID_WIDTH - 2.8
+MISDEAL_BORDER = 0.5  # points
+FOLIO_FONT, PAGE_MARGIN = 7, (12.0, 14.0)  # points; the right and bottom page margins (print/base.html)
 LINE = 'stroke="#444" stroke-width="0.18"'
 
 
@@ -209,8 +218,14 @@ def _rows_needed(tournament: Tournament, entered: int) -> int:
 
 
 def _sheet(
-    tournament: Tournament, game: Any, seats: dict[str, str], hands: list[Any], base: str | None = None
+    tournament: Tournament,
+    game: Any,
+    seats: dict[str, str],
+    hands: list[Any],
+    base: str | None = None,
+    disputed: dict[int, list[Any]] | None = None,
 ) -> dict[str, Any]:
+    """A table's sheet; ``disputed`` holds the disputes of ``hands`` by the hand's id."""
     rules = tournament.rules
     rows, reneges, table_talk, misdeals, disputes = [], [], [], [], []
     for hand, result in _results(game, hands):
@@ -228,14 +243,14 @@ def _sheet(
         for side, count in zip((side.label for side in Side), entry.table_talk, strict=True):
             if count:
                 table_talk.append(Note(hand.number, side, _times(count, "table talk")))
-        disputes += [DisputeNote(hand.number, d.note, d.resolution) for d in hand.disputes.all()]
+        disputes += [DisputeNote(hand.number, d.note, d.resolution) for d in (disputed or {}).get(hand.pk, ())]
     for number in range(len(hands) + 1, _rows_needed(tournament, len(hands)) + 1):
         rows.append(SheetRow(number, [""] * 14))
     url = table_url(game.table, base) if game else ""
     show_table_talk = bool(rules.table_talk_tricks) or bool(table_talk)
-    box_width = (GRID_WIDTH / (3 if show_table_talk else 2)) - 3
+    box_width = NOTES_WIDTH[3 if show_table_talk else 2]
     boxes = max(BOXES_HEIGHT, _notes_height(max(_lines(n, box_width) for n in (reneges, table_talk, misdeals))))
-    dispute_box = max(DISPUTES_HEIGHT, _notes_height(_lines(disputes, GRID_WIDTH - 3)))
+    dispute_box = max(DISPUTES_HEIGHT, _notes_height(_lines(disputes, DISPUTES_WIDTH)))
     grid = Grid(len(rows), room=ROOM_FOR_ROWS - (boxes - BOXES_HEIGHT) - (dispute_box - DISPUTES_HEIGHT))
     return {
         "layer": f"{grid.name}-{round(boxes * 10)}-{round(dispute_box * 10)}"
@@ -247,7 +262,6 @@ def _sheet(
         "seats": {s.label: seats.get(s, "") for s in Seat},
         "rows": rows,
         "grid": grid,
-        "lines": _grid_lines(rows),
         "misdeal_rows": [(grid.row_top(i), row.misdeal) for i, row in enumerate(rows) if row.misdeal],
         "reneges": reneges,
         "table_talk": table_talk,
@@ -271,28 +285,109 @@ def _grid_lines(rows: list[SheetRow]) -> tuple[str, str]:
     WeasyPrint lays it out as one box."""
     plain, totals = [], []
     for row in rows:
-        cells = [(i + 1, cell) for i, cell in enumerate(row.cells) if cell]
-        plain.append(_line([(0, str(row.number)), *((c, text) for c, text in cells if c - 1 not in TOTALS)]))
-        totals.append(_line([(c, text) for c, text in cells if c - 1 in TOTALS], bold=True))
+        cells = _row_texts(row)
+        plain.append(pdf.spaced_line([_placed(c, text) for c, text, bold in cells if not bold], GRID_FONT))
+        totals.append(pdf.spaced_line([_placed(c, text, bold=True) for c, text, bold in cells if bold], GRID_FONT,
+                                      bold=True))  # fmt: skip
     return "\n".join(plain), "\n".join(totals)
 
 
-def _line(cells: list[tuple[int, str]], *, bold: bool = False) -> str:
-    """``(column, text)`` pairs as one line, each text centred in its column (a text too wide for
-    it, such as "Blind nil", closes up its spaces)."""
-    placed = []
-    for column, text in cells:
-        room = (HAND_WIDTH if column == 0 else CELL_WIDTH) - 1
-        if pdf.text_width(text, GRID_FONT, bold=bold) > room:
-            text = text.replace(" ", "\u200a")
-        width = pdf.text_width(text, GRID_FONT, bold=bold)
-        placed.append((column_left(column) + ((room + 1) - width) / 2, text))
-    return pdf.spaced_line(placed, GRID_FONT, bold=bold)
+def _row_texts(row: SheetRow) -> list[tuple[int, str, bool]]:
+    """A row's texts: (column, text, in bold) for the hand's number and each filled cell, a text
+    too wide for its column (such as "Blind nil") with its spaces closed up."""
+    cells = [(0, str(row.number), False)]
+    cells += [(i + 1, cell, i in TOTALS) for i, cell in enumerate(row.cells) if cell]
+    return [(c, _fitted(c, text, bold), bold) for c, text, bold in cells]
+
+
+def _column_width(column: int) -> float:
+    return HAND_WIDTH if column == 0 else CELL_WIDTH
+
+
+def _fitted(column: int, text: str, bold: bool) -> str:
+    too_wide = " " in text and pdf.text_width(text, GRID_FONT, bold=bold) > _column_width(column) - 1
+    return text.replace(" ", "\u200a") if too_wide else text
+
+
+def _placed(column: int, text: str, *, bold: bool = False) -> tuple[float, str]:
+    """Where ``text`` starts, centred in ``column``."""
+    return column_left(column) + (_column_width(column) - pdf.text_width(text, GRID_FONT, bold=bold)) / 2, text
+
+
+def _wrapped(text: str, width: float) -> list[str]:
+    """``text`` in a box under the grid, in lines at most ``width`` mm wide."""
+    face = pdf_draw.font()
+    if face is None:  # then no sheet is drawn, and WeasyPrint breaks the lines: only their count matters
+        return [text] * math.ceil(pdf.text_width(text, NOTE_FONT) / width)
+    return face.wrap(text, width, NOTE_FONT)
 
 
 def _lines(notes: list[Note] | list[DisputeNote], width: float) -> int:
     """How many lines ``notes`` take in a box ``width`` mm wide, a note starting each line."""
-    return sum(math.ceil(pdf.text_width(note.text, NOTE_FONT) / width) for note in notes)
+    return sum(len(_wrapped(note.text, width)) for note in notes)
+
+
+SHEET_STYLES = {
+    "title": pdf_draw.Style(TITLE_FONT, "bold"),
+    "round": pdf_draw.Style(ROUND_FONT, color="#444", strut=TITLE_FONT),
+    "name": pdf_draw.Style(NAME_FONT, clip=(0, 0, *NAMES_BOX)),
+    "cell": pdf_draw.Style(GRID_FONT, align="center", kern=False),
+    "total": pdf_draw.Style(GRID_FONT, "bold", align="center", kern=False),
+    "misdeal": pdf_draw.Style(GRID_FONT, "italic", align="center"),
+    "note": pdf_draw.Style(NOTE_FONT),
+    "folio": pdf_draw.Style(FOLIO_FONT, align="right", color="#666"),
+}
+
+
+def _drawing(sheet: dict[str, Any], round_: Round | None) -> list[list[Any]] | None:
+    """The sheet's own text as items to draw over its background (in :data:`SHEET_STYLES`, see
+    :mod:`tournament.pdf_draw`), placed as print/score_sheets.html lays it out; None when a text
+    needs laying out."""
+    title = f"Table {sheet['table']}" if sheet["table"] else "Table ____"
+    heading = ""
+    if round_:
+        title += " "
+        heading = f"round {round_.number}" + (
+            f" · first deal: {sheet['first_dealer']}" if sheet["first_dealer"] else ""
+        )
+    boxes = [sheet["reneges"], sheet["table_talk"], sheet["misdeals"]] if sheet["show_table_talk"] else \
+        [sheet["reneges"], sheet["misdeals"]]  # fmt: skip
+    notes = [(f"box-{i}", NOTES_WIDTH[len(boxes)], box) for i, box in enumerate(boxes, start=1)]
+    notes.append(("disputes", DISPUTES_WIDTH, sheet["disputes"]))
+    texts = [title, heading, sheet["folio"], *sheet["seats"].values(), *(r.misdeal for r in sheet["rows"]),
+             *(note.text for _, _, box in notes for note in box)]  # fmt: skip
+    if not pdf_draw.can_set(texts):
+        return None
+    text = pdf_draw.text
+    title_line = TITLE_FONT * TITLE_LINE / pdf_draw.PT
+    items = [text("table", 0, title_line, "title", (0, title))]
+    if heading:
+        items.append(text("table", 0, title_line, "round", (pdf.text_width(title, TITLE_FONT, bold=True, kern=True),
+                                                             heading)))  # fmt: skip
+    if sheet["url"]:
+        items.append(pdf_draw.qr("qr", 0, 0, QR_SIZE, sheet["url"]))
+    for slot, seats in (("first", ("North", "East")), ("second", ("South", "West"))):
+        items += [
+            text(slot, i * NAME_LINE, NAME_LINE, "name", (0, sheet["seats"][seat])) for i, seat in enumerate(seats)
+        ]
+    grid = sheet["grid"]
+    for index, row in enumerate(sheet["rows"]):
+        top = grid.row_top(index)
+        cells = [(bold, (column_left(c) + _column_width(c) / 2, content)) for c, content, bold in _row_texts(row)]
+        items.append(text("grid", top, grid.row_height, "cell", *(placed for bold, placed in cells if not bold)))
+        items.append(text("grid", top, grid.row_height, "total", *(placed for bold, placed in cells if bold)))
+        if row.misdeal:
+            items.append(pdf_draw.box("grid", HAND_WIDTH, top, 14 * CELL_WIDTH, grid.row_height, border=MISDEAL_BORDER,
+                                      color="#444"))  # fmt: skip
+            items.append(text("grid", top + MISDEAL_BORDER / pdf_draw.PT, grid.row_height, "misdeal",
+                              (HAND_WIDTH + 7 * CELL_WIDTH, f"Misdeal: {row.misdeal}")))  # fmt: skip
+    for slot, width, box in notes:
+        lines = [line for note in box for line in _wrapped(note.text, width)]
+        items += [text(slot, i * NOTE_LINE, NOTE_LINE, "note", (0, line)) for i, line in enumerate(lines)]
+    if sheet["folio"]:
+        right, bottom = PAGE_MARGIN
+        items.append(text("page-end", -bottom, bottom, "folio", (-right, sheet["folio"])))
+    return [item for item in items if item[0] != "text" or any(content for _, content in item[-1])]
 
 
 def _notes_height(lines: int) -> float:
@@ -318,10 +413,13 @@ def score_sheets(round_: Round, base: str | None = None) -> Document:
     for table_id, seat, name in round_.seatings.annotate(name=playing_name()).values_list("table_id", "seat", "name"):
         seats[table_id][seat] = name
     hands: dict[int, list[Any]] = defaultdict(list)
-    for hand in _hands_of(round_):
+    for hand in Hand.objects.filter(game__round=round_).order_by("game_id", "number"):
         hands[hand.game_id].append(hand)
+    disputed: dict[int, list[Any]] = defaultdict(list)
+    for dispute in Dispute.objects.filter(hand__game__round=round_):  # a join, not a list of every hand's id
+        disputed[dispute.hand_id].append(dispute)
     games = list(round_.games.select_related("table", "round__tournament").order_by("table__number"))
-    sheets = [_sheet(tournament, g, seats[g.table_id], hands[g.pk], base) for g in games]
+    sheets = [_sheet(tournament, g, seats[g.table_id], hands[g.pk], base, disputed) for g in games]
     for number, sheet in enumerate(sheets, start=1):
         sheet["folio"] = f"page {number} of {len(sheets)}"  # across all the chunks
     title = f"Score sheets, round {round_.number}"
@@ -344,8 +442,17 @@ def _sheets_context(base: dict[str, Any], sheets: list[dict[str, Any]]) -> dict[
         for sheet in sheets
     }  # fmt: skip
     grids = sorted({sheet["grid"] for sheet in sheets}, key=lambda grid: grid.rows)
-    return {**base, "sheets": sheets, "backgrounds": list(backgrounds.values()), "grids": grids,
-            "grid_css": grid_css(), "grid_width": f"{GRID_WIDTH:.2f}", "head_height": _head_height(base)}  # fmt: skip
+    laid_out, drawn = [], []
+    for n, sheet in enumerate(sheets, start=1):
+        items = _drawing(sheet, base["round"])
+        if items is None:
+            laid_out.append({**sheet, "n": n, "lines": _grid_lines(sheet["rows"])})
+        else:
+            drawn.append({"over": sheet["layer"], "n": n, "items": items})
+    overlay = pdf_draw.overlay(SHEET_STYLES, drawn) if drawn else None
+    return {**base, "sheets": sheets, "laid_out": laid_out, "overlay": overlay,
+            "backgrounds": list(backgrounds.values()), "grids": grids, "grid_css": grid_css(),
+            "grid_width": f"{GRID_WIDTH:.2f}", "head_height": _head_height(base)}  # fmt: skip
 
 
 def _head_height(base: dict[str, Any]) -> str:
@@ -355,12 +462,6 @@ def _head_height(base: dict[str, Any]) -> str:
     name = math.ceil(pdf.text_width(base["tournament"].name, 13, bold=True) / width)
     rules = math.ceil(pdf.text_width(base["rules_line"], 9.5) / width)
     return f"{max(36.0, 12.5 + 5.5 * name + 1 + 2 * 6.1 + 4.5 * (rules - 1) + 2):.1f}"
-
-
-def _hands_of(round_: Round) -> list[Any]:
-    from tournament.models import Hand
-
-    return list(Hand.objects.filter(game__round=round_).order_by("game_id", "number").prefetch_related("disputes"))
 
 
 def blank_sheet(tournament: Tournament) -> Document:

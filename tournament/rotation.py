@@ -67,14 +67,6 @@ class Movement(Generic[P]):
     def seated(self) -> list[P]:
         return [player for table in self.tables for player in table.players]
 
-    def place_of(self, player: P) -> tuple[int, str] | None:
-        """(table number, seat letter) of ``player``, or None when sitting out."""
-        for table in self.tables:
-            for seat, who in zip("NESW", table.players, strict=True):
-                if who == player:
-                    return table.table, seat
-        return None
-
 
 def first_round(couples: Sequence[tuple[P, P]]) -> Movement[P]:
     """Round 1: couples sit across from each other, two couples a table, in the given order.

@@ -13,8 +13,9 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -23,14 +24,15 @@ from django.utils import timezone
 
 from scoring import HandEntry, InvalidHand, Replay, Seat, Side
 from scoring.seats import draw_first_dealer
+from tournament import access, rotation
 from tournament import prizes as prize_rules
-from tournament import rotation
 from tournament.models import (
     Dispute,
     Game,
     Hand,
     HandRevision,
     Match,
+    Membership,
     Payment,
     Payout,
     Player,
@@ -224,7 +226,7 @@ def _first_round_couples(tournament: Tournament) -> list[tuple[int, int]]:
     teams = list(tournament.teams.filter(status=Team.Status.ACTIVE).prefetch_related("players"))
     if any(team.checked_in for team in teams):
         teams = [team for team in teams if team.checked_in]
-    if tournament.seating_order == Tournament.SeatingOrder.RANDOM:
+    if tournament.is_random_draw:
         random.Random(tournament.seating_seed).shuffle(teams)
     return [_couple(team) for team in teams]
 
@@ -743,3 +745,40 @@ def mark_payout_paid(*, payout: Payout, received_by: str, by: User = None) -> No
         raise ValidationError("This prize has already been paid.", code="already_paid")
     payout.paid_at, payout.received_by, payout.recorded_by = timezone.now(), received_by, by
     payout.save(update_fields=["paid_at", "received_by", "recorded_by"])
+
+
+# --- who runs the event -------------------------------------------------------------------------
+
+
+@transaction.atomic
+def add_assistant(*, tournament: Tournament, username: str, by: User = None) -> Membership:
+    """Make the director's user ``username`` an assistant of ``tournament`` (rounds, hands and
+    corrections; no money, no rules: see :mod:`tournament.access`). A user who is unknown, cannot
+    log in to the director's pages, or already runs the event is refused, naming the field."""
+    model = get_user_model()
+    user = model.objects.filter(**{model.USERNAME_FIELD: username.strip()}).first()
+    if user is None:
+        _username_error(f"No user is called {username.strip()!r}.", "unknown_user")
+    name = user.get_username()
+    if not (user.is_active and user.is_staff):
+        _username_error(f"{name} cannot log in to the director's pages (not an active staff user).", "not_staff")
+    role = access.role_of(user, tournament.pk)
+    if user.is_superuser or role == Membership.Role.DIRECTOR:
+        _username_error(f"{name} directs this event already (an assistant can do less).", "director")
+    if role == Membership.Role.ASSISTANT:
+        _username_error(f"{name} is an assistant already.", "already_assistant")
+    return access.grant(tournament=tournament, user=user, role=Membership.Role.ASSISTANT)
+
+
+def _username_error(message: str, code: str) -> NoReturn:
+    raise ValidationError({"username": ValidationError(message, code=code)})
+
+
+@transaction.atomic
+def remove_assistant(*, tournament: Tournament, user_id: int, by: User = None) -> None:
+    """``user_id`` no longer assists at ``tournament`` (a director stays: this removes assistants only)."""
+    removed, _ = Membership.objects.filter(
+        tournament=tournament, user_id=user_id, role=Membership.Role.ASSISTANT
+    ).delete()
+    if not removed:
+        raise ValidationError("That user is not an assistant of this event.", code="not_assistant")

@@ -20,3 +20,21 @@ document.addEventListener("htmx:afterSwap", (event) => {
     field.focus();
   }
 });
+
+// A form with data-format-fields shows only the fieldsets of the chosen format (data-formats),
+// and any fieldset with an error in it. Without this script every fieldset shows, labelled.
+function showFormatFields(form) {
+  const chosen = form.elements.format && form.elements.format.value;
+  for (const group of form.querySelectorAll("fieldset[data-formats]")) {
+    group.hidden = !group.dataset.formats.split(" ").includes(chosen) && !group.querySelector(".has-error");
+  }
+}
+document.addEventListener("change", (event) => {
+  const form = event.target.form;
+  if (event.target.name === "format" && form && form.hasAttribute("data-format-fields")) {
+    showFormatFields(form);
+  }
+});
+document.addEventListener("DOMContentLoaded", () => {
+  document.querySelectorAll("form[data-format-fields]").forEach(showFormatFields);
+});

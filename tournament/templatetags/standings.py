@@ -9,18 +9,19 @@ from django.utils.safestring import SafeString, mark_safe
 
 from tournament.reports import StandingRow
 from tournament.standings import Standing
+from tournament.templatetags.wording import score
 
 register = template.Library()
 
 
 @register.filter
 def round_cells(standing: Standing) -> SafeString:
-    """One ``<td>`` per round of the event: the points (* when sat out), blank if not played."""
+    """One ``<td>`` per round of the event: the points (* when sat out; a true minus sign), blank if not played."""
     return mark_safe(  # numbers only
         "".join(
             '<td class="num round-col"></td>'
             if r is None
-            else f'<td class="num round-col">{int(r.points)}{"*" if r.sat_out else ""}</td>'
+            else f'<td class="num round-col">{score(r.points)}{"*" if r.sat_out else ""}</td>'
             for r in standing.rounds
         )
     )
@@ -42,7 +43,7 @@ def standing_rows(rows: Iterable[StandingRow]) -> SafeString:
         opening = '<tr class="withdrawn">' if row.withdrawn else "<tr>"
         html.append(
             opening
-            + f'<td class="num">{int(s.rank)}</td><td>{name}</td><td class="num"><strong>{int(s.total)}</strong></td>'
+            + f'<td class="num">{int(s.rank)}</td><td>{name}</td><td class="num"><strong>{score(s.total)}</strong></td>'
             f'<td class="num">{int(s.rounds_won)}</td>{cells}</tr>'
         )
     return mark_safe("\n".join(html))  # every value above is escaped, or a number

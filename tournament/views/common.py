@@ -58,10 +58,11 @@ def game_or_404(tournament: Tournament, game_id: int) -> Game:
 
 
 def render_page(
-    request: HttpRequest, page: str, fragment: str, context: dict[str, Any], *, status: int = 200
+    request: HttpRequest, template: str, partial: str, context: dict[str, Any], *, status: int = 200
 ) -> HttpResponse:
-    """The fragment alone for an htmx request, the full page otherwise.
+    """The named partial of ``template`` for an htmx request, the whole page otherwise (so a
+    fragment's URL opened directly is still the styled page).
 
     Invalid forms answer 422; the htmx config in base.html swaps 422 so the errors show.
     """
-    return render(request, fragment if request.htmx else page, context, status=status)
+    return render(request, f"{template}#{partial}" if request.htmx else template, context, status=status)

@@ -8,14 +8,28 @@ from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
-from tournament import clocks, knockout
+from tournament import clocks, knockout, matches
 from tournament.formats import format_of
-from tournament.knockout_forms import AssignTableForm, ClockForm, DecideMatchForm, SeedsForm
-from tournament.knockout_reports import bracket_view
+from tournament.knockout_forms import (
+    AssignTableForm,
+    ClockForm,
+    DecideMatchForm,
+    MoveMatchForm,
+    SeedsForm,
+    SwapTeamsForm,
+)
+from tournament.knockout_reports import (
+    PROJECTOR_COLUMNS,
+    PROJECTOR_PLAYING_ROWS,
+    bracket_view,
+    projector_columns,
+)
 from tournament.models import Clock, Match, Table, Tournament
-from tournament.views.common import director_required, round_or_404, tournament_or_404
+from tournament.places import Page, page_of
+from tournament.views.common import director_required, round_or_404, tournament_or_404, whole_number
 
 PUBLIC_REFRESH_SECONDS = 10
 
@@ -35,18 +49,70 @@ def _errors(request: HttpRequest, error: ValidationError) -> None:
     messages.error(request, " ".join(error.messages))
 
 
+def swap_forms(tournament: Tournament, data: dict | None = None) -> tuple[SwapTeamsForm, MoveMatchForm]:
+    """The match board's changes before play: two teams exchange places, a match changes table."""
+    teams = tournament.teams.filter(seed__isnull=False).prefetch_related("players").order_by("seed")
+    seated = tournament.matches.filter(status=Match.Status.PLAYING).select_related("table", "tournament")
+    return (
+        SwapTeamsForm(data, teams=teams, prefix="swap"),
+        MoveMatchForm(data, matches=seated.order_by("table__number"), tables=tournament.tables.order_by("number"),
+                      prefix="move"),
+    )  # fmt: skip
+
+
 @director_required
 def bracket(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """The director's live bracket and match board; htmx refreshes the board part."""
     tournament = tournament_or_404(tournament_id)
+    round_ = knockout.knockout_round(tournament)
+    swap_teams, move_match = swap_forms(tournament)
     context = {
         "tournament": tournament,
         "view": bracket_view(tournament),
-        "round": knockout.knockout_round(tournament),
+        "round": round_,
         "free_tables": list(_free_tables(tournament)),
+        "swap_teams": swap_teams,
+        "move_match": move_match,
+        "changes": round_.seating_changes.select_related("changed_by") if round_ else [],
     }
-    template = "knockout/_director_board.html" if request.htmx else "knockout/bracket.html"
-    return render(request, template, context)
+    return render(request, "knockout/bracket.html#board" if request.htmx else "knockout/bracket.html", context)
+
+
+@director_required
+@require_POST
+def match_swap(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """Before play starts: two teams exchange places (``kind=teams``), or a match moves to another
+    table, swapping with a match not started there (``kind=table``)."""
+    tournament = tournament_or_404(tournament_id)
+    teams_form, table_form = swap_forms(tournament, request.POST)
+    form = teams_form if request.POST.get("kind") == "teams" else table_form
+    if not form.is_valid():
+        messages.error(request, " ".join(e for errors in form.errors.values() for e in errors))
+        return redirect(_board_url(tournament))
+    data = form.cleaned_data
+    try:
+        if form is teams_form:
+            format_of(tournament).swap_teams(tournament=tournament, first=data["first"], second=data["second"],
+                                             by=request.user)  # fmt: skip
+            done = f"Teams {data['first'].number} and {data['second'].number} swapped places."
+        else:
+            other = matches.move_to_table(match=data["match"], table=data["table"], by=request.user)
+            done = f"The {data['match'].label} is at table {data['table'].number} now" + (
+                f"; the {other.label} took its table." if other else "."
+            )
+    except ValidationError as error:
+        _errors(request, error)
+    else:
+        messages.success(request, done)
+    return redirect(_board_url(tournament))
+
+
+def _board_url(tournament: Tournament) -> str:
+    """Back to the board of the round being played: a league night's page, or the bracket."""
+    current = tournament.current_round()
+    if current is None:
+        return reverse("director:bracket", args=[tournament.pk])
+    return format_of(tournament).play_url(tournament, current)
 
 
 @director_required
@@ -176,10 +242,28 @@ def seeds(request: HttpRequest, tournament_id: int) -> HttpResponse:
     return render(request, "knockout/seeds.html", {"tournament": tournament, "form": form}, status=status)
 
 
-def public_bracket(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    """Everyone's bracket: the matches now playing with their tables and clocks, then the bracket."""
+def _public_context(tournament_id: int) -> dict:
     tournament = tournament_or_404(tournament_id)
     context = {"tournament": tournament, "view": bracket_view(tournament), "refresh": PUBLIC_REFRESH_SECONDS}
-    context["projector"] = request.GET.get("projector") == "1"
-    template = "knockout/_public.html" if request.htmx else "knockout/public.html"
+    if tournament.is_finished:  # the places, as the prizes go by them
+        context["places"] = format_of(tournament).standings(tournament)
+    return context
+
+
+def public_bracket(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """Everyone's bracket: the matches now playing with their tables and clocks, then the bracket."""
+    context = _public_context(tournament_id)
+    return render(request, "knockout/public.html#live" if request.htmx else "knockout/public.html", context)
+
+
+def bracket_projector(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """The projector: the matches now playing with their tables and clocks beside the bracket, a
+    page of each at a time (the next on each refresh) when they do not fit one screen."""
+    context = _public_context(tournament_id)
+    number = whole_number(request.GET.get("page"), 1)
+    playing = page_of(context["view"].playing, number, PROJECTOR_PLAYING_ROWS)
+    columns = page_of(projector_columns(context["view"]), number, PROJECTOR_COLUMNS)
+    count = max(playing.count, columns.count)
+    context |= {"playing": playing, "columns": columns, "page": Page([], (number - 1) % count + 1, count)}
+    template = "knockout/projector.html#projector" if request.htmx else "knockout/projector.html"
     return render(request, template, context)

@@ -9,11 +9,14 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
-from tournament import league, services
+from tournament import league
 from tournament.league_forms import LateTeamForm, PostponeForm, WithdrawTeamForm
 from tournament.models import Match, Round, Team, Tournament
+from tournament.places import page_of
 from tournament.reports import board
-from tournament.views.common import director_required, round_or_404, tournament_or_404
+from tournament.views.common import director_required, round_or_404, tournament_or_404, whole_number
+from tournament.views.knockout import swap_forms
+from tournament.views.public import PROJECTOR_STANDINGS_ROWS
 
 
 def _league_or_404(tournament_id: int) -> Tournament:
@@ -128,7 +131,14 @@ def night(request: HttpRequest, tournament_id: int, number: int) -> HttpResponse
     tournament = _league_or_404(tournament_id)
     round_ = round_or_404(tournament, number)
     (plan,) = league.nights(tournament, only=number)
-    context = {"tournament": tournament, "round": round_, "board": board(round_), "plan": plan}
+    context = {
+        "tournament": tournament,
+        "round": round_,
+        "board": board(round_),
+        "plan": plan,
+        "move_match": swap_forms(tournament)[1],
+        "changes": round_.seating_changes.select_related("changed_by"),
+    }
     return render(request, "director/league_night.html", context)
 
 
@@ -142,34 +152,6 @@ def night_open(request: HttpRequest, tournament_id: int, number: int) -> HttpRes
         messages.error(request, " ".join(error.messages))
         return redirect("director:league_schedule", tournament.pk)
     return redirect("director:league_night", tournament.pk, number)
-
-
-@director_required
-@require_POST
-def night_start(request: HttpRequest, tournament_id: int, number: int) -> HttpResponse:
-    tournament = _league_or_404(tournament_id)
-    round_ = round_or_404(tournament, number)
-    try:
-        services.start_round(round_=round_)
-    except ValidationError as error:
-        messages.error(request, " ".join(error.messages))
-    else:
-        messages.success(request, f"Night {number} has started.")
-    return redirect("director:league_night", tournament.pk, number)
-
-
-@director_required
-@require_POST
-def night_close(request: HttpRequest, tournament_id: int, number: int) -> HttpResponse:
-    tournament = _league_or_404(tournament_id)
-    round_ = round_or_404(tournament, number)
-    try:
-        league.close_night(round_=round_)
-    except ValidationError as error:
-        messages.error(request, " ".join(error.messages))
-        return redirect("director:league_night", tournament.pk, number)
-    messages.success(request, f"Night {number} closed.")
-    return redirect("director:league_schedule", tournament.pk)
 
 
 def _table_context(tournament_id: int) -> dict:
@@ -192,9 +174,13 @@ def table(request: HttpRequest, tournament_id: int) -> HttpResponse:
 
 def public_table(request: HttpRequest, tournament_id: int) -> HttpResponse:
     context = _table_context(tournament_id)
-    return render(request, "public/_league.html" if request.htmx else "public/league.html", context)
+    return render(request, "public/league.html#league" if request.htmx else "public/league.html", context)
 
 
 def projector(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """The league table beside tonight's matches; a long table pages, the next page on each refresh."""
     context = _table_context(tournament_id)
-    return render(request, "public/_league_projector.html" if request.htmx else "public/league_projector.html", context)
+    number = whole_number(request.GET.get("page"), 1)
+    context["page"] = page_of(context["standings"].lines, number, PROJECTOR_STANDINGS_ROWS)
+    template = "public/league_projector.html#projector" if request.htmx else "public/league_projector.html"
+    return render(request, template, context)

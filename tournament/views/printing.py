@@ -7,7 +7,7 @@ from django.urls import reverse
 from tournament import printing
 from tournament.links import base_url
 from tournament.models import PrintJob, Round
-from tournament.views.common import director_required, round_or_404, tournament_or_404, whole_number
+from tournament.views.common import director_required, render_page, round_or_404, tournament_or_404, whole_number
 
 
 def _pdf_response(job: PrintJob) -> HttpResponse:
@@ -58,7 +58,7 @@ def job_status(request: HttpRequest, tournament_id: int, job_id: int) -> HttpRes
             response["HX-Redirect"] = target
             return response
         return redirect(target)
-    return render(request, "director/_print_progress.html", {"tournament": tournament, "job": job})
+    return render_page(request, "director/print_job.html", "progress", {"tournament": tournament, "job": job})
 
 
 @director_required

@@ -3,6 +3,7 @@
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
+from tournament.clocks import round_clock
 from tournament.formats import format_of
 from tournament.models import Round
 from tournament.places import find_places, page_of, round_places
@@ -25,9 +26,16 @@ def _standings_context(tournament_id: int) -> dict:
     }
 
 
+def _format_page(request: HttpRequest, tournament_id: int, page: str) -> HttpResponse | None:
+    """A redirect to the format's own page of that kind (``public_page`` or ``projector_page``: a
+    knockout's bracket, a league's table) when it is not the page asked for; None when it is."""
+    name = getattr(format_of(tournament_or_404(tournament_id)), page)
+    return None if name == request.resolver_match.view_name else redirect(name, tournament_id)
+
+
 def standings(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    if tournament_or_404(tournament_id).is_league:
-        return redirect("public:league", tournament_id)  # a league's standings are its league table
+    if elsewhere := _format_page(request, tournament_id, "public_page"):
+        return elsewhere
     context = _standings_context(tournament_id)
     template = "public/standings.html#standings" if request.htmx else "public/standings.html"
     return render(request, template, context)
@@ -36,8 +44,8 @@ def standings(request: HttpRequest, tournament_id: int) -> HttpResponse:
 def projector(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """The seating of a round seated but not started (to find seats), else the standings and the
     tables still playing; one page at a time, the next one on each refresh."""
-    if tournament_or_404(tournament_id).is_league:
-        return redirect("public:league_projector", tournament_id)
+    if elsewhere := _format_page(request, tournament_id, "projector_page"):
+        return elsewhere
     context = _standings_context(tournament_id)
     number, current = whole_number(request.GET.get("page"), 1), context["current"]
     if current is not None and current.status == Round.Status.PLANNED:
@@ -47,6 +55,7 @@ def projector(request: HttpRequest, tournament_id: int) -> HttpResponse:
         context["page"] = page_of(context["rows"], number, PROJECTOR_STANDINGS_ROWS)
         running = current is not None and current.status == Round.Status.RUNNING
         context["tables"] = list(current.games.select_related("table").order_by("table__number")) if running else []
+        context["clock"] = round_clock(current) if running else None
     context["refresh"] = PROJECTOR_REFRESH_SECONDS
     template = "public/projector.html#projector" if request.htmx else "public/projector.html"
     return render(request, template, context)

@@ -23,7 +23,7 @@ def roster_search(request: HttpRequest) -> HttpResponse:
     """The ``<option>``s of a registration name field's list, for what has been typed so far."""
     typed = request.GET.get("q") or request.GET.get("first") or request.GET.get("second") or ""
     found = suggestions(typed[:80], access.visible_tournaments(request.user))
-    return render(request, "director/_roster_options.html", {"suggestions": found})
+    return render(request, "director/teams.html#roster_options", {"suggestions": found})
 
 
 @director_required

@@ -38,27 +38,21 @@ def _swap_forms(round_: Round, data: dict | None = None) -> tuple[SwapPlayersFor
 
 @director_required
 def round_detail(request: HttpRequest, tournament_id: int, number: int) -> HttpResponse:
+    """The round's page; to htmx, its board alone (the board asks for itself while the round runs)."""
     tournament = tournament_or_404(tournament_id)
     round_ = round_or_404(tournament, number)
+    context = {"tournament": tournament, "round": round_, "board": board(round_)}
+    if request.htmx:
+        return render(request, "director/round.html#board", context)
     swap_players, swap_teams = _swap_forms(round_)
-    context = {
-        "tournament": tournament,
-        "round": round_,
-        "movement": movement_rows(round_) if round_.status == Round.Status.PLANNED else None,
-        "board": board(round_),
+    context |= {
+        "movement": movement_rows(round_) if round_.is_planned else None,
         "sitting_out": sitting_out_names(round_),
         "changes": round_.seating_changes.select_related("changed_by"),
         "swap_players": swap_players,
         "swap_teams": swap_teams,
     }
     return render(request, "director/round.html", context)
-
-
-@director_required
-def round_board(request: HttpRequest, tournament_id: int, number: int) -> HttpResponse:
-    tournament = tournament_or_404(tournament_id)
-    round_ = round_or_404(tournament, number)
-    return render(request, "director/_board.html", {"tournament": tournament, "round": round_, "board": board(round_)})
 
 
 @director_required
@@ -95,29 +89,31 @@ def round_swap(request: HttpRequest, tournament_id: int, number: int) -> HttpRes
 @director_required
 @require_POST
 def round_start(request: HttpRequest, tournament_id: int, number: int) -> HttpResponse:
+    """Start a seated round (a league's night): the table links open its games."""
     tournament = tournament_or_404(tournament_id)
     round_ = round_or_404(tournament, number)
+    event_format = format_of(tournament)
     try:
         services.start_round(round_=round_)
     except ValidationError as error:
         messages.error(request, " ".join(error.messages))
     else:
-        messages.success(request, f"Round {number} has started.")
-    return redirect("director:round", tournament.pk, number)
+        messages.success(request, f"{event_format.round_name} {number} has started.")
+    return redirect(event_format.play_url(tournament, round_))
 
 
 @director_required
 @require_POST
 def round_close(request: HttpRequest, tournament_id: int, number: int) -> HttpResponse:
+    """Close a round (a league's night) once every table is done; the format says what comes next."""
     tournament = tournament_or_404(tournament_id)
     round_ = round_or_404(tournament, number)
+    event_format = format_of(tournament)
     try:
-        following = services.close_round(round_=round_, by=request.user)
+        following = event_format.close_round(round_=round_, by=request.user)
     except ValidationError as error:
         messages.error(request, " ".join(error.messages))
-        return redirect("director:round", tournament.pk, number)
-    if following is None:
-        messages.success(request, f"Round {number} closed: the tournament is over.")
-        return redirect("director:standings", tournament.pk)
-    messages.success(request, f"Round {number} closed. Here is round {following.number}'s movement.")
-    return redirect("director:round", tournament.pk, following.number)
+        return redirect(event_format.play_url(tournament, round_))
+    text, url = event_format.closed(tournament, round_, following)
+    messages.success(request, text)
+    return redirect(url)

@@ -22,6 +22,8 @@ from tournament.reports import (
 from tournament.templatetags.money import money
 from tournament.views.common import director_required, render_page, tournament_or_404
 
+TEAMS = "director/teams.html"  # the page, and its partials: the registration, a team's check-in
+
 PlayerFormSet = modelformset_factory(
     Player, form=PlayerForm, extra=0, min_num=2, max_num=2, validate_max=True, edit_only=True
 )
@@ -63,7 +65,7 @@ def _registered_message(request: HttpRequest, team: Team) -> None:
 @director_required
 def teams(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = tournament_or_404(tournament_id)
-    return render(request, "director/teams.html", _registration_context(tournament, RegistrationForm()))
+    return render(request, TEAMS, _registration_context(tournament, RegistrationForm()))
 
 
 @director_required
@@ -85,7 +87,7 @@ def team_add(request: HttpRequest, tournament_id: int) -> HttpResponse:
     context = _registration_context(tournament, form)
     if not request.htmx and status == 200:
         return redirect("director:teams", tournament.pk)
-    return render_page(request, "director/teams.html", "director/_registration.html", context, status=status)
+    return render_page(request, TEAMS, "registration", context, status=status)
 
 
 @director_required
@@ -179,7 +181,7 @@ def team_arrive(request: HttpRequest, tournament_id: int, team_id: int) -> HttpR
     messages.success(request, f"Team {team.number} is checked in{paid}.")
     if not request.htmx:
         return redirect("director:teams", tournament.pk)
-    return render(request, "director/_registration.html", _registration_context(tournament, RegistrationForm()))
+    return render(request, f"{TEAMS}#registration", _registration_context(tournament, RegistrationForm()))
 
 
 @director_required
@@ -190,7 +192,7 @@ def team_check_in(request: HttpRequest, tournament_id: int, team_id: int) -> Htt
     team.checked_in = request.POST.get("checked_in") == "on"
     team.save(update_fields=["checked_in"])
     if request.htmx:
-        return render(request, "director/_check_in.html", {"tournament": tournament, "team": team})
+        return render(request, f"{TEAMS}#check_in", {"tournament": tournament, "team": team})
     return redirect("director:teams", tournament.pk)
 
 
