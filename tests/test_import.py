@@ -7,6 +7,7 @@ import json
 from decimal import Decimal
 
 import pytest
+from django.apps import apps
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
@@ -14,11 +15,25 @@ from hypothesis import strategies as st
 
 from scoring import HandEntry
 from tests.conftest import finish_game, make_tournament
-from tournament import printing, services, transfer
-from tournament.models import Game, Hand, HandRevision, Membership, Payment, Payout, Player, Prize, Team, Tournament
+from tests.events import EVENTS, one_hand
+from tournament import printing, restore, services, transfer
+from tournament.models import (
+    Clock,
+    Game,
+    Hand,
+    HandRevision,
+    Match,
+    Membership,
+    Payment,
+    Payout,
+    Player,
+    Prize,
+    Team,
+    Tournament,
+)
 
 pytestmark = pytest.mark.django_db
-MODELS = [Tournament, Team, Player, Payment, Game, Hand, HandRevision, Prize, Payout, Membership]
+MODELS = [Tournament, Team, Player, Payment, Game, Hand, HandRevision, Prize, Payout, Membership, Match, Clock]
 
 
 def _counts() -> list[int]:
@@ -208,6 +223,191 @@ def test_only_a_director_of_the_event_may_restore_over_it(client, django_user_mo
     assert _counts() == before
 
 
+# --- knockouts and leagues -------------------------------------------------------------------------
+
+
+def _exported(tournament: Tournament) -> dict:
+    return json.loads(json.dumps(transfer.export_tournament(tournament)))
+
+
+def _without_tokens(data: dict) -> dict:
+    data = copy.deepcopy(data)
+    for table in data["tables"]:
+        table.pop("token")
+    return data
+
+
+@pytest.fixture(params=list(EVENTS))
+def match_event(request) -> Tournament:
+    return EVENTS[request.param]()
+
+
+def test_a_knockout_or_league_imports_as_a_new_event_with_all_its_state(director_client, match_event):
+    exported = _exported(match_event)
+    assert exported["matches"] and exported["clocks"]
+    response = _post(director_client, exported)
+    assert response.status_code == 302, response.context and response.context["form"].errors
+    copy_ = Tournament.objects.exclude(pk=match_event.pk).get()
+    assert _without_tokens(_exported(copy_)) == _without_tokens(exported)
+    _every_page_renders(director_client, copy_)
+
+
+def test_a_knockout_or_league_restores_in_place_with_the_same_links(director_client, match_event, director):
+    Membership.objects.create(tournament=match_event, user=director, role=Membership.Role.DIRECTOR)
+    exported = _exported(match_event)
+    links = dict(match_event.tables.values_list("number", "token"))
+    playing = Game.objects.filter(round__tournament=match_event).exclude(status=Game.Status.FINISHED).first()
+    if playing is not None:
+        one_hand(playing, __import__("random").Random(1))  # play went on after the backup…
+    response = _post(director_client, exported, replace=match_event.pk)  # …and the backup is restored
+    assert response.status_code == 302
+    restored = Tournament.objects.get()
+    assert restored.pk == match_event.pk
+    assert dict(restored.tables.values_list("number", "token")) == links
+    assert _exported(restored) == exported
+    _every_page_renders(director_client, restored)
+
+
+def _match(data: dict, key: str) -> dict:
+    return next(m for m in data["matches"] if m["key"] == key)
+
+
+def _match_game(data: dict, key: str) -> dict:
+    return next(g for r in data["rounds"] for g in r["games"] if g["match"] == key)
+
+
+BAD_KNOCKOUTS = [
+    ("a match stage that does not exist", lambda d: _match(d, "W1-2").update(stage="semis"),
+     ["Match W1-2", "stage", "'semis' is not a valid choice"]),
+    ("a league match in a knockout", lambda d: _match(d, "W1-2").update(stage="league"),
+     ["Match W1-2", "league matches belong to a league"]),
+    ("best of 4", lambda d: _match(d, "W1-2").update(best_of=4), ["Match W1-2", "best_of", "4 is not a valid choice"]),
+    ("a team not in the file", lambda d: _match(d, "W1-2").update(home=99),
+     ["Match W1-2", "home is not one of the file's teams"]),
+    ("a winner who did not play", lambda d: _match(d, "W1-2").update(winner=1),
+     ["Match W1-2", "winner must be one of the match's teams"]),
+    ("a finished match without a winner", lambda d: _match(d, "W1-2").update(winner=None),
+     ["Match W1-2", "a finished match (or a bye) has a winner"]),
+    ("a decision without its reason", lambda d: _match(d, "W1-4").update(reason=" "),
+     ["Match W1-4", "a walkover or a decision gives its reason"]),
+    ("a walkover for a match not over", lambda d: _match(d, "W2-2").update(outcome="walkover", reason="x"),
+     ["Match W2-2", "a finished match has an outcome, and only then"]),
+    ("a match at a table not in the file", lambda d: _match(d, "W2-2").update(table=9),
+     ["Match W2-2", "table is not one of the file's tables"]),
+    ("a clock not in the file", lambda d: _match(d, "W2-2").update(clock=99),
+     ["Match W2-2", "clock is not one of the file's clocks"]),
+    ("two matches on one clock", lambda d: _match(d, "W2-2").update(clock=_match(d, "W2-1")["clock"]),
+     ["Match W2-2", "another match runs on the same clock"]),
+    ("two matches playing at one table", lambda d: _match(d, "W2-1").update(status="playing", winner=None,
+     outcome="", reason="", table=2), ["Table 2", "2 matches are playing at it at once"]),
+    ("two matches with one key", lambda d: _match(d, "W2-1").update(key="W1-2"),
+     ["Match W1-2", "two matches have this key"]),
+    ("a match the bracket does not have", lambda d: _match(d, "3P").update(key="W9-9"),
+     ["Matches", "not the bracket of 6 seeded teams", "missing: 3P", "not in it: W9-9"]),
+    ("a result the seeds do not give", lambda d: _match(d, "W2-1").update(away=6),
+     ["Match W2-1", "the seeds and results put teams 1 and 5 in it, not 1 and 6"]),
+    ("a seed given twice", lambda d: d["teams"][1].update(seed=d["teams"][0]["seed"]),
+     ["Teams", "seeded 1, 2, 3… each seed once"]),
+    ("a played match its games do not decide", lambda d: _match(d, "W1-2").update(winner=6),
+     ["Match W1-2", "its games make team 5 the winner (played), not team 6 (played)"]),
+    ("a game of a match not in the file", lambda d: _match_game(d, "W2-2").update(match="W7-7"),
+     ["Round 1, table 2", "match is not one of the file's matches"]),
+    ("a match's game at another table", lambda d: _match_game(d, "W2-2").update(table=1),
+     ["Match W2-2", "its games are played at its table"]),
+    ("a match's game on another clock", lambda d: _match_game(d, "W2-2").update(clock=1),
+     ["Match W2-2", "its games run on its clock"]),
+    ("a match's games numbered out of order", lambda d: _match_game(d, "W2-2").update(match_game=2),
+     ["Match W2-2", "its games are numbered 1, 2, 3"]),
+    ("a game of no match", lambda d: _match_game(d, "W2-2").update(match=None, match_game=None),
+     ["Round 1, table 2", "a knockout's or a league's games belong to its matches"]),
+    ("a game for a match still waiting", lambda d: _match_game(d, "W2-2").update(match="F1"),
+     ["Match F1", "a match waiting for its teams has no games"]),
+    ("a clock paused before it started", lambda d: d["clocks"][0].update(paused_at="2020-01-01T00:00:00+00:00"),
+     ["Clock 1", "paused_at is before started_at"]),
+    ("three hours of extra time", lambda d: d["clocks"][0].update(extra_minutes=180),
+     ["Clock 1", "extra_minutes must be at most 120"]),
+    ("a clock of no minutes", lambda d: d["clocks"][0].update(minutes=0),
+     ["Clock 1", "minutes", "greater than or equal to 1"]),
+    ("a final under a rule set that does not exist", lambda d: d["tournament"].update(final_preset="bogus"),
+     ["Tournament", "final_preset", "'bogus' is not a valid choice"]),
+    ("tables available as text", lambda d: d["tournament"].update(tables_available="2"),
+     ["Tournament", "tables_available must be a whole number"]),
+    ("a knockout with two rounds", lambda d: d["rounds"].insert(0, {**d["rounds"][0], "status": "closed", "games": []})
+     or d["rounds"][1].update(number=2), ["Rounds", "a knockout has one round"]),
+]  # fmt: skip
+
+BAD_LEAGUES = [
+    ("a night that is not a number", lambda d: _match(d, "L1-5-3").update(round="two"),
+     ["Match L1-5-3", "round must be a whole number"]),
+    ("a leg the league does not have", lambda d: _match(d, "L1-5-3").update(leg=2),
+     ["Match L1-5-3", "leg must be from 1 to 1"]),
+    ("the same pairing twice in a leg", lambda d: d["matches"].append({**_match(d, "L1-5-3"), "key": "L1-x"}),
+     ["Match L1-x", "team 5 is at home to team 3 twice in leg 1"]),
+    ("a league match without its teams", lambda d: _match(d, "L1-5-3").update(away=None),
+     ["Match L1-5-3", "a match ready: waiting for a table has its two teams"]),
+    ("a match playing on a night not opened", lambda d: _match(d, "L1-6-4").update(round=4),
+     ["Match L1-6-4", "its games are played in round 4"]),
+    ("a bracket stage in a league without a championship", lambda d: (
+        d["tournament"].update(championship_teams=0), d["matches"].append({**_match(d, "L1-5-3"), "key": "F1",
+        "stage": "final", "leg": None})), ["Matches", "this league has no championship"]),
+    ("a withdrawal night for a team still playing", lambda d: d["teams"][0].update(withdrawn_night=3),
+     ["Team 1", "withdrawn_night is for a team that withdrew"]),
+    ("tiebreakers that do not exist", lambda d: d["tournament"].update(tiebreakers="coin-toss"),
+     ["Tournament", "tiebreakers", "each of head-to-head"]),
+    ("two legs of three", lambda d: d["tournament"].update(legs=3), ["Tournament", "legs", "3 is not a valid choice"]),
+    ("a fee per week", lambda d: d["tournament"].update(fee_per="week"),
+     ["Tournament", "fee_per", "'week' is not a valid choice"]),
+    ("a championship of three", lambda d: d["tournament"].update(championship_teams=3),
+     ["Tournament", "championship_teams", "3 is not a valid choice"]),
+    ("a voided knockout match", lambda d: d["matches"].append({**_match(d, "L1-5-3"), "key": "F1", "stage": "final",
+     "leg": None, "void": True}), ["Match F1", "leg, postponed_from, make_up and void are for league matches"]),
+    ("a late joiner's night as text", lambda d: d["teams"][5].update(joined_night="2"),
+     ["Team 6", "joined_night must be a whole number"]),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("event", "attack", "damage", "words"),
+    [("knockout under way", *case) for case in BAD_KNOCKOUTS]
+    + [("league in its season", *case) for case in BAD_LEAGUES],
+    ids=[case[0] for case in BAD_KNOCKOUTS + BAD_LEAGUES],
+)
+def test_a_bad_knockout_or_league_file_is_refused_naming_its_row_and_field(director_client, event, attack, damage,
+                                                                           words):  # fmt: skip
+    exported = _exported(EVENTS[event]())
+    damage(exported)
+    _refused(director_client, exported, *words)
+
+
+def test_an_export_from_before_knockouts_and_leagues_still_imports(exported):
+    for key in ("clocks", "matches"):
+        del exported[key]
+    for name in transfer.TOURNAMENT_FORMAT_FIELDS:
+        del exported["tournament"][name]
+    for team in exported["teams"]:
+        for name in transfer.TEAM_FORMAT_FIELDS:
+            del team[name]
+    for game in (g for r in exported["rounds"] for g in r["games"]):
+        for name in ("match", "clock", *transfer.GAME_MATCH_FIELDS):
+            del game[name]
+    copy_ = restore.import_tournament(exported)
+    assert copy_.legs == 1 and copy_.best_of == 1 and not copy_.matches.exists()
+
+
+def test_every_field_of_every_model_is_exported_or_listed_as_left_out_with_a_reason():
+    models = set(apps.get_app_config("tournament").get_models())
+    for model in models - set(transfer.NOT_EXPORTED_MODELS):
+        fields = {f.name for f in model._meta.concrete_fields if not f.primary_key}
+        carried = set(transfer.FIELDS.get(model, [])) | set(transfer.REFERENCES.get(model, []))
+        left_out = set(transfer.NOT_EXPORTED.get(model, {}))
+        assert fields - carried - left_out == set(), f"{model.__name__}: export these or say why not"
+        assert (carried | left_out) - fields == set(), f"{model.__name__}: these are not its fields"
+        assert not carried & left_out, f"{model.__name__}: both exported and left out"
+    assert all(transfer.NOT_EXPORTED_MODELS.values()) and all(
+        reason for reasons in transfer.NOT_EXPORTED.values() for reason in reasons.values()
+    )
+
+
 # --- the fuzzer ------------------------------------------------------------------------------------
 
 NASTY = st.one_of(
@@ -253,14 +453,16 @@ def _mutate(data, path, action, replacement):
     return data
 
 
-_BASE: dict = {}
+_BASES: dict[str, dict] = {}
 
 
-def _base_export() -> dict:
-    """The event's export, made once for the whole fuzz run."""
-    if not _BASE:
-        _BASE.update(json.loads(json.dumps(transfer.export_tournament(_event()))))
-    return _BASE
+def _base_export(kind: str) -> dict:
+    """The export of a progressive event, or of one of the knockouts and leagues, made once for
+    the whole fuzz run."""
+    if kind not in _BASES:
+        make = EVENTS.get(kind, _event)
+        _BASES[kind] = json.loads(json.dumps(transfer.export_tournament(make())))
+    return _BASES[kind]
 
 
 def _every_page_renders(client, tournament: Tournament) -> None:
@@ -274,9 +476,18 @@ def _every_page_renders(client, tournament: Tournament) -> None:
         pages += [reverse("director:round", args=[t, round_.number]), reverse("director:round_links",
                   args=[t, round_.number])]  # fmt: skip
         pages += [reverse("director:game", args=[t, g]) for g in round_.games.values_list("pk", flat=True)]
+    if tournament.is_knockout or tournament.is_league:
+        pages += [reverse("director:bracket", args=[t]), reverse("public:bracket", args=[t])]
+        pages += [reverse("director:match", args=[t, m]) for m in tournament.matches.values_list("pk", flat=True)]
+    if tournament.is_league:
+        pages += [reverse(f"director:league_{name}", args=[t]) for name in ("schedule", "table")]
+        pages += [reverse(f"public:{name}", args=[t]) for name in ("league", "league_projector")]
+        pages += [
+            reverse("director:league_night", args=[t, n]) for n in tournament.rounds.values_list("number", flat=True)
+        ]
     pages += [reverse("table:page", args=[token]) for token in tournament.tables.values_list("token", flat=True)]
     for page in pages:
-        assert client.get(page).status_code == 200, page
+        assert client.get(page, follow=True).status_code == 200, page  # a league's standings lead to its table
     for make in printing.TOURNAMENT_DOCUMENTS.values():
         document = make(tournament)
         printing.pdf.render_html_chunks(document.template, document.contexts)
@@ -286,10 +497,10 @@ def _every_page_renders(client, tournament: Tournament) -> None:
             printing.pdf.render_html_chunks(document.template, document.contexts)
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
 def test_fuzzed_imports_never_answer_500_and_either_refuse_or_render_every_page(director_client, data):
-    base = _base_export()
+    base = _base_export(data.draw(st.sampled_from(["progressive", *EVENTS])))
     mutated = base
     for _ in range(data.draw(st.integers(min_value=1, max_value=3))):
         action = data.draw(st.sampled_from(["replace", "replace", "delete", "duplicate", "retext", "renumber"]))

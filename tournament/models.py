@@ -17,11 +17,12 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import connections, models
-from django.db.models import Q
+from django.db.models import F, OuterRef, Q, Subquery
 from django.db.models.expressions import RawSQL
 from django.db.models.functions import Lower
 from django.utils import timezone
 
+from scoring import Game as Scored
 from scoring import HandEntry, InvalidRules, Replay, RuleSet, Seat, Side, replay, rules_from_json
 from scoring.entry import FIELD_NAMES
 from scoring.rules import MISDEAL_REASONS, PRESETS
@@ -582,7 +583,8 @@ class Game(models.Model):
     def rules(self) -> RuleSet:
         """The rule set this game is scored by: a knockout's final may have its own."""
         tournament = self.round.tournament
-        if self.match_id and self.match.stage == Match.Stage.FINAL:
+        match = self.match  # no query without one; an import's unsaved match is read as assigned
+        if match is not None and match.stage == Match.Stage.FINAL:
             return tournament.final_rules
         return tournament.rules
 
@@ -633,6 +635,39 @@ class Game(models.Model):
             numbers=[hand.number for hand in hands],
         )
 
+    def lock(self, *, entry_key: str = "") -> tuple[int | None, int | None]:
+        """Read this game's own row again under its row lock (the caller holds a transaction),
+        and its round's status; its match and clock are read again when next used, the round's
+        tournament and the table stay as loaded. Returns
+        the number of the game's last hand and the id of the hand stored under ``entry_key``
+        (``None`` for none), read once the lock is held."""
+        connection = connections[self._state.db or "default"]
+        lock, hands = _lock_sql(connection.alias)
+        with connection.cursor() as cursor:
+            cursor.execute(lock, [self.pk])
+            row = dict(zip([column[0] for column in cursor.description], cursor.fetchone(), strict=True))
+            # A statement of its own: PostgreSQL reads a statement's subqueries as they were
+            # when it began, which for the locking one may be before the last holder committed.
+            # NULL for no key matches no hand (hands entered without one store "").
+            cursor.execute(hands, [entry_key or None, self.pk])
+            last_number, sent_id = cursor.fetchone()
+        for column in GAME_COLUMNS:
+            setattr(self, column, row[column])
+        self.round.status = row["round_status"]
+        for relation in (Game.match.field, Game.clock.field):  # they change as games are played: read when used
+            if relation.is_cached(self):
+                relation.delete_cached_value(self)
+        return last_number, sent_id
+
+    def replay_next(self, hand: Hand) -> Replay:
+        """``hand``, the next after every stored one, scored on this game's stored totals: the
+        hands before it stand in those totals and are not replayed, so its results and dealers
+        hold ``hand`` alone. The totals are the replay :meth:`record` saved, under the same lock."""
+        rules = self.rules
+        scores, bags = (self.ns_score, self.ew_score), (self.ns_bags, self.ew_bags)
+        start = Scored.resumed(rules, scores, bags, self.hands_played)
+        return replay(rules, [hand.entry], first_dealer=self.next_dealer, numbers=[hand.number], start=start)
+
     def rescore(self, hands: list[Hand] | None = None) -> Replay:
         """Recompute the cached totals and status from the hands (all of them, in order) and save."""
         hands = list(self.hands.order_by("number")) if hands is None else hands
@@ -641,12 +676,10 @@ class Game(models.Model):
         return replayed
 
     def record(self, replayed: Replay, hands: list[Hand]) -> None:
-        """Save the totals and status of ``replayed``, this game's ``hands`` scored."""
-        game = replayed.game
-        self.ns_score, self.ew_score = game.scores
-        self.ns_bags, self.ew_bags = game.bags
-        self.hands_played = game.hands_played
-        self.status, self.winner, self.decided_by = self.outcome(replayed, hands)
+        """Save the totals and status of ``replayed``, this game's ``hands`` scored (all of them,
+        or the new last scored hand alone when :meth:`replay_next` scored it: the ending by time
+        reads only the last scored hand)."""
+        self.apply(replayed, hands)
         self.save(
             update_fields=[
                 "ns_score",
@@ -660,6 +693,14 @@ class Game(models.Model):
                 "time_up_hand",
             ]
         )
+
+    def apply(self, replayed: Replay, hands: list[Hand]) -> None:
+        """Set (not save) the totals and status of ``replayed``, this game's ``hands`` scored."""
+        game = replayed.game
+        self.ns_score, self.ew_score = game.scores
+        self.ns_bags, self.ew_bags = game.bags
+        self.hands_played = game.hands_played
+        self.status, self.winner, self.decided_by = self.outcome(replayed, hands)
 
     def outcome(self, replayed: Replay, hands: list[Hand]) -> tuple[str, str, str]:
         """(status, winner, decided_by) of this game once its ``hands`` are ``replayed``; a
@@ -691,6 +732,30 @@ class Game(models.Model):
             raise RoundNotReady(f"Table {self.table.number} is not tied.")
         self.status, self.winner, self.decided_by = self.Status.FINISHED, winner, how
         self.save(update_fields=["status", "winner", "decided_by"])
+
+
+GAME_COLUMNS = tuple(field.attname for field in Game._meta.concrete_fields if not field.primary_key)
+# Game.lock reads these with plain SQL, so each must come back from the database as its Python value.
+_PLAIN_FIELDS = (models.IntegerField, models.CharField, models.ForeignKey)
+assert all(isinstance(field, _PLAIN_FIELDS) for field in Game._meta.concrete_fields), "a column needs a converter"
+
+
+@functools.cache
+def _lock_sql(alias: str) -> tuple[str, str]:
+    """SQL for :meth:`Game.lock`: the game's row locked (parameter: its id), then its last
+    hand's number and the hand stored under an entry key (parameters: the key, the game's id).
+    The ORM's queries compiled once per database, as :func:`_seat_name_sql` is and for the
+    same reason; compiled in the first caller's transaction, where Django lets a row lock be
+    asked for."""
+    pk, key = -1, "entry-key"
+    games = Game.objects.using(alias).order_by().filter(pk=pk)
+    locked = games.select_for_update(of=("self",)).values(*GAME_COLUMNS, round_status=F("round__status"))
+    last = Hand.objects.filter(game=OuterRef("pk")).order_by("-number").values("number")[:1]
+    sent = Hand.objects.order_by().filter(entry_key=key).values("pk")[:1]
+    hands = games.values(last_number=Subquery(last), sent_id=Subquery(sent))
+    (lock, lock_params), (read, read_params) = (q.query.get_compiler(alias).as_sql() for q in (locked, hands))
+    assert tuple(lock_params) == (pk,) and tuple(read_params) == (key, pk), "parameters in the order Game.lock gives"
+    return lock, read
 
 
 BID_VALUES = [str(n) for n in range(14)] + ["nil", "blind_nil"]

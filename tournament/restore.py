@@ -6,7 +6,7 @@ range, numbers within their columns), every reference must point inside the file
 event must hold together (hands replay under its rule set, seats filled once, refunds within
 what was paid, payouts within their prizes and the pool). The first problem is reported naming
 its row and field, and nothing is written. Checking happens before the write transaction opens,
-so a large file never holds the database's write lock while it is read.
+so a large file never holds the database's write lock while it is read or scored.
 """
 
 from __future__ import annotations
@@ -17,27 +17,36 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
+from types import SimpleNamespace
 from typing import Any, NoReturn
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import DatabaseError, models, transaction
+from django.db.models import F, Max
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from scoring import InvalidHand
+from tournament import bracket as pure_bracket
+from tournament import knockout
+from tournament.clocks import MAX_EXTRA_MINUTES
+from tournament.matches import winner_from_games
 from tournament.models import (
     HAND_FIELDS,
+    Clock,
     Dispute,
     Game,
     Hand,
     HandRevision,
+    Match,
     Membership,
     Payment,
     Payout,
     Player,
     Prize,
+    RosterPlayer,
     Round,
     Seat,
     Seating,
@@ -48,15 +57,24 @@ from tournament.models import (
     Team,
     Tournament,
     new_token,
+    roster_key,
 )
-from tournament.services import roster_entry
-from tournament.transfer import FORMAT, TOURNAMENT_FIELDS
+from tournament.transfer import (
+    CLOCK_FIELDS,
+    FORMAT,
+    GAME_MATCH_FIELDS,
+    MATCH_FIELDS,
+    TEAM_FORMAT_FIELDS,
+    TOURNAMENT_FIELDS,
+    TOURNAMENT_FORMAT_FIELDS,
+)
 
 TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")
 MAX_DEPTH = 12
 # Far above any club's evening; they bound how long checking a hostile file can take.
 LIMITS = {"teams": 2000, "tables": 1000, "rounds": 50, "games": 1000, "hands": 200, "revisions": 200,
-          "payments": 200, "changes": 1000, "prizes": 200, "payouts": 4000, "seatings": 4000}  # fmt: skip
+          "payments": 200, "changes": 1000, "prizes": 200, "payouts": 4000, "seatings": 4000, "clocks": 60000,
+          "matches": 5000}  # fmt: skip
 CENT = Decimal("0.01")
 
 
@@ -174,13 +192,41 @@ class _Row:
             _fail(self.where, f"{key} must be a date and time such as 2026-11-20T19:30:00+00:00", "type")
         return timezone.make_aware(moment) if timezone.is_naive(moment) else moment
 
-    def items(self, key: str, limit: str) -> list[Any]:
-        value = self._raw(key, False)
+    def items(self, key: str, limit: str, *, optional: bool = False) -> list[Any]:
+        """The list ``key``; with ``optional``, a missing one is empty (older exports lack it)."""
+        value = self._raw(key, optional)
+        if value is None and optional:
+            return []
         if not isinstance(value, list):
             _fail(self.where, f"{key} must be a list", "type")
         if len(value) > LIMITS[limit]:
             _fail(self.where, f"more than {LIMITS[limit]} {limit}", "too_many")
         return value
+
+    def column(self, model: type[models.Model], name: str, *, default: bool = False) -> Any:
+        """The value for column ``name`` of ``model``, read as its type (null where the column
+        allows it); with ``default``, a missing key is the column's default (an older export)."""
+        column = model._meta.get_field(name)
+        if default and name not in self.data:
+            return column.get_default()
+        if isinstance(column, models.BooleanField):
+            return self.flag(name)
+        if isinstance(column, models.IntegerField):
+            small = isinstance(column, models.PositiveSmallIntegerField | models.SmallIntegerField)
+            return self.number(name, optional=column.null, high=32767 if small else 2_147_483_647)
+        if isinstance(column, models.DateTimeField):
+            return self.when(name, optional=column.null)
+        return self.text(name)
+
+    def ref(self, key: str, known: dict[Any, Any], what: str) -> Any:
+        """The record that ``key`` refers to among the file's ``known`` ones (by number or key), or
+        None when it refers to none (or, in an older export, is missing)."""
+        value = self._raw(key, True)
+        if value is None:
+            return None
+        if isinstance(value, bool) or not isinstance(value, int | str) or value not in known:
+            _fail(self.where, f"{key} is not one of the file's {what}", "reference")
+        return known[value]
 
     def user(self, key: str, users: dict[str, Any]) -> Any:
         value = self._raw(key, True)
@@ -211,6 +257,8 @@ class _Plan:
     roster_names: list[str] = field(default_factory=list)  # each player's name on the club roster
     payments: list[Payment] = field(default_factory=list)
     tables: list[Table] = field(default_factory=list)
+    clocks: list[Clock] = field(default_factory=list)
+    matches: list[Match] = field(default_factory=list)
     rounds: list[Round] = field(default_factory=list)
     seatings: list[Seating] = field(default_factory=list)
     sit_outs: list[SitOut] = field(default_factory=list)
@@ -221,6 +269,11 @@ class _Plan:
     prizes: list[Prize] = field(default_factory=list)
     payouts: list[Payout] = field(default_factory=list)
 
+    @property
+    def by_rounds(self) -> bool:
+        """A progressive event: rounds of seated tables, a game at each, no matches."""
+        return not (self.tournament.is_knockout or self.tournament.is_league)
+
 
 def check(data: dict[str, Any], *, replace: Tournament | None = None) -> _Plan:
     """Every row and the event as a whole checked; the unsaved rows to write. Raises
@@ -230,12 +283,17 @@ def check(data: dict[str, Any], *, replace: Tournament | None = None) -> _Plan:
     plan = _Plan(_tournament(_Row(root._raw("tournament", False), "Tournament")))
     players = _teams(plan, root.items("teams", "teams"), users)
     tables = _tables(plan, root.items("tables", "tables"), replace)
+    clocks = _clocks(plan, root.items("clocks", "clocks", optional=True))
+    matches = _matches(plan, root.items("matches", "matches", optional=True), tables, clocks)
     rounds = root.items("rounds", "rounds")
-    if len(rounds) > plan.tournament.rounds_planned:
+    if plan.by_rounds and len(rounds) > plan.tournament.rounds_planned:
         _fail("Rounds", f"{len(rounds)} rounds but the tournament plans {plan.tournament.rounds_planned}", "rounds")
     for index, entry in enumerate(rounds, start=1):
-        _round(plan, _Row(entry, f"Round {index}"), index, tables, players, users)
+        _round(plan, _Row(entry, f"Round {index}"), index, tables, players, users, matches, clocks)
     _event(plan)
+    _match_games(plan)
+    _league(plan)
+    _bracket(plan)
     pool = _pool(plan.payments)
     for index, entry in enumerate(root.items("prizes", "prizes"), start=1):
         _prize(plan, _Row(entry, f"Prize {index}"), players, users, pool)
@@ -255,7 +313,8 @@ def _tournament(row: _Row) -> Tournament:
         day = datetime.date.fromisoformat(date)
     except ValueError:
         _fail(row.where, f"date must be a date such as 2026-11-20, not {date[:40]}", "type")
-    tournament = Tournament(**values, date=day, entry_fee=row.money("entry_fee"))
+    formats = {name: row.column(Tournament, name, default=True) for name in TOURNAMENT_FORMAT_FIELDS}
+    tournament = Tournament(**values, **formats, date=day, entry_fee=row.money("entry_fee"))
     for name in TOURNAMENT_FIELDS:
         if isinstance(Tournament._meta.get_field(name), models.CharField) and not isinstance(values[name], str):
             _fail(row.where, f"{name} must be text", "type")
@@ -274,8 +333,11 @@ def _teams(plan: _Plan, entries: list[Any], users: dict) -> dict[tuple[int, int]
         if any(team.number == number for team in plan.teams):
             _fail(row.where, "two teams have this number", "duplicate")
         team = Team(tournament=plan.tournament, number=number, status=row.text("status"),
-                    checked_in=row.flag("checked_in"), registered_at=row.when("registered_at"))  # fmt: skip
+                    checked_in=row.flag("checked_in"), registered_at=row.when("registered_at"),
+                    **{name: row.column(Team, name, default=True) for name in TEAM_FORMAT_FIELDS})  # fmt: skip
         _clean(team, row.where)
+        if team.withdrawn_night is not None and team.status != Team.Status.WITHDRAWN:
+            _fail(row.where, "withdrawn_night is for a team that withdrew (status withdrawn)", "withdrawn")
         plan.teams.append(team)
         people = row.items("players", "teams")
         if len(people) != 2:
@@ -347,7 +409,86 @@ def _player(row: _Row, value: Any, players: dict, what: str) -> Player:
     return players[tuple(value)]
 
 
-def _round(plan: _Plan, row: _Row, index: int, tables: dict, players: dict, users: dict) -> None:
+def _clocks(plan: _Plan, entries: list[Any]) -> dict[int, Clock]:
+    """The file's clocks, numbered 1, 2, 3… in its order (matches and games refer to them so)."""
+    clocks: dict[int, Clock] = {}
+    for index, entry in enumerate(entries, start=1):
+        row = _Row(entry, f"Clock {index}")
+        clock = Clock(tournament=plan.tournament, **{name: row.column(Clock, name) for name in CLOCK_FIELDS})
+        _clean(clock, row.where)
+        if clock.extra_minutes > MAX_EXTRA_MINUTES:
+            _fail(row.where, f"extra_minutes must be at most {MAX_EXTRA_MINUTES}", "range")
+        if clock.started_at is None and (clock.paused_at is not None or clock.paused_seconds):
+            _fail(row.where, "a clock not started has not been paused", "clock")
+        if clock.paused_at is not None and clock.paused_at < clock.started_at:  # type: ignore[operator]
+            _fail(row.where, "paused_at is before started_at", "clock")
+        clocks[index] = clock
+    plan.clocks.extend(clocks.values())
+    return clocks
+
+
+def _matches(plan: _Plan, entries: list[Any], tables: dict, clocks: dict) -> dict[str, Match]:
+    """The file's matches by key, each checked on its own (the bracket and the schedule as a
+    whole are checked once the games are read)."""
+    if entries and plan.by_rounds:
+        _fail("Matches", "a progressive event has no matches (only knockouts and leagues do)", "format")
+    teams = {team.number: team for team in plan.teams}
+    matches: dict[str, Match] = {}
+    clocked: set[int] = set()
+    for index, entry in enumerate(entries, start=1):
+        row = _Row(entry, f"Match {index}")
+        row.where = f"Match {row.text('key')[:20]}"
+        values = {name: row.column(Match, name) for name in MATCH_FIELDS}
+        refs = {side: row.ref(side, teams, "teams") for side in ("home", "away", "winner")}
+        match = Match(tournament=plan.tournament, **values, **refs, table=row.ref("table", tables, "tables"),
+                      clock=row.ref("clock", clocks, "clocks"))  # fmt: skip
+        _clean(match, row.where)
+        if match.key in matches:
+            _fail(row.where, "two matches have this key", "duplicate")
+        if match.clock is not None:
+            if id(match.clock) in clocked:
+                _fail(row.where, "clock: another match runs on the same clock", "clock")
+            clocked.add(id(match.clock))
+        _match(plan, row, match)
+        matches[match.key] = match
+        plan.matches.append(match)
+    playing = Counter(m.table.number for m in plan.matches if m.table is not None and m.status == Match.Status.PLAYING)
+    for number, count in playing.items():
+        if count > 1:
+            _fail(f"Table {number}", f"{count} matches are playing at it at once", "table_busy")
+    return matches
+
+
+def _match(plan: _Plan, row: _Row, match: Match) -> None:
+    """One match's own consistency: its teams, its winner, its state."""
+    status, Status = match.status, Match.Status
+    league = match.stage == Match.Stage.LEAGUE
+    if league and not plan.tournament.is_league:
+        _fail(row.where, "stage: league matches belong to a league", "stage")
+    if match.home is not None and match.home is match.away:
+        _fail(row.where, "a team cannot play itself", "teams")
+    if match.winner is not None and match.winner not in (match.home, match.away):
+        _fail(row.where, "winner must be one of the match's teams", "winner")
+    if (match.winner is not None) != (status in (Status.FINISHED, Status.BYE)):
+        _fail(row.where, "a finished match (or a bye) has a winner, and only then", "winner")
+    if bool(match.outcome) != (status == Status.FINISHED):
+        _fail(row.where, "a finished match has an outcome, and only then", "outcome")
+    if match.outcome in (Match.Outcome.WALKOVER, Match.Outcome.DECISION) and not match.reason.strip():
+        _fail(row.where, "a walkover or a decision gives its reason", "reason")
+    if status == Status.BYE and (match.away is not None or match.winner is not match.home):
+        _fail(row.where, "a bye has one team, who goes through", "bye")
+    if status in (Status.READY, Status.PLAYING, Status.FINISHED) and None in (match.home, match.away):
+        _fail(row.where, f"a match {match.get_status_display().lower()} has its two teams", "teams")
+    if status == Status.PLAYING and match.table is None:
+        _fail(row.where, "a match being played is at a table", "table")
+    if league and match.leg not in range(1, plan.tournament.legs + 1):
+        _fail(row.where, f"leg must be from 1 to {plan.tournament.legs} (the league's legs)", "leg")
+    if not league and (match.leg is not None or match.postponed_from is not None or match.make_up or match.void):
+        _fail(row.where, "leg, postponed_from, make_up and void are for league matches", "league")
+
+
+def _round(plan: _Plan, row: _Row, index: int, tables: dict, players: dict, users: dict, matches: dict,
+           clocks: dict) -> None:  # fmt: skip
     number = row.number("number", low=1, high=32767)
     if number != index:
         _fail(row.where, f"rounds are numbered 1, 2, 3… in order; this one is {number}", "order")
@@ -392,10 +533,13 @@ def _round(plan: _Plan, row: _Row, index: int, tables: dict, players: dict, user
         plan.changes.append(change)
     games = row.items("games", "games")
     at = [g.get("table") if isinstance(g, dict) else None for g in games]
-    if sorted(at, key=str) != sorted(seats, key=str):
+    if plan.by_rounds and sorted(at, key=str) != sorted(seats, key=str):
         _fail(row.where, "each seated table has exactly one game, and each game a seated table", "games")
     for entry, table_number in zip(games, at, strict=True):
-        _game(plan, _Row(entry, f"Round {number}, table {table_number}"), round_, tables, users)
+        game = _Row(entry, f"Round {number}, table {table_number}")
+        if seats and table_number not in seats:
+            _fail(game.where, "the game is at a table nobody is seated at this round", "games")
+        _game(plan, game, round_, tables, users, matches, clocks)
 
 
 def _place(row: _Row, placed: set, key: tuple[int, int]) -> None:
@@ -404,35 +548,163 @@ def _place(row: _Row, placed: set, key: tuple[int, int]) -> None:
     placed.add(key)
 
 
-def _game(plan: _Plan, row: _Row, round_: Round, tables: dict, users: dict) -> None:
-    table = tables[row.number("table", low=1, high=32767)]
+def _game(plan: _Plan, row: _Row, round_: Round, tables: dict, users: dict, matches: dict, clocks: dict) -> None:
+    table = tables.get(row.number("table", low=1, high=32767))
+    if table is None:
+        _fail(row.where, "table is not one of the file's tables", "reference")
+    match = row.ref("match", matches, "matches")
+    if match is not None:
+        row.where = f"{row.where}, match {match.key} game {row.data.get('match_game')}"
+    if (match is None) != plan.by_rounds:
+        _fail(row.where, "a knockout's or a league's games belong to its matches, a progressive round's to none",
+              "match")  # fmt: skip
     game = Game(round=round_, table=table, status=row.text("status"), first_dealer=row.text("first_dealer"),
-                winner=row.text("winner"), decided_by=row.text("decided_by"))  # fmt: skip
+                winner=row.text("winner"), decided_by=row.text("decided_by"), match=match,
+                clock=row.ref("clock", clocks, "clocks"),
+                **{name: row.column(Game, name, default=True) for name in GAME_MATCH_FIELDS})  # fmt: skip
     _clean(game, row.where)
+    if (match is None) != (game.match_game is None):
+        _fail(row.where, "match_game numbers a match's games, and only those", "match_game")
+    if game.time_up_hand is not None and game.clock is None:
+        _fail(row.where, "time_up_hand: time is called on a game with a clock", "time_up_hand")
     hands = [
         _hand(plan, _Row(entry, f"{row.where}, hand {i}"), game, i, users)
         for i, entry in enumerate(row.items("hands", "hands"), start=1)
     ]
     try:
-        scored = game.replay(hands).game
+        replayed = game.replay(hands)
     except InvalidHand as error:
         _fail(row.where, f"{error.message} under this tournament's rules", "hand")
-    decided = (
-        scored.tied
-        and not scored.over
-        and game.winner in {side.value for side in Side}
-        and game.status == Game.Status.FINISHED
-    )
-    if game.decided_by and not decided:
-        _fail(row.where, "a tie decided by the director needs a tied game, finished, with its winner", "decided")
+    scored = replayed.game
+    if game.decided_by:
+        # A tie the director settled, or a game ended by a walkover or a decision of its match.
+        by_match = match is not None and match.outcome in (Match.Outcome.WALKOVER, Match.Outcome.DECISION)
+        finished = game.winner in {side.value for side in Side} and game.status == Game.Status.FINISHED
+        if not (finished and not scored.over and (scored.tied or by_match)):
+            _fail(row.where, "a game the director decided is finished with its winner, and was tied (or its match "
+                  "decided) rather than won at the table", "decided")  # fmt: skip
+    game.apply(replayed, hands)  # the totals, status and winner as the hands have them
     if round_.status == Round.Status.PLANNED and hands:
         _fail(row.where, "a round not yet started has no hands", "hands")
     if round_.status == Round.Status.CLOSED:
-        if not (scored.over or game.decided_by):
+        if game.status != Game.Status.FINISHED:
             _fail(row.where, "the round is closed but this game has no winner", "undecided")
         if any(h.disputed for h in hands):
             _fail(row.where, "the round is closed but a hand is still disputed", "disputed")
     plan.games.append((game, hands))
+
+
+def _match_games(plan: _Plan) -> None:
+    """Each match's games: numbered in order, at its table, on its clock, in one round (a league
+    match's on its night), and the match's result what its games make it."""
+    games: dict[str, list[Game]] = {}
+    for game, _ in plan.games:
+        if game.match is not None:
+            games.setdefault(game.match.key, []).append(game)
+    last_round = plan.rounds[-1] if plan.rounds else None
+    for key, own in games.items():
+        match, where = own[0].match, f"Match {key}"
+        if match.status not in (Match.Status.PLAYING, Match.Status.FINISHED):
+            _fail(where, f"a match {match.get_status_display().lower()} has no games", "games")
+        if [g.match_game for g in own] != list(range(1, len(own) + 1)):
+            _fail(where, "its games are numbered 1, 2, 3… in order", "order")
+        if any(g.table is not match.table for g in own):
+            _fail(where, "its games are played at its table", "table")
+        if any(g.clock is not match.clock for g in own):
+            _fail(where, "its games run on its clock", "clock")
+        night = match.round if match.stage == Match.Stage.LEAGUE else last_round.number  # type: ignore[union-attr]
+        if any(g.round.number != night for g in own):
+            _fail(where, f"its games are played in round {night}", "round")
+        _match_result(where, match, own)
+    for match in plan.matches:
+        if match.status == Match.Status.PLAYING and match.key not in games:
+            _fail(f"Match {match.key}", "a match being played has its first game", "games")
+
+
+def _match_result(where: str, match: Match, games: list[Game]) -> None:
+    # The match rules of knockout and league (best of N, time) on the file's team numbers.
+    numbers = SimpleNamespace(home_id=match.home.number, away_id=match.away.number, games_to_win=match.games_to_win)
+    result = winner_from_games(numbers, games)  # type: ignore[arg-type]
+    if match.outcome in (Match.Outcome.PLAYED, Match.Outcome.TIME):
+        if result != (match.winner.number, match.outcome):  # type: ignore[union-attr]
+            made = f"team {result[0]} the winner ({result[1]})" if result else "no winner yet"
+            _fail(where, f"its games make {made}, not team {match.winner.number} ({match.outcome})", "result")  # type: ignore[union-attr]
+    elif match.status == Match.Status.PLAYING and result is not None:
+        _fail(where, f"its games have decided it (team {result[0]} won), but it is still playing", "result")
+
+
+def _league(plan: _Plan) -> None:
+    """The season's schedule: each pairing once a leg, a match played only on an opened night."""
+    if not plan.tournament.is_league:
+        return
+    pairings: set[tuple[int | None, int, int]] = set()
+    for match in plan.matches:
+        if match.stage != Match.Stage.LEAGUE:
+            continue
+        where = f"Match {match.key}"
+        if match.home is None or match.away is None:
+            _fail(where, "a league match has its two teams", "teams")
+        pairing = (match.leg, match.home.number, match.away.number)
+        if pairing in pairings:
+            _fail(where, f"team {pairing[1]} is at home to team {pairing[2]} twice in leg {match.leg}", "duplicate")
+        pairings.add(pairing)
+        if match.round < 1:
+            _fail(where, "round (the night) must be from 1", "range")
+        if match.status not in (Match.Status.READY, Match.Status.PLAYING, Match.Status.FINISHED):
+            _fail(where, "a league match is ready, playing or finished", "status")
+        if match.status == Match.Status.PLAYING and match.round > len(plan.rounds):
+            _fail(where, f"it is playing but night {match.round} has not been opened", "night")
+    if any(m.stage != Match.Stage.LEAGUE for m in plan.matches) and not plan.tournament.championship_teams:
+        _fail("Matches", "championship matches, but this league has no championship", "championship")
+
+
+def _bracket(plan: _Plan) -> None:
+    """A knockout's matches (or a league's championship) are the bracket of its seeded teams, and
+    each match holds the teams the seeds and the results before it put there."""
+    matches = [m for m in plan.matches if m.stage != Match.Stage.LEAGUE]
+    if plan.tournament.is_knockout and bool(matches) != bool(plan.rounds):
+        _fail("Rounds", "a knockout has one round, holding its matches' games, once its bracket is drawn", "rounds")
+    if plan.tournament.is_knockout and len(plan.rounds) > 1:
+        _fail("Rounds", "a knockout has one round, holding its matches' games", "rounds")
+    if not matches:
+        return
+    seeded = sorted((team for team in plan.teams if team.seed is not None), key=lambda team: team.seed)
+    if len(seeded) < 2 or [team.seed for team in seeded] != list(range(1, len(seeded) + 1)):
+        _fail("Teams", "seed: the bracket's teams are seeded 1, 2, 3… each seed once", "seeds")
+    shape = knockout.bracket_of(plan.tournament, len(seeded))
+    keys = {slot.key for slot in shape.slots}
+    missing, extra = sorted(keys - {m.key for m in matches}), sorted({m.key for m in matches} - keys)
+    if missing or extra:
+        words = f"missing: {', '.join(missing) or 'none'}; not in it: {', '.join(extra) or 'none'}"
+        _fail("Matches", f"they are not the bracket of {len(seeded)} seeded teams ({words})", "bracket")
+    results = {m.key: m.winner.number for m in matches if m.status == Match.Status.FINISHED}
+    try:
+        state = pure_bracket.resolve(shape, [team.number for team in seeded], results)
+    except ValueError as error:
+        _fail("Matches", f"the results do not fit the bracket: {error}", "bracket")
+    allowed = {
+        pure_bracket.Status.WAITING: {Match.Status.WAITING},
+        pure_bracket.Status.READY: {Match.Status.READY, Match.Status.PLAYING},
+        pure_bracket.Status.DECIDED: {Match.Status.FINISHED},
+        pure_bracket.Status.BYE: {Match.Status.BYE},
+        pure_bracket.Status.NOT_NEEDED: {Match.Status.NOT_NEEDED},
+    }
+    by_key = {m.key: m for m in matches}
+    numbers = {slot.key: n for n, slot in enumerate(shape.matches, start=1)}  # as knockout.create_matches numbers
+    for ms in state.matches:
+        match, slot = by_key[ms.slot.key], ms.slot
+        where, number = f"Match {match.key}", numbers.get(slot.key, 0)
+        if (match.stage, match.round, match.number) != (slot.stage.value, slot.round, number):
+            _fail(where, f"the bracket has it as {slot.stage} round {slot.round}, match {number}", "bracket")
+        teams = tuple(team.number if team else None for team in (match.home, match.away))
+        if ms.status != pure_bracket.Status.NOT_NEEDED and teams != ms.teams:
+            _fail(where, f"the seeds and results put teams {_pair(ms.teams)} in it, not {_pair(teams)}", "bracket")
+        if match.status not in allowed[ms.status]:
+            _fail(where, f"status: {match.status}, but by the results it is {ms.status}", "bracket")
+
+
+def _pair(teams: tuple[int | None, ...]) -> str:
+    return " and ".join("none" if team is None else str(team) for team in teams)
 
 
 def _hand(plan: _Plan, row: _Row, game: Game, index: int, users: dict) -> Hand:
@@ -574,16 +846,33 @@ def _prize_rules(prizes: list[Prize]) -> None:
 def import_tournament(data: dict[str, Any], *, by: Any = None, replace: Tournament | None = None) -> Tournament:
     """Import an export: as a new tournament with ``by`` as its director, or, with ``replace``,
     in place of that tournament (same id, links and members; everything else as in the file).
-    Nothing is written unless all of it is valid (:class:`ValidationError` names the problem)."""
+    Nothing is written unless all of it is valid (:class:`ValidationError` names the problem).
+
+    Everything is checked, scored and built before the write transaction opens, so the
+    transaction only inserts the rows (SQLite's one write lock is held as briefly as it can be)."""
     plan = check(data, replace=replace)
+    known = _roster(plan.roster_names)
     try:
         with transaction.atomic():
-            return _write(plan, by=by, replace=replace)
+            return _write(plan, known, by=by, replace=replace)
     except DatabaseError as error:  # a constraint the checks above missed: still nothing written
         raise ValidationError(f"The export does not fit the database ({error}).", code="database") from None
 
 
-def _write(plan: _Plan, *, by: Any, replace: Tournament | None) -> Tournament:
+def _roster(names: list[str]) -> dict[str, RosterPlayer]:
+    """The club roster's entry for each name already on it (as :func:`services.roster_entry`
+    picks it: the one who played most recently under that name), read before writing."""
+    keys = sorted({roster_key(name) for name in names})
+    known: dict[str, RosterPlayer] = {}
+    for start in range(0, len(keys), 500):
+        chunk = keys[start : start + 500]
+        found = RosterPlayer.objects.filter(key__in=chunk).annotate(last=Max("entries__id"))
+        for person in found.order_by(F("last").desc(nulls_last=True), "id"):
+            known.setdefault(person.key, person)
+    return known
+
+
+def _write(plan: _Plan, known: dict[str, RosterPlayer], *, by: Any, replace: Tournament | None) -> Tournament:
     tournament = plan.tournament
     members: list[tuple[int, str]] = []
     if replace is not None:
@@ -598,18 +887,23 @@ def _write(plan: _Plan, *, by: Any, replace: Tournament | None) -> Tournament:
     if by is not None and not any(user == by.pk for user, _ in members):
         members.append((by.pk, Membership.Role.DIRECTOR))
     Membership.objects.bulk_create(Membership(tournament=tournament, user_id=u, role=r) for u, r in members)
+    new = {}
+    for name in plan.roster_names:  # the same person as in the club's other events, else a new entry
+        key = roster_key(name)
+        if key not in known and key not in new:
+            new[key] = RosterPlayer(name=" ".join(name.split()), key=key)
+    RosterPlayer.objects.bulk_create(new.values())
     for player, name in zip(plan.players, plan.roster_names, strict=True):
-        player.roster = roster_entry(name)  # the same person as in the club's other events
+        key = roster_key(name)
+        player.roster = known.get(key) or new[key]
     for model, rows in ((Team, plan.teams), (Player, plan.players), (Payment, plan.payments),
-                        (Table, plan.tables), (Round, plan.rounds), (Seating, plan.seatings),
-                        (SitOut, plan.sit_outs), (SeatingChange, plan.changes)):  # fmt: skip
+                        (Table, plan.tables), (Clock, plan.clocks), (Match, plan.matches), (Round, plan.rounds),
+                        (Seating, plan.seatings), (SitOut, plan.sit_outs), (SeatingChange, plan.changes)):  # fmt: skip
         model.objects.bulk_create(rows)
-    Game.objects.bulk_create(game for game, _ in plan.games)
+    Game.objects.bulk_create(game for game, _ in plan.games)  # scored when checked
     Hand.objects.bulk_create(hand for _, hands in plan.games for hand in hands)
     HandRevision.objects.bulk_create(plan.revisions)
     Dispute.objects.bulk_create(plan.disputes)
     Prize.objects.bulk_create(plan.prizes)
     Payout.objects.bulk_create(plan.payouts)
-    for game, hands in plan.games:
-        game.rescore(hands)
     return tournament

@@ -2,15 +2,15 @@
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_POST
 
 from scoring.describe import summary
 from tournament import access, rule_change, services
 from tournament.formats import format_of
-from tournament.forms import TournamentForm
-from tournament.models import Round, Team, Tournament
+from tournament.forms import AssistantForm, TournamentForm
+from tournament.models import Membership, Round, Team, Tournament
 from tournament.reports import ledger
 from tournament.views.common import director_required, tournament_or_404
 
@@ -52,7 +52,45 @@ def tournament_edit(request: HttpRequest, tournament_id: int) -> HttpResponse:
                                  "were seated on the old results.")  # fmt: skip
             return redirect("director:dashboard", tournament.pk)
     status = 422 if request.method == "POST" else 200
-    return render(request, "director/tournament_form.html", {"form": form, "tournament": tournament}, status=status)
+    return _settings_page(request, tournament, form, AssistantForm(), status)
+
+
+def _settings_page(
+    request: HttpRequest, tournament: Tournament, form: TournamentForm, assistant_form: AssistantForm, status: int
+) -> HttpResponse:
+    assistants = tournament.memberships.filter(role=Membership.Role.ASSISTANT).select_related("user")
+    context = {"form": form, "tournament": tournament, "assistants": assistants, "assistant_form": assistant_form}
+    return render(request, "director/tournament_form.html", context, status=status)
+
+
+@director_required
+@require_POST
+def assistant_add(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    tournament = tournament_or_404(tournament_id)
+    form = AssistantForm(request.POST)
+    if form.is_valid():
+        try:
+            membership = services.add_assistant(
+                tournament=tournament, username=form.cleaned_data["username"], by=request.user
+            )
+        except ValidationError as error:
+            form.add_error(None, error)
+        else:
+            messages.success(request, f"{membership.user.get_username()} now assists at {tournament.name}.")
+            return redirect("director:tournament_edit", tournament.pk)
+    return _settings_page(request, tournament, TournamentForm(instance=tournament), form, 422)
+
+
+@director_required
+@require_POST
+def assistant_remove(request: HttpRequest, tournament_id: int, user_id: int) -> HttpResponse:
+    tournament = tournament_or_404(tournament_id)
+    try:
+        services.remove_assistant(tournament=tournament, user_id=user_id, by=request.user)
+    except ValidationError as error:
+        raise Http404(error.messages[0]) from None
+    messages.success(request, "The assistant was removed.")
+    return redirect("director:tournament_edit", tournament.pk)
 
 
 def _confirm_rule_change(request: HttpRequest, tournament: Tournament, form: TournamentForm) -> HttpResponse | None:
