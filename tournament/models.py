@@ -26,6 +26,7 @@ from scoring import Game as Scored
 from scoring import HandEntry, InvalidRules, Replay, RuleSet, Seat, Side, replay, rules_from_json
 from scoring.entry import FIELD_NAMES
 from scoring.rules import MISDEAL_REASONS, PRESETS
+from tournament.bracket import Bracket, double_elimination, single_elimination
 from tournament.league_table import DEFAULT_TIEBREAKERS, Tiebreaker
 
 PRESET_CHOICES = [(name, preset.title) for name, preset in PRESETS.items()]
@@ -207,6 +208,20 @@ class Tournament(models.Model):
 
     def current_round(self) -> Round | None:
         return self.rounds.exclude(status=Round.Status.CLOSED).order_by("number").first()
+
+    def bracket_for(self, teams: int) -> Bracket:
+        """The knockout bracket for ``teams`` teams in this format (a league's championship is a
+        single elimination)."""
+        if self.format == self.Format.DOUBLE_ELIMINATION:
+            return double_elimination(teams)
+        return single_elimination(teams, third_place=self.third_place_match)
+
+    @functools.cached_property
+    def bracket(self) -> Bracket:
+        """The bracket being played, which names its matches: the draw (or a league's championship)
+        gives its teams their seeds, so it is the bracket for the seeded teams. Counted once per
+        instance; only for a tournament whose bracket is drawn."""
+        return self.bracket_for(self.teams.filter(seed__isnull=False).count())
 
 
 class Team(models.Model):
@@ -555,6 +570,15 @@ class Game(models.Model):
 
     def __str__(self) -> str:
         return f"{self.round}, {self.table}"
+
+    @property
+    def label(self) -> str:
+        """What the game is played for, inside a sentence: "round 2" of a progressive event, its
+        match's name in a knockout or a league ("semi-final, match 5", with ", game 2" in a best of
+        3)."""
+        if self.match_id is None:
+            return f"round {self.round.number}"
+        return self.match.label + (f", game {self.match_game}" if self.match.best_of > 1 else "")
 
     @property
     def rules(self) -> RuleSet:
@@ -1190,31 +1214,22 @@ class Match(models.Model):
         ]
 
     def __str__(self) -> str:
-        return self.label[0].upper() + self.label[1:]
+        return self.name
+
+    @property
+    def name(self) -> str:
+        """The match's one name, on every page, message and sheet: "Semi-final, match 5", "Final",
+        "Losers' round 2, match 7" as the tournament's bracket names it (see
+        :meth:`tournament.bracket.Bracket.match_name`), "Night 3, match 2" in a league. Matches are
+        numbered from 1 through the whole bracket (or night) in playing order; byes have none."""
+        if self.is_league:
+            return f"Night {self.round}, match {self.number}"
+        return self.tournament.bracket.match_name(self.stage, self.round, self.number)
 
     @property
     def label(self) -> str:
-        """The match in words, by the tournament's format: "round 1, match 2" in a single
-        elimination, "losers' round 2, match 9" in a double, "night 3, match 1" in a league.
-        Matches are numbered from 1 through the whole bracket in playing order (byes have none)."""
-        if self.stage == self.Stage.FINAL:
-            return "second final" if self.round == 2 else "final"
-        if self.stage == self.Stage.THIRD_PLACE:
-            return "third-place match"
-        if self.stage == self.Stage.LEAGUE:
-            return f"night {self.round}, match {self.number}"
-        if self.stage == self.Stage.LOSERS:
-            return f"losers' round {self.round}, match {self.number}"
-        double = self.tournament.format == Tournament.Format.DOUBLE_ELIMINATION
-        bracket = "winners' round" if double else "round"
-        return f"{bracket} {self.round}, match {self.number}"
-
-    @property
-    def short_label(self) -> str:
-        """The name a board beside the bracket shows: "Match 3", "Final", "Third-place match"."""
-        if self.stage in (self.Stage.WINNERS, self.Stage.LOSERS) and self.number:
-            return f"Match {self.number}"
-        return str(self)
+        """The name inside a sentence: "the semi-final, match 5 is finished"."""
+        return self.name[0].lower() + self.name[1:]
 
     @property
     def is_league(self) -> bool:
