@@ -486,6 +486,11 @@ class HandForm(forms.Form):
             field, message = None, f"{error.message[0].upper()}{error.message[1:]}."
         self.add_error(field, ValidationError(message, code=error.code))
 
+    @property
+    def correcting(self) -> bool:
+        """Whether the form corrects a stored hand (it carries the version it was based on)."""
+        return bool(self.initial.get("version") or self.data.get("version"))
+
     SEAT_FIELDS = tuple(f"{seat.prefix}_{kind}" for seat in Seat for kind in ("bid", "tricks"))
     PENALTY_FIELDS = ("ns_reneges", "ew_reneges", "ns_table_talk", "ew_table_talk")
 

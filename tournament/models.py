@@ -501,8 +501,9 @@ class GameQuerySet(models.QuerySet):
     def current(self) -> Game | None:
         """The game being played, else the latest: a knockout table plays its matches' games one
         after another in one round. (Picked here rather than ordered in SQL: SQLite plans that
-        ordering badly once the seats' names are read too.)"""
-        games = list(self.order_by("-id"))
+        ordering badly once the seats' names are read too, and compiling an ORDER BY beside the
+        many columns of a table POST's query costs more than sorting a table's few games.)"""
+        games = sorted(self.order_by(), key=lambda game: game.pk, reverse=True)
         return next((game for game in games if game.status == Game.Status.PLAYING), games[0] if games else None)
 
     def with_seat_names(self) -> GameQuerySet:

@@ -108,7 +108,7 @@ def _context(game: Game, form: HandForm, sheet: dict, **extra: object) -> dict:
         "form": form,
         "seat_list": list(Seat),
         "dealer": sheet["replay"].dealer_of(whole_number(form["number"].value())),
-        "first_dealer_rule": first_dealer_rule(game.rules),
+        "first_dealer_rule": "" if rows else first_dealer_rule(game.rules),  # shown before hand 1 only
         "last_number": rows[-1].hand.number if rows else None,
         **extra,
     }
