@@ -5,9 +5,11 @@ tournament of 100 running tables (and two more, kept apart) is built. First, one
 SQL statements are counted in-process at a spare table. Then one phone alone posts SEQUENTIAL
 hands in a row at the other spare table, and as many posts to a bare view that does one database
 write, through the same middleware: the ratio of their median latencies is one entry's cost.
-Then the burst: 100 client threads, one per table, each load their table's page (for the CSRF
-cookie) and post HANDS hands in a row, as phones would (htmx requests, what changed sent back);
-the same threads then post as often to the bare view. Reported: requests/s, p50 and p95 latency,
+Beside it, the server's CPU time per request of each (its workers' user and system time, read
+from /proc), which other work on the machine disturbs far less than it does latency. Then the
+burst: 100 client threads, one per table, each load their table's page (for the CSRF cookie)
+and post HANDS hands in a row, as phones would (htmx requests, what changed sent back); the
+same threads then post as often to the bare view. Reported: requests/s, p50 and p95 latency,
 errors, and the ratio of the entry's throughput to the bare view's.
 
 ``BENCH_PG_DATABASE`` names the PostgreSQL database the run creates and drops (default
@@ -36,6 +38,7 @@ ROOT = Path(__file__).resolve().parent.parent
 TABLES = 100
 HANDS = 10
 SEQUENTIAL = 40
+WARM_UP = 8
 PG_ADMIN = "postgresql://postgres@127.0.0.1:5432/test"
 PG_DATABASE = os.environ.get("BENCH_PG_DATABASE", "spades_bench")
 
@@ -118,7 +121,9 @@ def random_values(rng: random.Random) -> dict[str, object]:
     tricks = [b - a for a, b in zip([0, *cuts], [*cuts, 13], strict=True)]
     values: dict[str, object] = {}
     for seat, took in zip(("north", "east", "south", "west"), tricks, strict=True):
-        values[f"{seat}_bid"] = str(max(1, took))
+        # At most 12: a seat that took all 13 beside a partner who took none would otherwise make
+        # the side bid 14, which the rules refuse (one table's every post used to fail so).
+        values[f"{seat}_bid"] = str(min(max(1, took), 12))
         values[f"{seat}_tricks"] = took
     return values
 
@@ -127,14 +132,44 @@ def hand_url(token: str) -> str:
     return f"/table/{token}/round/1/hands/"
 
 
-def run_sequential(port: int, token: str) -> tuple[float, float]:
-    """One phone alone: median latency of SEQUENTIAL hand entries, then of as many bare writes."""
+def server_cpu(server: subprocess.Popen) -> float:
+    """CPU seconds the server's workers have used so far (Linux /proc): unlike the latencies, it
+    hardly moves when other work shares the machine."""
+    children = Path(f"/proc/{server.pid}/task/{server.pid}/children").read_text().split()
+    ticks = 0
+    for pid in children:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        ticks += int(fields[11]) + int(fields[12])  # utime, stime
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
+def run_sequential(port: int, token: str, server: subprocess.Popen) -> tuple[float, float, float, float]:
+    """One phone alone: median latency of SEQUENTIAL hand entries, then of as many bare writes,
+    and the server's CPU time per request of each."""
     phone, rng = Phone(port), random.Random(0)
     phone.get(f"/table/{token}/")
-    entries = [phone.post(hand_url(token), {"number": n, **random_values(rng)}) for n in range(1, SEQUENTIAL + 1)]
-    bare = [phone.post("/bench/write/", {}) for _ in range(SEQUENTIAL)]
+
+    def entry(number: int) -> tuple[int, float]:
+        return phone.post(hand_url(token), {"number": number, **random_values(rng)})
+
+    # The CPU time leaves out each kind's first WARM_UP requests: a worker's first request
+    # compiles templates and SQL that every later one reuses.
+    entries = [entry(n) for n in range(1, WARM_UP + 1)]
+    start = server_cpu(server)
+    entries += [entry(n) for n in range(WARM_UP + 1, SEQUENTIAL + 1)]
+    middle = server_cpu(server)
+    bare = [phone.post("/bench/write/", {}) for _ in range(WARM_UP)]
+    bare_start = server_cpu(server)
+    bare += [phone.post("/bench/write/", {}) for _ in range(WARM_UP, SEQUENTIAL)]
+    end = server_cpu(server)
     assert all(status == 200 for status, _ in entries + bare), [status for status, _ in entries + bare]
-    return statistics.median(s for _, s in entries), statistics.median(s for _, s in bare)
+    measured = SEQUENTIAL - WARM_UP
+    return (
+        statistics.median(s for _, s in entries),
+        statistics.median(s for _, s in bare),
+        (middle - start) / measured,
+        (end - bare_start) / measured,
+    )
 
 
 def run_load(port: int, tokens: list[str], *, bare: bool) -> tuple[list[float], int, float]:
@@ -183,11 +218,13 @@ def measure(label: str, database_url: str) -> None:
                 break
             except OSError:
                 time.sleep(0.1)
-        entry, bare_write = run_sequential(port, tokens[0])
+        entry, bare_write, entry_cpu, bare_cpu = run_sequential(port, tokens[0], server)
         tokens = tokens[1:]
         print(f"  {label}: one hand entry runs {statements} SQL statements (besides BEGIN/COMMIT)")
         print(f"    alone: hand entry p50 {entry * 1000:.1f} ms, bare write p50 {bare_write * 1000:.1f} ms,"
               f" {entry / bare_write:.2f} x the bare write's time")  # fmt: skip
+        print(f"    server CPU per request: hand entry {entry_cpu * 1000:.1f} ms, bare write {bare_cpu * 1000:.1f} ms,"
+              f" {entry_cpu / max(bare_cpu, 1e-9):.2f} x (load average {os.getloadavg()[0]:.1f})")  # fmt: skip
         rows = {}
         for name, bare in (("hand entry", False), ("bare write", True)):
             latencies, errors, wall = run_load(port, tokens, bare=bare)

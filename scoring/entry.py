@@ -133,14 +133,21 @@ class Replay:
 
 
 def replay(
-    rules: RuleSet, entries: Iterable[HandEntry], *, first_dealer: Seat = Seat.NORTH, numbers: Sequence[int] = ()
+    rules: RuleSet,
+    entries: Iterable[HandEntry],
+    *,
+    first_dealer: Seat = Seat.NORTH,
+    numbers: Sequence[int] = (),
+    start: Game | None = None,
 ) -> Replay:
-    """Score ``entries`` in order from 0–0. A misdeal scores nothing and the same dealer deals again.
+    """Score ``entries`` in order from 0–0, or from ``start`` (a game :meth:`~Game.resumed`
+    after hands not given here; ``first_dealer`` then deals the first entry, and the results and
+    dealers cover ``entries`` only). A misdeal scores nothing and the same dealer deals again.
 
     An entry the rules refuse raises :class:`InvalidHand`, its message prefixed with the hand's
     number (from ``numbers`` when given, else its position from 1).
     """
-    game, results, dealers, dealer = Game(rules), [], [], first_dealer
+    game, results, dealers, dealer = start or Game(rules), [], [], first_dealer
     for position, entry in enumerate(entries):
         dealers.append(dealer)
         if entry.misdeal:

@@ -17,16 +17,26 @@ Pair = tuple[PlayerHand, PlayerHand]
 
 @dataclass(frozen=True)
 class Game:
-    """The state of one game after ``hands``; :meth:`play` returns the next state."""
+    """The state of one game after ``hands``; :meth:`play` returns the next state.
+
+    ``earlier`` counts hands played before ``hands`` whose results are not kept: a game
+    :meth:`resumed` from stored totals scores its next hand without replaying the ones before.
+    """
 
     rules: RuleSet
     scores: tuple[int, int] = (0, 0)
     bags: tuple[int, int] = (0, 0)
     hands: tuple[HandResult, ...] = ()
+    earlier: int = 0
+
+    @classmethod
+    def resumed(cls, rules: RuleSet, scores: tuple[int, int], bags: tuple[int, int], played: int) -> Game:
+        """The game after ``played`` hands that left it at ``scores`` and ``bags``."""
+        return cls(rules, scores, bags, (), played)
 
     @property
     def hands_played(self) -> int:
-        return len(self.hands)
+        return self.earlier + len(self.hands)
 
     @property
     def outcome(self) -> tuple[bool, int | None]:
@@ -82,4 +92,5 @@ class Game:
             scores=(result.teams[0].score, result.teams[1].score),
             bags=(result.teams[0].bags, result.teams[1].bags),
             hands=(*self.hands, result),
+            earlier=self.earlier,
         )

@@ -147,3 +147,46 @@ def test_director_seeding_needs_each_seed_once():
 def test_a_bracket_needs_two_teams():
     with pytest.raises(ValueError, match="at least two"):
         single_elimination(1)
+
+
+QUARTERS = [f"Quarter-final, match {n}" for n in range(2, 6)]
+DOUBLE_4 = ["Winners' round 1, match 1", "Winners' round 1, match 2", "Winners' final", "Losers' round 1, match 4"]
+
+
+@pytest.mark.parametrize(
+    ("shape", "names"),
+    [
+        (single_elimination(2), ["Final"]),
+        (single_elimination(3), ["Semi-final, match 1", "Final"]),
+        (
+            single_elimination(4, third_place=True),
+            ["Semi-final, match 1", "Semi-final, match 2", "Third-place match", "Final"],
+        ),
+        (single_elimination(5), ["Quarter-final, match 1", "Semi-final, match 2", "Semi-final, match 3", "Final"]),
+        (single_elimination(9), ["Round 1, match 1", *QUARTERS, "Semi-final, match 6", "Semi-final, match 7", "Final"]),
+        (double_elimination(2), ["Winners' final", "Final", "Second final"]),
+        (double_elimination(4), [*DOUBLE_4, "Losers' final", "Final", "Second final"]),
+    ],
+)
+def test_a_match_is_named_by_its_round_counted_back_from_the_final_and_its_number(shape, names):
+    assert [shape.match_name(slot.stage, slot.round, n) for n, slot in enumerate(shape.matches, start=1)] == names
+
+
+@pytest.mark.parametrize("teams", SIZES)
+@pytest.mark.parametrize("double", [False, True])
+def test_every_match_of_every_bracket_has_a_name_of_its_own_and_every_round_a_title(teams, double):
+    shape = double_elimination(teams) if double else single_elimination(teams, third_place=True)
+    names = [shape.match_name(slot.stage, slot.round, n) for n, slot in enumerate(shape.matches, start=1)]
+    assert len(set(names)) == len(names)
+    rounds = {(slot.stage, slot.round) for slot in shape.slots}
+    assert len({shape.column_title(stage, round_) for stage, round_ in rounds}) == len(rounds)
+    assert names.count("Final") == 1
+    before_final = {name.split(",")[0] for name in names} & {"Semi-final", "Quarter-final"}
+    assert len(before_final) == (0 if double else min(2, (teams - 1).bit_length() - 1))
+
+
+def test_a_rounds_column_title_is_plural_where_its_name_is_a_kind_of_match():
+    shape = single_elimination(8, third_place=True)
+    rounds = dict.fromkeys((slot.stage, slot.round) for slot in shape.slots)  # in playing order
+    titles = [shape.column_title(stage, round_) for stage, round_ in rounds]
+    assert titles == ["Quarter-finals", "Semi-finals", "Third place", "Final"]

@@ -64,8 +64,9 @@ def test_scorekeeper_scores_a_round_with_nil_blind_nil_misdeal_reneg_and_a_corre
         {"north": 6, "south": 4, "east": 2, "west": 1},
     )
     save(page, 2)
-    # The preview says it too; wait for the refusal next to East's bid, from the saved form.
-    page.wait_for_selector("fieldset.seat.ew p.error:has-text('trail by at least 100 points (it trails by 61)')")
+    # The preview says it too; wait for the refusal of East's bid, listed above the seats by the saved form.
+    refusal = "trail by at least 100 points (it trails by 61)"
+    page.wait_for_selector(f".field-errors p.error[data-for=east_bid]:has-text('{refusal}')")
     screenshot(page, "table-blind-nil-refused")
     page.select_option("#id_east_bid", "2")
     save(page, 2)

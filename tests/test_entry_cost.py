@@ -25,24 +25,52 @@ def replays(monkeypatch) -> list[int]:
     return calls
 
 
+@pytest.mark.parametrize("entry_key", ["", "phone-attempt-1"])
 @pytest.mark.parametrize("earlier", [0, 3])
-def test_a_table_entry_replays_the_game_once_in_at_most_six_queries(
-    client, running_round, replays, django_assert_max_num_queries, earlier
+def test_a_new_hand_is_scored_alone_on_the_stored_totals_in_at_most_six_queries(
+    client, running_round, replays, django_assert_max_num_queries, earlier, entry_key
 ):
     game = running_round.games.get(table__number=1)
     url = reverse("table:hand", args=[game.table.token, game.round.number])
     for number in range(1, earlier + 1):
         client.post(url, {"number": number, **even_hand(7)}, HTTP_HX_REQUEST="true")
     replays.clear()
+    hand = {"number": earlier + 1, "entry_key": entry_key, **even_hand(7)}
     with django_assert_max_num_queries(6 + 2) as queries:
-        response = client.post(url, {"number": earlier + 1, **even_hand(7)}, HTTP_HX_REQUEST="true")
+        response = client.post(url, hand, HTTP_HX_REQUEST="true")
     assert response.status_code == 200 and f"Hand {earlier + 1} saved." in response.content.decode()
-    assert replays == [earlier + 1], "one replay, of every hand including the new one"
+    assert replays == [1], "one replay, of the new hand alone: the hands before it stand in the totals"
     html = response.content.decode()
     assert 'id="panel"' not in html and f'id="hand-{earlier + 1}"' in html  # what changed, not the whole panel
-    assert ('id="hand-1"' in html) == (earlier == 0)  # the rows before the last stay as they are
+    assert 'id="hand-1"' not in html or earlier == 0  # the rows before the last stay as they are
+    assert (f'id="correct-{earlier}" hx-swap-oob="delete"' in html) == (earlier > 0)  # only the last is corrected
     statements = [q["sql"] for q in queries.captured_queries if not q["sql"].startswith(TRANSACTION)]
     assert len(statements) <= 6, "\n".join(statements)
+
+
+def test_hands_scored_on_the_stored_totals_add_up_as_a_replay_of_them_all(client, running_round):
+    game = running_round.games.get(table__number=1)
+    url = reverse("table:hand", args=[game.table.token, game.round.number])
+    for number, tricks in enumerate((9, 4, 10, 6), start=1):
+        assert client.post(url, {"number": number, **even_hand(tricks)}, HTTP_HX_REQUEST="true").status_code == 200
+    game.refresh_from_db()
+    stored = (game.ns_score, game.ew_score, game.ns_bags, game.ew_bags, game.hands_played, game.status)
+    game.rescore()
+    assert stored == (game.ns_score, game.ew_score, game.ns_bags, game.ew_bags, game.hands_played, game.status)
+    assert game.hands_played == 4 and game.ns_score != game.ew_score
+
+
+def test_a_misdeal_and_a_correction_replay_every_hand_once(client, running_round, replays):
+    game = running_round.games.get(table__number=1)
+    url = reverse("table:hand", args=[game.table.token, game.round.number])
+    client.post(url, {"number": 1, **even_hand(7)}, HTTP_HX_REQUEST="true")
+    replays.clear()
+    assert client.post(url, {"number": 2, "misdeal": "no_spades"}, HTTP_HX_REQUEST="true").status_code == 200
+    assert replays == [2]
+    replays.clear()
+    response = client.post(url, {"number": 2, "version": 1, **even_hand(8)}, HTTP_HX_REQUEST="true")
+    assert response.status_code == 200 and "Hand 2 saved." in response.content.decode()
+    assert replays == [1, 2], "the form's standing before hand 2, then the game with the correction"
 
 
 def test_a_director_correction_replays_the_game_once(director_client, running_round, replays):

@@ -94,7 +94,7 @@ def test_a_match_moves_to_a_free_table_then_swaps_tables_with_a_match_not_starte
     assert (first.table.number, second.table.number) == (2, 3)
     assert current_game(second).table.number == 3
     descriptions = [c.description for c in SeatingChange.objects.filter(round__tournament=tournament)]
-    assert descriptions[-1] == "The round 1, match 1 and the round 1, match 2 swapped tables 3 and 2."
+    assert descriptions[-1] == "The semi-final, match 1 and the semi-final, match 2 swapped tables 3 and 2."
 
 
 def test_a_match_does_not_move_onto_the_table_of_a_match_under_way():

@@ -146,7 +146,7 @@ def test_a_table_link_follows_its_table_from_match_to_match(client):
     url = reverse("table:page", args=[first.table.token])
     win_game(first)
     page = client.get(url).content.decode()
-    assert "Round 1, match 2" in page  # the waiting match took the free table
+    assert "Semi-final, match 2" in page  # the waiting match took the free table
     game = current_game(match(tournament, "W1-2"))
     response = client.post(reverse("table:hand", args=[first.table.token, 1]), {"number": 1, "version": "", **hand()})
     assert response.status_code in (200, 302)
@@ -260,3 +260,33 @@ def test_the_dashboard_counts_a_knockouts_matches_played_not_rounds(director_cli
     page = director_client.get(reverse("director:dashboard", args=[tournament.pk])).content.decode()
     assert '<span class="big">1/9</span> matches played' in page and "rounds</a>" not in page
     assert "Live bracket" in page
+
+
+def test_a_match_has_one_name_on_every_board_page_and_sheet(director_client, client, tmp_path):
+    from pypdf import PdfReader
+
+    tournament = knockout_event(teams=8)
+    for key in ("W1-1", "W1-2"):
+        win_game(match(tournament, key))
+    semi = match(tournament, "W2-1")
+    assert semi.is_playing and str(semi) == "Semi-final, match 5" and semi.label == "semi-final, match 5"
+    pages = {
+        "board": director_client.get(reverse("director:bracket", args=[tournament.pk])),
+        "match": director_client.get(reverse("director:match", args=[tournament.pk, semi.pk])),
+        "game": director_client.get(reverse("director:game", args=[tournament.pk, current_game(semi).pk])),
+        "public": client.get(reverse("public:bracket", args=[tournament.pk])),
+        "projector": client.get(reverse("public:bracket_projector", args=[tournament.pk])),
+    }
+    for page in pages.values():
+        html = page.content.decode()
+        assert "emi-final, match 5" in html and not re.search(r"Match \d|[Rr]ound 2", html)
+    assert "Semi-finals" in pages["board"].content.decode()
+    sheets = director_client.get(reverse("director:print_document", args=[tournament.pk, "match-sheets"]))
+    (tmp_path / "sheets.pdf").write_bytes(sheets.content)
+    text = " ".join(page.extract_text() for page in PdfReader(tmp_path / "sheets.pdf").pages)
+    assert "Semi-final, match 5" in text and "Quarter-final, match 3" in text
+    url = reverse("director:print_document", args=[tournament.pk, "score-sheets"])  # the games' own sheets
+    (tmp_path / "games.pdf").write_bytes(director_client.get(url, {"round": 1}).content)
+    text = " ".join(page.extract_text() for page in PdfReader(tmp_path / "games.pdf").pages)
+    assert "semi-final, match 5 · first deal" in text and f"Table {semi.table.number} semi-final" in text
+    assert "Table 1 quarter-final, match 1 ·" in text and "Table 1 round" not in text

@@ -17,6 +17,12 @@ Places come from the bracket: the champion, then the final's loser, then (single
 third-place match or, without it, the two semi-final losers sharing 3rd; further teams share a
 place with everyone knocked out in the same round of the same bracket, later rounds ranking higher.
 
+Names come from the bracket too, since only the whole bracket knows how many rounds it has: in a
+single elimination the rounds before the final are the semi-finals, the quarter-finals, then
+"Round 1", "Round 2", …; a double elimination counts its winners' and losers' rounds up to each
+bracket's final. A round of several matches names each by its number through the whole bracket
+("Semi-final, match 5"); a round of one match is named alone ("Final", "Losers' final").
+
 Teams are any hashable ids, given in seed order (the first is seed 1); nothing here touches the
 database.
 """
@@ -27,6 +33,7 @@ import random
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import cached_property
 from typing import Generic, TypeVar
 
 T = TypeVar("T", bound=Hashable)
@@ -93,6 +100,49 @@ class Bracket:
     def matches(self) -> tuple[Slot, ...]:
         """The slots that are real matches (not byes)."""
         return tuple(slot for slot in self.slots if not slot.is_bye)
+
+    def round_name(self, stage: Stage | str, round_: int) -> str:
+        """A round's name (see the module docstring): "Final", "Second final", "Third-place match";
+        "Semi-final", "Quarter-final", "Round 1" before a single elimination's final; "Winners'
+        round 1" … "Winners' final" and "Losers' round 1" … "Losers' final" in a double."""
+        stage = Stage(stage)
+        if stage == Stage.FINAL:
+            return "Second final" if round_ == 2 else "Final"
+        if stage == Stage.THIRD_PLACE:
+            return "Third-place match"
+        last = self._last_round.get(stage, 0)
+        if self.double:
+            side = "Winners'" if stage == Stage.WINNERS else "Losers'"
+            return f"{side} final" if round_ == last else f"{side} round {round_}"
+        before_final = last - round_  # 0 for the semi-finals
+        return BEFORE_FINAL[before_final] if before_final < len(BEFORE_FINAL) else f"Round {round_}"
+
+    def match_name(self, stage: Stage | str, round_: int, number: int) -> str:
+        """A match's name: its round's and its ``number`` through the bracket ("Semi-final, match
+        5"); a final, the only match of its round, goes by its round's alone ("Final", "Losers'
+        final"), and so does a bye (number 0)."""
+        stage = Stage(stage)
+        name = self.round_name(stage, round_)
+        final = stage in (Stage.FINAL, Stage.THIRD_PLACE) or (self.double and round_ == self._last_round[stage])
+        return name if final or not number else f"{name}, match {number}"
+
+    def column_title(self, stage: Stage | str, round_: int) -> str:
+        """The title over a round's matches: "Semi-finals", "Quarter-finals", "Third place", or the
+        round's name."""
+        name = self.round_name(stage, round_)
+        if name in BEFORE_FINAL:
+            return f"{name}s"
+        return "Third place" if Stage(stage) == Stage.THIRD_PLACE else name
+
+    @cached_property
+    def _last_round(self) -> dict[Stage, int]:
+        last: dict[Stage, int] = {}
+        for slot in self.slots:
+            last[slot.stage] = max(last.get(slot.stage, 0), slot.round)
+        return last
+
+
+BEFORE_FINAL = ("Semi-final", "Quarter-final")  # a single elimination's named rounds, nearest the final first
 
 
 def seed_order(size: int) -> list[int]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+import functools
 import json
 from decimal import Decimal
 from typing import Any
@@ -359,14 +361,66 @@ def bid_choices(rules: RuleSet) -> list[tuple[str, str]]:
     return choices
 
 
-class HandForm(forms.Form):
-    """One hand at a table. ``standing`` is each side's (score, bags) before the hand."""
+@functools.lru_cache(maxsize=64)
+def _hand_fields(rules: RuleSet, confirm: bool) -> dict[str, forms.Field]:
+    """The hand form's fields under ``rules``, built once per rule set: building (or Django's
+    deep copy of) twenty fields cost more than the rest of a hand's entry (bench/table_load.py)."""
+    fields: dict[str, forms.Field] = {
+        "number": forms.IntegerField(min_value=1, widget=forms.HiddenInput),
+        "version": forms.IntegerField(min_value=1, required=False, widget=forms.HiddenInput),
+        # One attempt at entering the hand, made on the phone; sending it again never stores it twice.
+        "entry_key": forms.RegexField(regex=r"^[A-Za-z0-9_-]{8,64}$", required=False, widget=forms.HiddenInput),
+        "misdeal": forms.ChoiceField(
+            required=False,
+            label="Misdeal",
+            choices=[("", "No misdeal")]
+            + [
+                (reason, MISDEAL_REASONS[reason][0].upper() + MISDEAL_REASONS[reason][1:])
+                for reason in rules.misdeal_reasons
+            ],
+        ),
+    }
+    if confirm:
+        fields["confirmed_by"] = forms.CharField(
+            max_length=20,
+            required=False,
+            label="Opponent's initials",
+            help_text="A player of the other side checks the hand and confirms it.",
+        )
+    bids = bid_choices(rules)
+    allowed = ", ".join(label.lower() if not label.isdigit() else label for _, label in bids if not label.isdigit())
+    numbers = [label for _, label in bids if label.isdigit()]
+    bid_rule = f"These rules allow bids of {numbers[0]} to 13" + (f", {allowed}" if allowed else "") + "."
+    for seat in Seat:
+        fields[f"{seat.prefix}_bid"] = forms.ChoiceField(
+            choices=[("", "–"), *bids],
+            required=False,
+            label=f"{seat.label} bid",
+            error_messages={"invalid_choice": f"{seat.label}: not a bid. {bid_rule}"},
+        )
+        # Errors are listed above the seats, so each names its seat.
+        tricks_error = f"{seat.label}: tricks are a whole number from 0 to 13."
+        fields[f"{seat.prefix}_tricks"] = forms.IntegerField(
+            min_value=0,
+            max_value=13,
+            required=False,
+            label=f"{seat.label} tricks",
+            error_messages=dict.fromkeys(("min_value", "max_value", "invalid"), tricks_error),
+        )
+    for side in Side:
+        for kind, label in (("reneges", "reneges"), ("table_talk", "table-talk incidents")):
+            fields[f"{side.prefix}_{kind}"] = forms.IntegerField(
+                min_value=0, max_value=13, required=False, initial=0, label=f"{side.value} {label}"
+            )
+    return fields
 
-    number = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
-    version = forms.IntegerField(min_value=1, required=False, widget=forms.HiddenInput)
-    # One attempt at entering the hand, made on the phone; sending it again never stores it twice.
-    entry_key = forms.RegexField(regex=r"^[A-Za-z0-9_-]{8,64}$", required=False, widget=forms.HiddenInput)
-    misdeal = forms.ChoiceField(required=False, label="Misdeal")
+
+class HandForm(forms.Form):
+    """One hand at a table. ``standing`` is each side's (score, bags) before the hand.
+
+    Its fields come from :func:`_hand_fields`, each a shallow copy of the rule set's: nothing
+    here changes a field after it is built (which is what Django's deep copy guards against).
+    """
 
     def __init__(
         self,
@@ -378,45 +432,7 @@ class HandForm(forms.Form):
     ) -> None:
         super().__init__(*args, **kwargs)
         self.rules, self.standing, self.confirm = rules, standing, confirm
-        if confirm:
-            self.fields["confirmed_by"] = forms.CharField(
-                max_length=20,
-                required=False,
-                label="Opponent's initials",
-                help_text="A player of the other side checks the hand and confirms it.",
-            )
-        tricks_error = {
-            "min_value": "Tricks are a whole number from 0 to 13.",
-            "max_value": "Tricks are a whole number from 0 to 13.",
-            "invalid": "Tricks are a whole number from 0 to 13.",
-        }
-        bids = bid_choices(rules)
-        allowed = ", ".join(label.lower() if not label.isdigit() else label for _, label in bids if not label.isdigit())
-        numbers = [label for _, label in bids if label.isdigit()]
-        bid_rule = f"These rules allow bids of {numbers[0]} to 13" + (f", {allowed}" if allowed else "") + "."
-        for seat in Seat:
-            self.fields[f"{seat.prefix}_bid"] = forms.ChoiceField(
-                choices=[("", "–"), *bids],
-                required=False,
-                label=f"{seat.label} bid",
-                error_messages={"invalid_choice": f"{seat.label}: not a bid. {bid_rule}"},
-            )
-            self.fields[f"{seat.prefix}_tricks"] = forms.IntegerField(
-                min_value=0,
-                max_value=13,
-                required=False,
-                label=f"{seat.label} tricks",
-                error_messages=tricks_error,
-            )
-        for side in Side:
-            for kind, label in (("reneges", "reneges"), ("table_talk", "table-talk incidents")):
-                self.fields[f"{side.prefix}_{kind}"] = forms.IntegerField(
-                    min_value=0, max_value=13, required=False, initial=0, label=f"{side.value} {label}"
-                )
-        self.fields["misdeal"].choices = [("", "No misdeal")] + [
-            (reason, MISDEAL_REASONS[reason][0].upper() + MISDEAL_REASONS[reason][1:])
-            for reason in rules.misdeal_reasons
-        ]
+        self.fields.update({name: copy.copy(field) for name, field in _hand_fields(rules, confirm).items()})
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
@@ -470,7 +486,19 @@ class HandForm(forms.Form):
             field, message = None, f"{error.message[0].upper()}{error.message[1:]}."
         self.add_error(field, ValidationError(message, code=error.code))
 
+    @property
+    def correcting(self) -> bool:
+        """Whether the form corrects a stored hand (it carries the version it was based on)."""
+        return bool(self.initial.get("version") or self.data.get("version"))
+
+    SEAT_FIELDS = tuple(f"{seat.prefix}_{kind}" for seat in Seat for kind in ("bid", "tricks"))
     PENALTY_FIELDS = ("ns_reneges", "ew_reneges", "ns_table_talk", "ew_table_talk")
+
+    def seat_errors(self) -> list[tuple[str, str]]:
+        """(field name, message) of every error on a seat's bid or tricks, seat by seat."""
+        if not self.is_bound:
+            return []
+        return [(name, error) for name in self.SEAT_FIELDS for error in self.errors.get(name, ())]
 
     def penalties_entered(self) -> bool:
         """Whether any reneg or table-talk count is set (or wrong): the form shows that section open."""

@@ -26,12 +26,6 @@ from tournament.models import Clock, Game, Match, Round, SeatingChange, Table, T
 User = AbstractBaseUser | None
 
 
-def bracket_of(tournament: Tournament, teams: int) -> pure.Bracket:
-    if tournament.format == Tournament.Format.DOUBLE_ELIMINATION:
-        return pure.double_elimination(teams)
-    return pure.single_elimination(teams, third_place=tournament.third_place_match)
-
-
 def _entrants(tournament: Tournament) -> list[Team]:
     """The teams that play: checked in (every active team if nobody is checked in yet)."""
     teams = list(tournament.teams.filter(status=Team.Status.ACTIVE).order_by("number"))
@@ -69,7 +63,7 @@ def draw_bracket(*, tournament: Tournament, by: User = None) -> Round:
     for seed, team in enumerate(seeded, start=1):
         team.seed = seed
     Team.objects.bulk_update(seeded, ["seed"])
-    create_matches(tournament, bracket_of(tournament, len(seeded)))
+    create_matches(tournament, tournament.bracket_for(len(seeded)))
     tables = tournament.tables_available or max(1, len(seeded) // 2)
     known = set(tournament.tables.values_list("number", flat=True))
     Table.objects.bulk_create(Table(tournament=tournament, number=n) for n in range(1, tables + 1) if n not in known)
@@ -161,7 +155,7 @@ def state(tournament: Tournament, matches: Sequence[Match] | None = None) -> pur
     results = {
         m.key: m.winner_id for m in matches if m.status == Match.Status.FINISHED and m.stage != Match.Stage.LEAGUE
     }
-    return pure.resolve(bracket_of(tournament, len(seeds)), seeds, results)
+    return pure.resolve(tournament.bracket_for(len(seeds)), seeds, results)
 
 
 def advance(tournament: Tournament) -> None:

@@ -12,22 +12,6 @@ from django.db.models import Count, Q
 
 from tournament.models import Clock, Game, Match, Player, Tournament
 
-NAMED_ROUNDS = ("Semi-finals", "Quarter-finals")  # a single elimination's rounds before the final
-
-
-def _column_title(match: Match, last_round: int, double: bool) -> str:
-    """A column's title by format: "Quarter-finals" in a single elimination, "Winners' round 2" in a double."""
-    if match.stage == Match.Stage.FINAL:
-        return "Second final" if match.round == 2 else "Final"
-    if match.stage == Match.Stage.THIRD_PLACE:
-        return "Third place"
-    if match.stage == Match.Stage.LOSERS:
-        return f"Losers' round {match.round}"
-    if double:
-        return f"Winners' round {match.round}"
-    before_final = last_round - match.round
-    return NAMED_ROUNDS[before_final] if before_final < len(NAMED_ROUNDS) else f"Round {match.round}"
-
 
 @dataclass
 class MatchCard:
@@ -103,12 +87,13 @@ def bracket_view(tournament: Tournament) -> BracketView:
         for m in matches
     }
     double = tournament.format == Tournament.Format.DOUBLE_ELIMINATION
-    last_round = max((m.round for m in matches if m.stage == Match.Stage.WINNERS), default=0)
     order = {Match.Stage.WINNERS: 0, Match.Stage.LOSERS: 1, Match.Stage.THIRD_PLACE: 2, Match.Stage.FINAL: 3}
     columns: dict[tuple[int, int], Column] = {}
     for m in matches:
         slot = (order[m.stage], m.round)
-        columns.setdefault(slot, Column(_column_title(m, last_round, double), [])).cards.append(cards[m.pk])
+        if slot not in columns:
+            columns[slot] = Column(tournament.bracket.column_title(m.stage, m.round), [])
+        columns[slot].cards.append(cards[m.pk])
     final = [m for m in matches if m.stage == Match.Stage.FINAL and m.status == Match.Status.FINISHED]
     playing = sorted((cards[m.pk] for m in matches if m.status == Match.Status.PLAYING), key=_by_table)
     return BracketView(

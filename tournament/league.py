@@ -445,7 +445,7 @@ def start_championship(*, tournament: Tournament, by: User = None) -> Round:
     tournament.teams.update(seed=None)
     for seed, team_id in enumerate(seeded, start=1):
         Team.objects.filter(pk=team_id).update(seed=seed)
-    knockout.create_matches(tournament, knockout.bracket_of(tournament, size), after=CHAMPIONSHIP_POSITION)
+    knockout.create_matches(tournament, tournament.bracket_for(size), after=CHAMPIONSHIP_POSITION)
     round_ = Round.objects.create(
         tournament=tournament, number=(tournament.rounds.aggregate(n=Max("number"))["n"] or 0) + 1
     )

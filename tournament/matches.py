@@ -118,7 +118,7 @@ def move_to_table(*, match: Match, table: Table, by: User = None) -> Match | Non
     """Move a match seated but not started to ``table``. A match not started at that table takes
     this one's table in exchange (returned); a table in use by a started match is refused.
     Recorded in the round's changes."""
-    match = Match.objects.select_for_update().select_related("table").get(pk=match.pk)
+    match = Match.objects.select_for_update(of=("self",)).select_related("table").get(pk=match.pk)
     if match.status != Match.Status.PLAYING or match.table_id is None:
         raise ValidationError(f"The {match.label} has no table yet: seat it first.", code="not_seated")
     if table.pk == match.table_id:

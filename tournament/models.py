@@ -17,14 +17,16 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import connections, models
-from django.db.models import Q
+from django.db.models import F, OuterRef, Q, Subquery
 from django.db.models.expressions import RawSQL
 from django.db.models.functions import Lower
 from django.utils import timezone
 
+from scoring import Game as Scored
 from scoring import HandEntry, InvalidRules, Replay, RuleSet, Seat, Side, replay, rules_from_json
 from scoring.entry import FIELD_NAMES
 from scoring.rules import MISDEAL_REASONS, PRESETS
+from tournament.bracket import Bracket, double_elimination, single_elimination
 from tournament.league_table import DEFAULT_TIEBREAKERS, Tiebreaker
 
 PRESET_CHOICES = [(name, preset.title) for name, preset in PRESETS.items()]
@@ -206,6 +208,20 @@ class Tournament(models.Model):
 
     def current_round(self) -> Round | None:
         return self.rounds.exclude(status=Round.Status.CLOSED).order_by("number").first()
+
+    def bracket_for(self, teams: int) -> Bracket:
+        """The knockout bracket for ``teams`` teams in this format (a league's championship is a
+        single elimination)."""
+        if self.format == self.Format.DOUBLE_ELIMINATION:
+            return double_elimination(teams)
+        return single_elimination(teams, third_place=self.third_place_match)
+
+    @functools.cached_property
+    def bracket(self) -> Bracket:
+        """The bracket being played, which names its matches: the draw (or a league's championship)
+        gives its teams their seeds, so it is the bracket for the seeded teams. Counted once per
+        instance; only for a tournament whose bracket is drawn."""
+        return self.bracket_for(self.teams.filter(seed__isnull=False).count())
 
 
 class Team(models.Model):
@@ -485,8 +501,9 @@ class GameQuerySet(models.QuerySet):
     def current(self) -> Game | None:
         """The game being played, else the latest: a knockout table plays its matches' games one
         after another in one round. (Picked here rather than ordered in SQL: SQLite plans that
-        ordering badly once the seats' names are read too.)"""
-        games = list(self.order_by("-id"))
+        ordering badly once the seats' names are read too, and compiling an ORDER BY beside the
+        many columns of a table POST's query costs more than sorting a table's few games.)"""
+        games = sorted(self.order_by(), key=lambda game: game.pk, reverse=True)
         return next((game for game in games if game.status == Game.Status.PLAYING), games[0] if games else None)
 
     def with_seat_names(self) -> GameQuerySet:
@@ -555,6 +572,15 @@ class Game(models.Model):
         return f"{self.round}, {self.table}"
 
     @property
+    def label(self) -> str:
+        """What the game is played for, inside a sentence: "round 2" of a progressive event, its
+        match's name in a knockout or a league ("semi-final, match 5", with ", game 2" in a best of
+        3)."""
+        if self.match_id is None:
+            return f"round {self.round.number}"
+        return self.match.label + (f", game {self.match_game}" if self.match.best_of > 1 else "")
+
+    @property
     def rules(self) -> RuleSet:
         """The rule set this game is scored by: a knockout's final may have its own."""
         tournament = self.round.tournament
@@ -610,6 +636,39 @@ class Game(models.Model):
             numbers=[hand.number for hand in hands],
         )
 
+    def lock(self, *, entry_key: str = "") -> tuple[int | None, int | None]:
+        """Read this game's own row again under its row lock (the caller holds a transaction),
+        and its round's status; its match and clock are read again when next used, the round's
+        tournament and the table stay as loaded. Returns
+        the number of the game's last hand and the id of the hand stored under ``entry_key``
+        (``None`` for none), read once the lock is held."""
+        connection = connections[self._state.db or "default"]
+        lock, hands = _lock_sql(connection.alias)
+        with connection.cursor() as cursor:
+            cursor.execute(lock, [self.pk])
+            row = dict(zip([column[0] for column in cursor.description], cursor.fetchone(), strict=True))
+            # A statement of its own: PostgreSQL reads a statement's subqueries as they were
+            # when it began, which for the locking one may be before the last holder committed.
+            # NULL for no key matches no hand (hands entered without one store "").
+            cursor.execute(hands, [entry_key or None, self.pk])
+            last_number, sent_id = cursor.fetchone()
+        for column in GAME_COLUMNS:
+            setattr(self, column, row[column])
+        self.round.status = row["round_status"]
+        for relation in (Game.match.field, Game.clock.field):  # they change as games are played: read when used
+            if relation.is_cached(self):
+                relation.delete_cached_value(self)
+        return last_number, sent_id
+
+    def replay_next(self, hand: Hand) -> Replay:
+        """``hand``, the next after every stored one, scored on this game's stored totals: the
+        hands before it stand in those totals and are not replayed, so its results and dealers
+        hold ``hand`` alone. The totals are the replay :meth:`record` saved, under the same lock."""
+        rules = self.rules
+        scores, bags = (self.ns_score, self.ew_score), (self.ns_bags, self.ew_bags)
+        start = Scored.resumed(rules, scores, bags, self.hands_played)
+        return replay(rules, [hand.entry], first_dealer=self.next_dealer, numbers=[hand.number], start=start)
+
     def rescore(self, hands: list[Hand] | None = None) -> Replay:
         """Recompute the cached totals and status from the hands (all of them, in order) and save."""
         hands = list(self.hands.order_by("number")) if hands is None else hands
@@ -618,7 +677,9 @@ class Game(models.Model):
         return replayed
 
     def record(self, replayed: Replay, hands: list[Hand]) -> None:
-        """Save the totals and status of ``replayed``, this game's ``hands`` scored."""
+        """Save the totals and status of ``replayed``, this game's ``hands`` scored (all of them,
+        or the new last scored hand alone when :meth:`replay_next` scored it: the ending by time
+        reads only the last scored hand)."""
         self.apply(replayed, hands)
         self.save(
             update_fields=[
@@ -672,6 +733,30 @@ class Game(models.Model):
             raise RoundNotReady(f"Table {self.table.number} is not tied.")
         self.status, self.winner, self.decided_by = self.Status.FINISHED, winner, how
         self.save(update_fields=["status", "winner", "decided_by"])
+
+
+GAME_COLUMNS = tuple(field.attname for field in Game._meta.concrete_fields if not field.primary_key)
+# Game.lock reads these with plain SQL, so each must come back from the database as its Python value.
+_PLAIN_FIELDS = (models.IntegerField, models.CharField, models.ForeignKey)
+assert all(isinstance(field, _PLAIN_FIELDS) for field in Game._meta.concrete_fields), "a column needs a converter"
+
+
+@functools.cache
+def _lock_sql(alias: str) -> tuple[str, str]:
+    """SQL for :meth:`Game.lock`: the game's row locked (parameter: its id), then its last
+    hand's number and the hand stored under an entry key (parameters: the key, the game's id).
+    The ORM's queries compiled once per database, as :func:`_seat_name_sql` is and for the
+    same reason; compiled in the first caller's transaction, where Django lets a row lock be
+    asked for."""
+    pk, key = -1, "entry-key"
+    games = Game.objects.using(alias).order_by().filter(pk=pk)
+    locked = games.select_for_update(of=("self",)).values(*GAME_COLUMNS, round_status=F("round__status"))
+    last = Hand.objects.filter(game=OuterRef("pk")).order_by("-number").values("number")[:1]
+    sent = Hand.objects.order_by().filter(entry_key=key).values("pk")[:1]
+    hands = games.values(last_number=Subquery(last), sent_id=Subquery(sent))
+    (lock, lock_params), (read, read_params) = (q.query.get_compiler(alias).as_sql() for q in (locked, hands))
+    assert tuple(lock_params) == (pk,) and tuple(read_params) == (key, pk), "parameters in the order Game.lock gives"
+    return lock, read
 
 
 BID_VALUES = [str(n) for n in range(14)] + ["nil", "blind_nil"]
@@ -1129,31 +1214,22 @@ class Match(models.Model):
         ]
 
     def __str__(self) -> str:
-        return self.label[0].upper() + self.label[1:]
+        return self.name
+
+    @property
+    def name(self) -> str:
+        """The match's one name, on every page, message and sheet: "Semi-final, match 5", "Final",
+        "Losers' round 2, match 7" as the tournament's bracket names it (see
+        :meth:`tournament.bracket.Bracket.match_name`), "Night 3, match 2" in a league. Matches are
+        numbered from 1 through the whole bracket (or night) in playing order; byes have none."""
+        if self.is_league:
+            return f"Night {self.round}, match {self.number}"
+        return self.tournament.bracket.match_name(self.stage, self.round, self.number)
 
     @property
     def label(self) -> str:
-        """The match in words, by the tournament's format: "round 1, match 2" in a single
-        elimination, "losers' round 2, match 9" in a double, "night 3, match 1" in a league.
-        Matches are numbered from 1 through the whole bracket in playing order (byes have none)."""
-        if self.stage == self.Stage.FINAL:
-            return "second final" if self.round == 2 else "final"
-        if self.stage == self.Stage.THIRD_PLACE:
-            return "third-place match"
-        if self.stage == self.Stage.LEAGUE:
-            return f"night {self.round}, match {self.number}"
-        if self.stage == self.Stage.LOSERS:
-            return f"losers' round {self.round}, match {self.number}"
-        double = self.tournament.format == Tournament.Format.DOUBLE_ELIMINATION
-        bracket = "winners' round" if double else "round"
-        return f"{bracket} {self.round}, match {self.number}"
-
-    @property
-    def short_label(self) -> str:
-        """The name a board beside the bracket shows: "Match 3", "Final", "Third-place match"."""
-        if self.stage in (self.Stage.WINNERS, self.Stage.LOSERS) and self.number:
-            return f"Match {self.number}"
-        return str(self)
+        """The name inside a sentence: "the semi-final, match 5 is finished"."""
+        return self.name[0].lower() + self.name[1:]
 
     @property
     def is_league(self) -> bool:

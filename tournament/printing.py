@@ -258,6 +258,7 @@ def _sheet(
         "boxes_height": boxes,
         "disputes_height": dispute_box,
         "table": game.table.number if game else None,
+        "heading": game.label if game else "",
         "first_dealer": Seat(game.first_dealer).label if game else "",
         "seats": {s.label: seats.get(s, "") for s in Seat},
         "rows": rows,
@@ -347,9 +348,7 @@ def _drawing(sheet: dict[str, Any], round_: Round | None) -> list[list[Any]] | N
     heading = ""
     if round_:
         title += " "
-        heading = f"round {round_.number}" + (
-            f" · first deal: {sheet['first_dealer']}" if sheet["first_dealer"] else ""
-        )
+        heading = sheet["heading"] + (f" · first deal: {sheet['first_dealer']}" if sheet["first_dealer"] else "")
     boxes = [sheet["reneges"], sheet["table_talk"], sheet["misdeals"]] if sheet["show_table_talk"] else \
         [sheet["reneges"], sheet["misdeals"]]  # fmt: skip
     notes = [(f"box-{i}", NOTES_WIDTH[len(boxes)], box) for i, box in enumerate(boxes, start=1)]
@@ -418,7 +417,10 @@ def score_sheets(round_: Round, base: str | None = None) -> Document:
     disputed: dict[int, list[Any]] = defaultdict(list)
     for dispute in Dispute.objects.filter(hand__game__round=round_):  # a join, not a list of every hand's id
         disputed[dispute.hand_id].append(dispute)
-    games = list(round_.games.select_related("table", "round__tournament").order_by("table__number"))
+    games = list(round_.games.select_related("table", "round__tournament", "match").order_by("table__number"))
+    for game in games:
+        if game.match:
+            game.match.tournament = tournament  # one tournament, whose bracket names every match
     sheets = [_sheet(tournament, g, seats[g.table_id], hands[g.pk], base, disputed) for g in games]
     for number, sheet in enumerate(sheets, start=1):
         sheet["folio"] = f"page {number} of {len(sheets)}"  # across all the chunks

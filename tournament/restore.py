@@ -30,7 +30,7 @@ from django.utils.dateparse import parse_datetime
 
 from scoring import InvalidHand
 from tournament import bracket as pure_bracket
-from tournament import bulk_rows, knockout
+from tournament import bulk_rows
 from tournament.clocks import MAX_EXTRA_MINUTES
 from tournament.matches import winner_from_games
 from tournament.models import (
@@ -671,7 +671,7 @@ def _bracket(plan: _Plan) -> None:
     seeded = sorted((team for team in plan.teams if team.seed is not None), key=lambda team: team.seed)
     if len(seeded) < 2 or [team.seed for team in seeded] != list(range(1, len(seeded) + 1)):
         _fail("Teams", "seed: the bracket's teams are seeded 1, 2, 3… each seed once", "seeds")
-    shape = knockout.bracket_of(plan.tournament, len(seeded))
+    shape = plan.tournament.bracket_for(len(seeded))
     keys = {slot.key for slot in shape.slots}
     missing, extra = sorted(keys - {m.key for m in matches}), sorted({m.key for m in matches} - keys)
     if missing or extra:

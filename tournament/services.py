@@ -7,6 +7,7 @@ whose message is shown to them; anything else is a bug and is left to raise.
 
 from __future__ import annotations
 
+import copy
 import random
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
@@ -380,10 +381,11 @@ class HandConflict(Exception):
 
 @dataclass(frozen=True)
 class EnteredHand:
-    """A stored hand and its game after it: ``game`` is the locked, rescored row, ``hands``
-    every hand of the game in order and ``replay`` their results (one per hand), so the caller
-    renders without loading or scoring anything again. ``notice`` is what a correction caused,
-    in words for the director ("" when nothing else changed)."""
+    """A stored hand and its game after it: ``game`` is the locked, rescored row, ``hands`` the
+    hands ``replay`` scored (one result per hand), so the caller renders without loading or
+    scoring anything again: every hand of the game in order, or, for a new last hand, that hand
+    alone (scored on the game's stored totals; see :meth:`Game.replay_next`). ``notice`` is what
+    a correction caused, in words for the director ("" when nothing else changed)."""
 
     hand: Hand
     game: Game
@@ -410,8 +412,12 @@ def enter_hand(
     :class:`HandConflict` returns the stored hand (two phones, one hand). A correction names the
     ``expected_version`` it was based on; a stale one raises :class:`HandConflict` too. The hand
     must pass the scoring rules together with every hand before and after it, else
-    :class:`scoring.InvalidHand`. Every change is kept as a :class:`HandRevision`. The game is
-    replayed once, and its hands loaded once.
+    :class:`scoring.InvalidHand`. Every change is kept as a :class:`HandRevision`. A new scored
+    hand is scored on the game's stored totals (the hands before it are not read); anything
+    else replays the game once, its hands loaded once.
+
+    ``game`` is read again under its row lock (see :meth:`Game.lock`): its round's tournament
+    and its table are used as loaded.
 
     At the table (``source`` "table") only the last hand can be corrected, only while the round
     runs, and when the tournament asks for it an opponent's initials (``confirmed_by``) are needed.
@@ -420,46 +426,76 @@ def enter_hand(
     attempt was stored and is being sent again), that hand is returned and nothing is written,
     as if the first send had just succeeded.
     """
-    game = Game.objects.select_for_update(of=("self",)).select_related("round__tournament", "table").get(pk=game.pk)
-    if entry_key:
+    # Read again under the lock below, into copies: the caller's game and round stay as they were.
+    game = copy.copy(game)
+    game.round = copy.copy(game.round)
+    last_number, sent_id = game.lock(entry_key=entry_key)
+    if sent_id is not None:
         # Read under the game's lock: a racing send of the same key has committed or not started.
-        sent = Hand.objects.filter(entry_key=entry_key).first()
-        if sent is not None:
-            if sent.game_id != game.pk:
-                raise InvalidHand("this entry was made for another table's game", field="hand", code="other_game")
-            hands = list(game.hands.order_by("number"))
-            sent = next(hand for hand in hands if hand.pk == sent.pk)
-            return EnteredHand(hand=sent, game=game, hands=hands, replay=game.replay(hands))
-    hands = list(game.hands.order_by("number"))
-    existing = next((h for h in hands if h.number == number), None)
+        sent = Hand.objects.get(pk=sent_id)
+        if sent.game_id != game.pk:
+            raise InvalidHand("this entry was made for another table's game", field="hand", code="other_game")
+        hands = list(game.hands.order_by("number"))
+        sent = next(hand for hand in hands if hand.pk == sent.pk)
+        return EnteredHand(hand=sent, game=game, hands=hands, replay=game.replay(hands))
     at_table = source == HandRevision.Source.TABLE
     if at_table:
         _check_table_entry(game, confirmed_by)
-    closed = game.round.status == Round.Status.CLOSED
+    if number > (last_number or 0) and not entry.misdeal:
+        return _store(game, Hand(game=game, number=number), entry, last_number=last_number, source=source, by=by,
+                      confirmed_by=confirmed_by, entry_key=entry_key)  # fmt: skip
+    hands = list(game.hands.order_by("number"))
+    existing = next((h for h in hands if h.number == number), None)
     if existing is None:
-        _check_new_hand(game, hands, number)
-        hand = Hand(game=game, number=number)
+        return _store(game, Hand(game=game, number=number), entry, hands=hands, last_number=last_number, source=source,
+                      by=by, confirmed_by=confirmed_by, entry_key=entry_key)  # fmt: skip
+    if expected_version is None:
+        raise HandConflict(f"Hand {number} was already entered; this is what was stored.", existing)
+    if expected_version != existing.version:
+        raise HandConflict(f"Hand {number} was changed by someone else meanwhile; here it is now.", existing)
+    if at_table and existing.number != hands[-1].number:
+        raise InvalidHand("only the last hand can be corrected at the table; ask the director", field="hand",
+                          code="not_last_hand")  # fmt: skip
+    return _store(game, existing, entry, hands=hands, source=source, by=by, confirmed_by=confirmed_by,
+                  entry_key=entry_key)  # fmt: skip
+
+
+def _store(
+    game: Game,
+    hand: Hand,
+    entry: HandEntry,
+    *,
+    source: str,
+    by: User,
+    confirmed_by: str,
+    entry_key: str,
+    hands: list[Hand] | None = None,
+    last_number: int | None = None,
+) -> EnteredHand:
+    """Write ``hand`` (new when unsaved, else a correction) with ``entry``, its revision and the
+    game's totals. Replays ``hands`` (all of the game's, stored versions) with it, or, when
+    ``hands`` is None, scores the new hand alone on the game's totals."""
+    new = hand.pk is None
+    if new:
+        _check_new_hand(game, last_number, hand.number)
         before = None
     else:
-        if expected_version is None:
-            raise HandConflict(f"Hand {number} was already entered; this is what was stored.", existing)
-        if expected_version != existing.version:
-            raise HandConflict(f"Hand {number} was changed by someone else meanwhile; here it is now.", existing)
-        if at_table and existing.number != hands[-1].number:
-            raise InvalidHand("only the last hand can be corrected at the table; ask the director", field="hand",
-                              code="not_last_hand")  # fmt: skip
-        hand, before = existing, existing.snapshot()
+        before = hand.snapshot()
         hand.version += 1
+    closed = game.round.status == Round.Status.CLOSED
     hand.confirmed_by = confirmed_by.strip()
     if entry_key:
         hand.entry_key = entry_key
     hand.store(HandEntry.misdealt(entry.misdeal) if entry.misdeal else entry)  # a misdeal keeps no scores
-    ordered = sorted([h for h in hands if h.number != number] + [hand], key=lambda h: h.number)
-    replayed = game.replay(ordered)
+    if hands is None:
+        ordered, replayed = [hand], game.replay_next(hand)
+    else:
+        ordered = sorted([h for h in hands if h.number != hand.number] + [hand], key=lambda h: h.number)
+        replayed = game.replay(ordered)
     hand.save()
     HandRevision.objects.create(hand=hand, source=source, changed_by=by, before=before, after=hand.snapshot())
-    if existing is None:
-        game.call_time(number)
+    if new:
+        game.call_time(hand.number)
     game.record(replayed, ordered)
     if closed and game.status != Game.Status.FINISHED:
         # The next round was seated from this game's result: it must still have one.
@@ -504,8 +540,8 @@ def _check_table_entry(game: Game, confirmed_by: str) -> None:
                           code="confirmation_required")  # fmt: skip
 
 
-def _check_new_hand(game: Game, hands: list[Hand], number: int) -> None:
-    expected = (hands[-1].number + 1) if hands else 1
+def _check_new_hand(game: Game, last_number: int | None, number: int) -> None:
+    expected = (last_number or 0) + 1
     if number != expected:
         raise InvalidHand(f"the next hand at this table is hand {expected}", field="hand")
     if game.round.status != Round.Status.RUNNING:

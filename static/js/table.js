@@ -218,8 +218,8 @@
     p.dataset.for = field.name;
     p.textContent = message;
     field.setAttribute("aria-invalid", "true");
-    var cell = field.closest(".cell-wrap") || field;
-    cell.parentNode.insertBefore(p, cell.nextSibling);
+    // In the full-width list above the seats (as the server puts its own), not in a seat's column.
+    field.form.querySelector(".field-errors").appendChild(p);
     return false;
   }
 

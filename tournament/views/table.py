@@ -108,7 +108,7 @@ def _context(game: Game, form: HandForm, sheet: dict, **extra: object) -> dict:
         "form": form,
         "seat_list": list(Seat),
         "dealer": sheet["replay"].dealer_of(whole_number(form["number"].value())),
-        "first_dealer_rule": first_dealer_rule(game.rules),
+        "first_dealer_rule": "" if rows else first_dealer_rule(game.rules),  # shown before hand 1 only
         "last_number": rows[-1].hand.number if rows else None,
         **extra,
     }
@@ -202,7 +202,7 @@ def _saved(request: HttpRequest, loaded: Game, entered: services.EnteredHand) ->
     sheet = game_sheet(game, entered.hands, entered.replay, names=loaded.seat_names())
     rows, number = sheet["rows"], entered.hand.number
     new = rows[-1].hand.number == number and entered.hand.version == 1
-    changed = [row for row in rows if row.hand.number == (number - 1 if new else number)]
+    changed = [] if new else [row for row in rows if row.hand.number == number]
     context = _context(
         game, _form(game, hands=entered.hands), sheet, notice=f"Hand {number} saved.",
         new_row=rows[-1] if new else None, changed_rows=changed,
