@@ -27,6 +27,7 @@ from tournament.models import (
     Payment,
     Payout,
     Player,
+    PrintJob,
     Prize,
     Team,
     Tournament,
@@ -175,8 +176,26 @@ def test_deep_nesting_is_refused_without_a_500(director_client, exported):
     _refused(director_client, exported, "nested deeper than any export")
 
 
-def test_a_50_mb_upload_is_refused_before_it_is_read(director_client):
-    _refused(director_client, b" " * (50 * 1024 * 1024), "The file is 50.0 MB; an export is at most 16 MB")
+def test_a_50_mb_upload_is_refused_before_it_is_read(director_client, settings):
+    limit = settings.SPADES_IMPORT_MAX_MB
+    _refused(director_client, b" " * (50 * 1024 * 1024), f"The file is 50.0 MB; an export is at most {limit} MB")
+
+
+@pytest.mark.parametrize(("size", "refused_for_size"), [(1024 * 1024, False), (1024 * 1024 + 1, True)])
+def test_a_file_one_byte_over_the_limit_is_refused_for_its_size(director_client, settings, size, refused_for_size):
+    settings.SPADES_IMPORT_MAX_MB = 1
+    text = _refused(director_client, b" " * size)
+    assert ("an export is at most 1 MB" in text) == refused_for_size, text
+
+
+def test_the_import_page_states_the_upload_limit(director_client, settings):
+    settings.SPADES_IMPORT_MAX_MB = 7
+    assert "At most 7 MB" in director_client.get(reverse("director:import")).content.decode()
+
+
+def test_the_json_export_is_compact(director_client, event):
+    body = director_client.get(reverse("director:export_json", args=[event.pk])).content
+    assert body == json.dumps(json.loads(body), separators=(",", ":")).encode()
 
 
 @pytest.mark.parametrize("body", [b"", b"not json", b"[]", b'{"format": "other"}', b'{"format": "spades-director/1"}'])
@@ -230,6 +249,50 @@ def test_only_a_director_of_the_event_may_restore_over_it(client, django_user_mo
     response = _post(client, exported, replace=event.pk)
     assert response.status_code == 422 and "replace" in response.context["form"].errors
     assert _counts() == before
+
+
+def _every_row() -> dict[str, set[str]]:
+    """Every row of every model of the app, as its values (ids too)."""
+    return {
+        m.__name__: {repr(row) for row in m.objects.values_list()}
+        for m in apps.get_app_config("tournament").get_models()
+    }
+
+
+@pytest.mark.parametrize("kind", ["progressive", *EVENTS])
+def test_a_restore_in_place_leaves_exactly_the_backups_rows_and_no_other_events_row_changes(director, kind):
+    other = _event()
+    PrintJob.objects.create(tournament=other, document="standings", title="Standings", key="other")
+    untouched = _every_row()
+    event = EVENTS[kind]() if kind in EVENTS else _event()
+    Membership.objects.create(tournament=event, user=director, role=Membership.Role.DIRECTOR)
+    backup = _exported(event)
+    at_backup = _every_row()
+    playing = Game.objects.filter(round__tournament=event).exclude(status=Game.Status.FINISHED).first()
+    if playing is not None:  # play went on after the backup…
+        one_hand(playing, __import__("random").Random(1))
+    services.record_payment(team=event.teams.first(), amount=Decimal("5.00"), kind="payment", method="cash")
+    PrintJob.objects.create(tournament=event, document="standings", title="Standings", key="event")
+    restored = restore.import_tournament(backup, by=director, replace=event)  # …and the backup is restored
+    after = _every_row()
+    assert {name: len(rows) for name, rows in after.items()} == {name: len(rows) for name, rows in at_backup.items()}
+    assert all(untouched[name] <= after[name] for name in untouched)  # the other event's rows, as they were
+    assert _exported(restored) == backup
+
+
+def test_a_restore_in_place_deletes_every_model_of_an_event_each_before_those_it_links_to():
+    models = list(apps.get_app_config("tournament").get_models())
+    owned = {Tournament}  # a model whose rows link to an event's rows belongs to the event
+    while grown := {m for m in models if m not in owned and any(f.related_model in owned for f in _links(m))}:
+        owned |= grown
+    order = [model for model, _ in restore.EVENT_ROWS]
+    assert set(order) == owned and len(order) == len(owned)
+    for position, model in enumerate(order):
+        assert all(order.index(f.related_model) > position for f in _links(model) if f.related_model in owned)
+
+
+def _links(model) -> list:
+    return [f for f in model._meta.concrete_fields if f.is_relation]
 
 
 # --- knockouts and leagues -------------------------------------------------------------------------

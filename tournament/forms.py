@@ -9,6 +9,7 @@ from decimal import Decimal
 from typing import Any
 
 from django import forms
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.urls import reverse_lazy
 
@@ -319,6 +320,8 @@ class ImportForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.fields["replace"].queryset = directed
         self.fields["replace"].label_from_instance = lambda t: f"In place of {t}"
+        limit = settings.SPADES_IMPORT_MAX_MB
+        self.fields["file"].help_text = f"At most {limit} MB; a 1,000-table event of 8 rounds exports about 25 MB."
 
     def clean_file(self) -> Any:
         upload = self.cleaned_data["file"]

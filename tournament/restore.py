@@ -45,6 +45,7 @@ from tournament.models import (
     Payment,
     Payout,
     Player,
+    PrintJob,
     Prize,
     RosterPlayer,
     Round,
@@ -852,7 +853,10 @@ def import_tournament(data: dict[str, Any], *, by: Any = None, replace: Tourname
     transaction opens, so the transaction only inserts the rows (:mod:`tournament.bulk_rows`):
     SQLite's one write lock is held as briefly as it can be."""
     plan = check(data, replace=replace)
+    if replace is not None:
+        plan.tournament.pk = replace.pk
     tables = [bulk_rows.prepare(model, rows) for model, rows in _rows(plan)]
+    bulk_rows.reserve(tables)
     try:
         with transaction.atomic():
             return _write(plan, tables, by=by, replace=replace)
@@ -861,11 +865,11 @@ def import_tournament(data: dict[str, Any], *, by: Any = None, replace: Tourname
 
 
 def _rows(plan: _Plan) -> list[tuple[type[models.Model], list]]:
-    """Every new row but the tournament's, by model, each model after those it links to."""
+    """Every new row, by model, each model after those it links to."""
     return [
-        (RosterPlayer, _roster(plan)), (Team, plan.teams), (Player, plan.players), (Payment, plan.payments),
-        (Table, plan.tables), (Clock, plan.clocks), (Match, plan.matches), (Round, plan.rounds),
-        (Seating, plan.seatings), (SitOut, plan.sit_outs), (SeatingChange, plan.changes),
+        (Tournament, [plan.tournament]), (RosterPlayer, _roster(plan)), (Team, plan.teams), (Player, plan.players),
+        (Payment, plan.payments), (Table, plan.tables), (Clock, plan.clocks), (Match, plan.matches),
+        (Round, plan.rounds), (Seating, plan.seatings), (SitOut, plan.sit_outs), (SeatingChange, plan.changes),
         (Game, [game for game, _ in plan.games]), (Hand, [hand for _, hands in plan.games for hand in hands]),
         (HandRevision, plan.revisions), (Dispute, plan.disputes), (Prize, plan.prizes), (Payout, plan.payouts),
     ]  # fmt: skip
@@ -896,14 +900,35 @@ def _write(plan: _Plan, tables: list[bulk_rows.Prepared], *, by: Any, replace: T
     if replace is not None:
         old = Tournament.objects.select_for_update().get(pk=replace.pk)
         members = list(old.memberships.values_list("user_id", "role"))
-        # Money rows are protected from a cascade (RESTRICT): they go first, on purpose.
-        Payout.objects.filter(prize__tournament=old).delete()
-        Payment.objects.filter(team__tournament=old).delete()
-        old.delete()
-        tournament.pk = replace.pk
-    tournament.save(force_insert=True)
+        _delete_event(old)
+    bulk_rows.insert(tables)  # the games scored when checked
     if by is not None and not any(user == by.pk for user, _ in members):
         members.append((by.pk, Membership.Role.DIRECTOR))
     Membership.objects.bulk_create(Membership(tournament=tournament, user_id=u, role=r) for u, r in members)
-    bulk_rows.insert(tables)  # the games scored when checked
     return tournament
+
+
+# Every row of an event, by model, each model before those it links to, with the path from the
+# model to the event. Money rows are deleted on purpose here, although the models protect them
+# from a cascade (RESTRICT): the restore puts the file's in their place.
+EVENT_ROWS: list[tuple[type[models.Model], str]] = [
+    (Dispute, "hand__game__round__tournament"), (HandRevision, "hand__game__round__tournament"),
+    (Hand, "game__round__tournament"), (Game, "round__tournament"), (Seating, "round__tournament"),
+    (SitOut, "round__tournament"), (SeatingChange, "round__tournament"), (Payout, "prize__tournament"),
+    (Payment, "team__tournament"), (Match, "tournament"), (Round, "tournament"), (Clock, "tournament"),
+    (Prize, "tournament"), (Player, "team__tournament"), (Table, "tournament"), (Team, "tournament"),
+    (PrintJob, "tournament"), (Membership, "tournament"), (Tournament, "pk"),
+]  # fmt: skip
+
+
+def _delete_event(tournament: Tournament) -> None:
+    """Delete every row of ``tournament``, inside the caller's transaction: one DELETE a model.
+
+    Django's ``delete()`` collects a cascade object by object (for a 1,000-table event it loads
+    every hand and revision into memory, and its IN lists run to thousands of ids): seconds while
+    the write lock is held. Here each model's rows go in one statement, children first. A row
+    this list missed (a model added later) still refers to a deleted one, and the database's
+    foreign-key check refuses the whole transaction: a restore fails rather than leave part of
+    an event behind."""
+    for model, path in EVENT_ROWS:
+        model.objects.filter(**{path: tournament.pk})._raw_delete(model.objects.db)

@@ -144,8 +144,10 @@ AXES_LOCKOUT_CALLABLE = "tournament.views.login.locked_out"
 AXES_RESET_ON_SUCCESS = True
 AXES_VERBOSE = False
 
-# The largest tournament export an import accepts (a 100-table evening is a few megabytes).
-SPADES_IMPORT_MAX_MB = _env_int("SPADES_IMPORT_MAX_MB", 16)
+# The largest tournament export an import accepts. The largest event we support, 1,000 tables
+# playing 8 rounds (32,000 hands), exports 25 MB (41 MB as exports were written before they
+# were made compact); the rest is room for longer rounds.
+SPADES_IMPORT_MAX_MB = _env_int("SPADES_IMPORT_MAX_MB", 48)
 
 # Print jobs: a rendering job silent this long is taken to have lost its process and is
 # rendered again; PDFs older than this many days are deleted (made again on demand).
