@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from scoring import HandEntry
 from tests.conftest import finish_game, make_tournament
 from tests.events import EVENTS, one_hand
-from tournament import printing, restore, services, transfer
+from tournament import bulk_rows, printing, restore, services, transfer
 from tournament.models import (
     Clock,
     Game,
@@ -221,6 +221,20 @@ def test_rows_made_after_an_import_get_ids_of_their_own(event, exported):
     finish_game(game, hands=1)
     assert team.players.count() == 2 and game.hands.count() == 1 + len(exported["rounds"][1]["games"][1]["hands"])
     assert Team.objects.filter(pk=team.pk).get().tournament == copy_
+
+
+def test_rows_another_writer_adds_while_an_import_is_checked_keep_their_ids(event, exported, monkeypatch):
+    reserve, late = bulk_rows.reserve, []
+
+    def and_a_desk_registers_a_team(tables):  # after the ids are reserved, before the transaction
+        reserve(tables)
+        if not late:
+            late.append(services.register_team(tournament=event, names=["Late", "Comer"]))
+
+    monkeypatch.setattr(bulk_rows, "reserve", and_a_desk_registers_a_team)
+    copy_ = restore.import_tournament(exported)
+    assert Team.objects.get(pk=late[0].pk).tournament == event and late[0].players.count() == 2
+    assert _without_tokens(_exported(copy_)) == _without_tokens(exported)
 
 
 def test_a_backup_restores_in_place_with_the_same_links_and_members(director_client, event, exported, director):

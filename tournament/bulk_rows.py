@@ -27,14 +27,16 @@ from psycopg.copy import Copy, FileWriter
 @dataclass
 class Prepared:
     """One model's new rows: the objects, and their values ready for the database (links to other
-    new rows still the objects, at ``links``); once reserved, the rows to write (``ready``, or on
-    PostgreSQL ``copy_data``) and the first id reserved (``start``; None if none was)."""
+    new rows still the objects, at ``links``); once reserved, the objects that were given ids
+    (``new``), the first of those ids (``start``; None if none was) and the rows to write
+    (``ready``, or on PostgreSQL ``copy_data``)."""
 
     model: type[models.Model]
     objects: Sequence[models.Model]
     columns: list[str]
     rows: list[list[Any]]
     links: list[int]
+    new: list[models.Model] | None = None
     ready: list[list[Any]] | None = None
     copy_data: bytes = b""
     start: int | None = None
@@ -63,10 +65,11 @@ def reserve(tables: Sequence[Prepared]) -> None:
     and :func:`insert` checks under the write lock that no other writer took them meanwhile."""
     with connection.cursor() as cursor:
         for table in tables:
-            new = [obj for obj in table.objects if obj.pk is None]
-            ids = _reserve(cursor, table.model, len(new)) if new else []
+            if table.new is None:
+                table.new = [obj for obj in table.objects if obj.pk is None]
+            ids = _reserve(cursor, table.model, len(table.new)) if table.new else []
             table.start = ids[0] if ids else None
-            for obj, pk in zip(new, ids, strict=True):
+            for obj, pk in zip(table.new, ids, strict=True):
                 obj.pk = pk
             for obj in table.objects:
                 obj._state.adding, obj._state.db = False, connection.alias
