@@ -849,9 +849,10 @@ def import_tournament(data: dict[str, Any], *, by: Any = None, replace: Tourname
     in place of that tournament (same id, links and members; everything else as in the file).
     Nothing is written unless all of it is valid (:class:`ValidationError` names the problem).
 
-    Everything is checked, scored, built and converted for the database before the write
-    transaction opens, so the transaction only inserts the rows (:mod:`tournament.bulk_rows`):
-    SQLite's one write lock is held as briefly as it can be."""
+    Everything is checked, scored, built, converted for the database and given its ids before
+    the write transaction opens, so the transaction only deletes the old event (in place) and
+    writes the rows (:mod:`tournament.bulk_rows`): SQLite's one write lock is held as briefly
+    as it can be."""
     plan = check(data, replace=replace)
     if replace is not None:
         plan.tournament.pk = replace.pk
