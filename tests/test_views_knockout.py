@@ -37,6 +37,19 @@ def test_the_bracket_page_shows_the_matches_playing_with_tables_and_clocks(direc
     assert fragment.content.decode().startswith('<div id="bracket-board"')
 
 
+def test_the_bracket_page_reads_as_many_queries_for_16_matches_playing_as_for_2(director_client):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    counts = []
+    for teams in (4, 32):
+        tournament = knockout_event(teams=teams)
+        with CaptureQueriesContext(connection) as captured:
+            director_client.get(reverse("director:bracket", args=[tournament.pk]))
+        counts.append(len(captured))
+    assert counts[0] == counts[1]  # every match is named from one read of the bracket
+
+
 def test_the_bracket_page_needs_a_director(client):
     tournament = knockout_event(teams=2)
     response = client.get(reverse("director:bracket", args=[tournament.pk]))

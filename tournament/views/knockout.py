@@ -52,7 +52,8 @@ def _errors(request: HttpRequest, error: ValidationError) -> None:
 def swap_forms(tournament: Tournament, data: dict | None = None) -> tuple[SwapTeamsForm, MoveMatchForm]:
     """The match board's changes before play: two teams exchange places, a match changes table."""
     teams = tournament.teams.filter(seed__isnull=False).prefetch_related("players").order_by("seed")
-    seated = tournament.matches.filter(status=Match.Status.PLAYING).select_related("table", "tournament")
+    # Through tournament.matches every match shares this tournament, whose bracket names them all.
+    seated = tournament.matches.filter(status=Match.Status.PLAYING).select_related("table")
     return (
         SwapTeamsForm(data, teams=teams, prefix="swap"),
         MoveMatchForm(data, matches=seated.order_by("table__number"), tables=tournament.tables.order_by("number"),
