@@ -36,6 +36,7 @@ bench: install
 	$(DEV) $(PY) bench/knockout_scale.py
 	$(DEV) $(PY) bench/table_taps.py
 	$(DEV) $(PY) bench/league.py
+	$(DEV) $(PY) bench/import_lock.py
 
 lint: install
 	$(VENV)/bin/ruff check .

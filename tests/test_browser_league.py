@@ -10,7 +10,9 @@ from pypdf import PdfReader
 
 from scoring import HandEntry
 from tests.conftest import COUPLES, PHONE
-from tournament import league, services
+from tests.test_league import make_league
+from tournament import clocks, league, services
+from tournament.formats import format_of
 from tournament.models import HandRevision, Match, Team, Tournament
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -192,3 +194,29 @@ def test_a_director_runs_a_six_team_league_to_the_championship_payouts(
     text = " ".join(" ".join(p.extract_text().split()) for p in PdfReader(io.BytesIO(pdf)).pages)
     assert "Ada & Ben" in text and "$40.00" in text and "Cleo & Dan" in text and "$20.00" in text
     assert Team.objects.get(tournament=tournament, number=1).payouts.get().amount == 40
+
+
+UPRIGHT = {"width": 390, "height": 844}
+
+
+def test_a_league_night_fits_a_phone_held_upright(browser, live_server, director, screenshot):
+    tournament = make_league(couples=6)
+    round_ = format_of(tournament).start(tournament=tournament)
+    round_.start()
+    clocks.start_round_clock(round_=round_)
+    context = browser.new_context(viewport=UPRIGHT, base_url=live_server.url, has_touch=True, is_mobile=True)
+    page = context.new_page()
+    _log_in(page, director)
+    page.goto(f"/t/{tournament.pk}/league/nights/1/")
+    assert page.evaluate("document.documentElement.scrollWidth") <= UPRIGHT["width"]
+    assert page.locator("#board .scroll-x").evaluate("box => box.scrollWidth - box.clientWidth") == 0
+    rows = page.locator("#board tbody tr")
+    assert rows.count() == 3
+    for part in (rows.locator(".clock"), rows.get_by_role("button", name="+5 min"), rows.locator("td.ew")):
+        for box in [part.nth(i).bounding_box() for i in range(part.count())]:
+            assert box["x"] >= 0 and box["x"] + box["width"] <= UPRIGHT["width"]
+    assert page.locator("#board td.deals").first.is_hidden()  # who deals is the table's business
+    cards = page.locator(".night-matches .card")
+    assert cards.count() == 3 and cards.first.inner_text().startswith("Night 1, match 1")
+    screenshot(page, "league-night-phone")
+    context.close()

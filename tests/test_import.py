@@ -195,6 +195,15 @@ def test_a_good_file_imports_as_a_new_tournament_with_every_row(director_client,
     assert copy_.rounds.get(number=2).games.get(table__number=1).hands.get(number=2).disputed
 
 
+def test_rows_made_after_an_import_get_ids_of_their_own(event, exported):
+    copy_ = restore.import_tournament(exported)
+    team = services.register_team(tournament=copy_, names=["Late", "Comer"])
+    game = copy_.rounds.get(number=2).games.get(table__number=2)
+    finish_game(game, hands=1)
+    assert team.players.count() == 2 and game.hands.count() == 1 + len(exported["rounds"][1]["games"][1]["hands"])
+    assert Team.objects.filter(pk=team.pk).get().tournament == copy_
+
+
 def test_a_backup_restores_in_place_with_the_same_links_and_members(director_client, event, exported, director):
     Membership.objects.create(tournament=event, user=director, role=Membership.Role.DIRECTOR)
     links = dict(event.tables.values_list("number", "token"))

@@ -290,3 +290,21 @@ def test_a_match_has_one_name_on_every_board_page_and_sheet(director_client, cli
     text = " ".join(page.extract_text() for page in PdfReader(tmp_path / "games.pdf").pages)
     assert "semi-final, match 5 · first deal" in text and f"Table {semi.table.number} semi-final" in text
     assert "Table 1 quarter-final, match 1 ·" in text and "Table 1 round" not in text
+
+
+def test_the_table_pages_header_names_the_game_by_its_match_or_its_round(client, running_round):
+    from tests.test_league import make_league
+    from tournament import league
+
+    knockout = knockout_event(teams=4, best_of=3)
+    night = make_league(4)
+    league.build_schedule(tournament=night)
+    league.open_night(tournament=night, night=1).start()
+    games = {
+        "semi-final, match 1, game 1": current_game(match(knockout, "W1-1")),
+        "night 1, match 1": current_game(night.matches.get(round=1, number=1)),
+        "round 1": running_round.games.first(),
+    }
+    for label, game in games.items():
+        page = client.get(reverse("table:page", args=[game.table.token])).content.decode()
+        assert f'<span class="who">{game.round.tournament.name} · {label}</span>' in page

@@ -30,6 +30,7 @@ from django.utils.dateparse import parse_datetime
 
 from scoring import InvalidHand
 from tournament import bracket as pure_bracket
+from tournament import bulk_rows
 from tournament.clocks import MAX_EXTRA_MINUTES
 from tournament.matches import winner_from_games
 from tournament.models import (
@@ -847,31 +848,49 @@ def import_tournament(data: dict[str, Any], *, by: Any = None, replace: Tourname
     in place of that tournament (same id, links and members; everything else as in the file).
     Nothing is written unless all of it is valid (:class:`ValidationError` names the problem).
 
-    Everything is checked, scored and built before the write transaction opens, so the
-    transaction only inserts the rows (SQLite's one write lock is held as briefly as it can be)."""
+    Everything is checked, scored, built and converted for the database before the write
+    transaction opens, so the transaction only inserts the rows (:mod:`tournament.bulk_rows`):
+    SQLite's one write lock is held as briefly as it can be."""
     plan = check(data, replace=replace)
-    known = _roster(plan.roster_names)
+    tables = [bulk_rows.prepare(model, rows) for model, rows in _rows(plan)]
     try:
         with transaction.atomic():
-            return _write(plan, known, by=by, replace=replace)
+            return _write(plan, tables, by=by, replace=replace)
     except DatabaseError as error:  # a constraint the checks above missed: still nothing written
         raise ValidationError(f"The export does not fit the database ({error}).", code="database") from None
 
 
-def _roster(names: list[str]) -> dict[str, RosterPlayer]:
-    """The club roster's entry for each name already on it (as :func:`services.roster_entry`
-    picks it: the one who played most recently under that name), read before writing."""
-    keys = sorted({roster_key(name) for name in names})
+def _rows(plan: _Plan) -> list[tuple[type[models.Model], list]]:
+    """Every new row but the tournament's, by model, each model after those it links to."""
+    return [
+        (RosterPlayer, _roster(plan)), (Team, plan.teams), (Player, plan.players), (Payment, plan.payments),
+        (Table, plan.tables), (Clock, plan.clocks), (Match, plan.matches), (Round, plan.rounds),
+        (Seating, plan.seatings), (SitOut, plan.sit_outs), (SeatingChange, plan.changes),
+        (Game, [game for game, _ in plan.games]), (Hand, [hand for _, hands in plan.games for hand in hands]),
+        (HandRevision, plan.revisions), (Dispute, plan.disputes), (Prize, plan.prizes), (Payout, plan.payouts),
+    ]  # fmt: skip
+
+
+def _roster(plan: _Plan) -> list[RosterPlayer]:
+    """Link each player to the club roster's entry for their name (as :func:`services.roster_entry`
+    picks it: the one who played most recently under that name), read before writing; the
+    entries to add for names not on it yet."""
+    keys = sorted({roster_key(name) for name in plan.roster_names})
     known: dict[str, RosterPlayer] = {}
     for start in range(0, len(keys), 500):
-        chunk = keys[start : start + 500]
-        found = RosterPlayer.objects.filter(key__in=chunk).annotate(last=Max("entries__id"))
+        found = RosterPlayer.objects.filter(key__in=keys[start : start + 500]).annotate(last=Max("entries__id"))
         for person in found.order_by(F("last").desc(nulls_last=True), "id"):
             known.setdefault(person.key, person)
-    return known
+    new: dict[str, RosterPlayer] = {}
+    for player, name in zip(plan.players, plan.roster_names, strict=True):
+        key = roster_key(name)
+        if key not in known and key not in new:
+            new[key] = RosterPlayer(name=" ".join(name.split()), key=key)
+        player.roster = known.get(key) or new[key]
+    return list(new.values())
 
 
-def _write(plan: _Plan, known: dict[str, RosterPlayer], *, by: Any, replace: Tournament | None) -> Tournament:
+def _write(plan: _Plan, tables: list[bulk_rows.Prepared], *, by: Any, replace: Tournament | None) -> Tournament:
     tournament = plan.tournament
     members: list[tuple[int, str]] = []
     if replace is not None:
@@ -886,23 +905,5 @@ def _write(plan: _Plan, known: dict[str, RosterPlayer], *, by: Any, replace: Tou
     if by is not None and not any(user == by.pk for user, _ in members):
         members.append((by.pk, Membership.Role.DIRECTOR))
     Membership.objects.bulk_create(Membership(tournament=tournament, user_id=u, role=r) for u, r in members)
-    new = {}
-    for name in plan.roster_names:  # the same person as in the club's other events, else a new entry
-        key = roster_key(name)
-        if key not in known and key not in new:
-            new[key] = RosterPlayer(name=" ".join(name.split()), key=key)
-    RosterPlayer.objects.bulk_create(new.values())
-    for player, name in zip(plan.players, plan.roster_names, strict=True):
-        key = roster_key(name)
-        player.roster = known.get(key) or new[key]
-    for model, rows in ((Team, plan.teams), (Player, plan.players), (Payment, plan.payments),
-                        (Table, plan.tables), (Clock, plan.clocks), (Match, plan.matches), (Round, plan.rounds),
-                        (Seating, plan.seatings), (SitOut, plan.sit_outs), (SeatingChange, plan.changes)):  # fmt: skip
-        model.objects.bulk_create(rows)
-    Game.objects.bulk_create(game for game, _ in plan.games)  # scored when checked
-    Hand.objects.bulk_create(hand for _, hands in plan.games for hand in hands)
-    HandRevision.objects.bulk_create(plan.revisions)
-    Dispute.objects.bulk_create(plan.disputes)
-    Prize.objects.bulk_create(plan.prizes)
-    Payout.objects.bulk_create(plan.payouts)
+    bulk_rows.insert(tables)  # the games scored when checked
     return tournament
