@@ -68,6 +68,8 @@ def test_director_runs_an_eight_team_double_elimination_to_the_champion_and_the_
         save(phone, number)
         phone.wait_for_selector(f"text=Hand {number} saved.")
     phone.wait_for_selector("text=Game over")
+    home = " & ".join(player.name for player in first.home.players.all())
+    assert f"Game over: {home} win." in phone.inner_text("#entry")  # the names stay after each save
 
     while match := Match.objects.filter(tournament=tournament, status=Match.Status.PLAYING).first():
         win_game(match, home=match.home.number < match.away.number)
