@@ -92,7 +92,8 @@ class SwapTeamsForm(forms.Form):
         super().__init__(*args, **kwargs)
         for name in ("first", "second"):
             self.fields[name].queryset = teams
-            self.fields[name].label_from_instance = lambda team: f"{team.number}. {team.names}"
+            # The bracket names teams by seed, so the choices do too ("(1) Xena Cole").
+            self.fields[name].label_from_instance = lambda team: f"({team.seed}) {team.names}"
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()

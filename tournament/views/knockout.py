@@ -95,7 +95,7 @@ def match_swap(request: HttpRequest, tournament_id: int) -> HttpResponse:
         if form is teams_form:
             format_of(tournament).swap_teams(tournament=tournament, first=data["first"], second=data["second"],
                                              by=request.user)  # fmt: skip
-            done = f"Teams {data['first'].number} and {data['second'].number} swapped places."
+            done = f"{data['first'].names} and {data['second'].names} swapped places in the bracket."
         else:
             other = matches.move_to_table(match=data["match"], table=data["table"], by=request.user)
             done = f"The {data['match'].label} is at table {data['table'].number} now" + (
