@@ -209,6 +209,11 @@ class Tournament(models.Model):
     def current_round(self) -> Round | None:
         return self.rounds.exclude(status=Round.Status.CLOSED).order_by("number").first()
 
+    def prize_divisions(self) -> frozenset[str]:
+        """The divisions a division prize names: the only ones the standings show beside a name
+        (a division no prize asks for says nothing about the game)."""
+        return frozenset(self.prizes.filter(kind=Prize.Kind.DIVISION).values_list("division", flat=True))
+
     def bracket_for(self, teams: int) -> Bracket:
         """The knockout bracket for ``teams`` teams in this format (a league's championship is a
         single elimination)."""
@@ -1265,6 +1270,11 @@ class Match(models.Model):
     @property
     def is_finished(self) -> bool:
         return self.status == self.Status.FINISHED
+
+    @property
+    def is_seated(self) -> bool:
+        """At its table, its round (a league night) seated but not started: play has not begun."""
+        return self.is_playing and self.games.filter(round__status=Round.Status.PLANNED).exists()
 
     @property
     def is_bye(self) -> bool:
