@@ -73,4 +73,14 @@ def find_seat(request: HttpRequest, tournament_id: int) -> HttpResponse:
 
 @director_required
 def director_standings(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    return render(request, "director/standings.html", _standings_context(tournament_id))
+    """The standings as the format shows them (a progressive event's table, a knockout's places)."""
+    tournament = tournament_or_404(tournament_id)
+    event_format = format_of(tournament)
+    context = {
+        "tournament": tournament,
+        "tiebreak": event_format.places_text,
+        "current": tournament.current_round(),
+        "standings_partial": event_format.standings_partial,
+        **event_format.standings_context(tournament),
+    }
+    return render(request, "director/standings.html", context)
