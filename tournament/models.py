@@ -209,6 +209,11 @@ class Tournament(models.Model):
     def current_round(self) -> Round | None:
         return self.rounds.exclude(status=Round.Status.CLOSED).order_by("number").first()
 
+    def prize_divisions(self) -> frozenset[str]:
+        """The divisions a division prize names: the only ones the standings show beside a name
+        (a division no prize asks for says nothing about the game)."""
+        return frozenset(self.prizes.filter(kind=Prize.Kind.DIVISION).values_list("division", flat=True))
+
     def bracket_for(self, teams: int) -> Bracket:
         """The knockout bracket for ``teams`` teams in this format (a league's championship is a
         single elimination)."""

@@ -527,6 +527,7 @@ def standings(tournament: Tournament) -> Document:
         "rows": rows,
         "rounds": rounds,
         "tiebreak": format_of(tournament).places_text,
+        "prize_divisions": tournament.prize_divisions(),
     }
     return Document("standings", title, "print/standings.html", [context])
 

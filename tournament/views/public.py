@@ -23,6 +23,7 @@ def _standings_context(tournament_id: int) -> dict:
         "rows": event_format.standings(tournament),
         "tiebreak": event_format.places_text,
         "current": tournament.current_round(),
+        "prize_divisions": tournament.prize_divisions(),
     }
 
 
