@@ -20,7 +20,8 @@ def _standings_context(tournament_id: int) -> dict:
     event_format = format_of(tournament)
     return {
         "tournament": tournament,
-        "rows": event_format.standings(tournament),
+        **event_format.standings_context(tournament),  # a progressive event's rows, a knockout's places
+        "standings_partial": event_format.standings_partial,
         "tiebreak": event_format.places_text,
         "current": tournament.current_round(),
         "prize_divisions": tournament.prize_divisions(),
@@ -75,13 +76,4 @@ def find_seat(request: HttpRequest, tournament_id: int) -> HttpResponse:
 @director_required
 def director_standings(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """The standings as the format shows them (a progressive event's table, a knockout's places)."""
-    tournament = tournament_or_404(tournament_id)
-    event_format = format_of(tournament)
-    context = {
-        "tournament": tournament,
-        "tiebreak": event_format.places_text,
-        "current": tournament.current_round(),
-        "standings_partial": event_format.standings_partial,
-        **event_format.standings_context(tournament),
-    }
-    return render(request, "director/standings.html", context)
+    return render(request, "director/standings.html", _standings_context(tournament_id))
