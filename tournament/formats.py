@@ -9,7 +9,11 @@ Look a tournament's format up with :func:`format_of`; add a format by adding a c
 
 from __future__ import annotations
 
+<<<<<<< HEAD
 from typing import Any
+=======
+from dataclasses import dataclass
+>>>>>>> main
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
@@ -21,6 +25,21 @@ from tournament.reports import StandingRow, standings_rows
 from tournament.standings import TIEBREAK_TEXT, Standing
 
 User = AbstractBaseUser | None
+
+
+@dataclass(frozen=True)
+class MatchWords:
+    """How a match's result is worded on its page and in messages: a knockout's winner goes
+    through (shown on the bracket); a league match's winner has won it (shown in the league table)."""
+
+    winner: str  # the label of the winner's field: "Goes through"
+    shown: str  # where the result shows: "the bracket"
+    went: str  # "went through"
+    go: str  # "go through", after a team's names
+
+
+KNOCKOUT_WORDS = MatchWords("Goes through", "the bracket", "went through", "go through")
+LEAGUE_WORDS = MatchWords("Won the match", "the league table", "won the match", "win the match")
 
 
 class EventFormat:
@@ -37,8 +56,12 @@ class EventFormat:
     public_page = "public:standings"
     projector_page = "public:projector"
     public_title = "Live standings"
+<<<<<<< HEAD
     # The director's standings page shows this partial, given standings_context()'s values.
     standings_partial = "public/standings.html#standings"
+=======
+    standings_page = "director:standings"  # the director's Standings tab
+>>>>>>> main
 
     def start(self, *, tournament: Tournament, by: User = None) -> Round:
         """Seat the first round (or wave) of play; returns the round now being played or planned."""
@@ -59,6 +82,10 @@ class EventFormat:
     def prize_ties(self, tournament: Tournament) -> str:
         """How entrants level in the standings share prizes (see :mod:`tournament.prizes`)."""
         return tournament.prize_ties
+
+    def match_words(self, match: Match) -> MatchWords:
+        """The words for ``match``'s result (a knockout's by default)."""
+        return KNOCKOUT_WORDS
 
     def play_url(self, tournament: Tournament, round_: Round) -> str:
         """The director's page where ``round_`` is run."""
@@ -179,6 +206,9 @@ class League(EventFormat):
     def standings(self, tournament: Tournament) -> list[StandingRow]:
         return league.standing_rows(tournament)
 
+    def match_words(self, match: Match) -> MatchWords:
+        return LEAGUE_WORDS if match.is_league else KNOCKOUT_WORDS  # the championship is a knockout
+
     def play_url(self, tournament: Tournament, round_: Round) -> str:
         if league.league_matches(tournament).filter(round=round_.number).exists():
             return reverse("director:league_night", args=[tournament.pk, round_.number])
@@ -200,6 +230,8 @@ class League(EventFormat):
     public_page = "public:league"
     projector_page = "public:league_projector"
     public_title = "Live league table"
+    # One ranking: the league table, headed by the championship's places once they are decided.
+    standings_page = "director:league_table"
     no_team_swaps = (
         "In a league the schedule decides who meets whom, and the league table seeds the championship: "
         "move a match to another night (Postpone) or to another table instead."

@@ -1261,6 +1261,11 @@ class Match(models.Model):
         return self.status == self.Status.FINISHED
 
     @property
+    def is_seated(self) -> bool:
+        """At its table, its round (a league night) seated but not started: play has not begun."""
+        return self.is_playing and self.games.filter(round__status=Round.Status.PLANNED).exists()
+
+    @property
     def is_bye(self) -> bool:
         return self.status == self.Status.BYE
 
