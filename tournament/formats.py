@@ -9,11 +9,8 @@ Look a tournament's format up with :func:`format_of`; add a format by adding a c
 
 from __future__ import annotations
 
-<<<<<<< HEAD
-from typing import Any
-=======
 from dataclasses import dataclass
->>>>>>> main
+from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
@@ -56,12 +53,9 @@ class EventFormat:
     public_page = "public:standings"
     projector_page = "public:projector"
     public_title = "Live standings"
-<<<<<<< HEAD
-    # The director's standings page shows this partial, given standings_context()'s values.
-    standings_partial = "public/standings.html#standings"
-=======
     standings_page = "director:standings"  # the director's Standings tab
->>>>>>> main
+    # That page shows this partial, given standings_context()'s values.
+    standings_partial = "public/standings.html#standings"
 
     def start(self, *, tournament: Tournament, by: User = None) -> Round:
         """Seat the first round (or wave) of play; returns the round now being played or planned."""
