@@ -281,8 +281,10 @@ def test_a_finished_table_needs_no_phone_on_the_board(director_client, running_r
     finish_game(running_round.games.get(table__number=2))
     response = director_client.get(reverse("director:round", args=[tournament.pk, 1]), HTTP_HX_REQUEST="true")
     rows = {row.split("Open table ")[1].split('"')[0]: row for row in response.content.decode().split("<tr")[2:]}
-    assert '<td class="muted">done</td>' in rows["2"] and "not heard from yet" not in rows["2"]
-    assert '<td class="bad">not heard from yet</td>' in rows["1"]  # still playing, its phone never reported
+    assert '<td class="muted phone" data-label="Phone">done</td>' in rows["2"] and "not heard from yet" not in rows["2"]
+    assert (
+        '<td class="phone bad" data-label="Phone">not heard from yet</td>' in rows["1"]
+    )  # still playing, its phone never reported
 
 
 # --- hands through the director's page -----------------------------------------------------------

@@ -7,6 +7,7 @@ from typing import Any
 from django import forms
 
 from tournament.clocks import MAX_EXTRA_MINUTES
+from tournament.formats import format_of
 from tournament.models import Match, Table, Team
 
 
@@ -22,6 +23,9 @@ class DecideMatchForm(forms.Form):
     def __init__(self, *args: Any, match: Match, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.match = match
+        self.words = format_of(match.tournament).match_words(match)
+        self.fields["winner"].label = self.words.winner
+        self.fields["reason"].help_text = f"Kept on the record and shown in {self.words.shown}."
         teams = [t for t in (match.home, match.away) if t is not None]
         self.fields["winner"].choices = [(t.pk, t.names) for t in teams]
 

@@ -617,8 +617,10 @@ class Game(models.Model):
         return Seat(self.first_dealer).after(self.hands_played)
 
     def seat_names(self) -> dict[Seat, str]:
-        """Who sits where at this table: from the query when loaded :meth:`~GameQuerySet.with_seat_names`,
-        else read now."""
+        """Who sits where at this table: a match's teams (see :meth:`Match.seat_names`), else the
+        round's seating, from the query when loaded :meth:`~GameQuerySet.with_seat_names` or read now."""
+        if self.match_id:
+            return self.match.seat_names()
         if hasattr(self, "north_name"):
             return {seat: getattr(self, f"{seat.prefix}_name") or "" for seat in Seat}
         seatings = self.round.seatings.filter(table_id=self.table_id).annotate(name=playing_name())
@@ -1241,6 +1243,15 @@ class Match(models.Model):
         """The name inside a sentence: "the semi-final, match 5 is finished"."""
         return self.name[0].lower() + self.name[1:]
 
+    def seat_names(self) -> dict[Seat, str]:
+        """Who sits where in this match's games: home North–South, away East–West (each team's
+        players in registration order); an empty seat's name is ""."""
+        seats = dict.fromkeys(Seat, "")
+        for team, pair in ((self.home, (Seat.NORTH, Seat.SOUTH)), (self.away, (Seat.EAST, Seat.WEST))):
+            names = [player.name for player in team.players.all()] if team else []
+            seats.update(zip(pair, names, strict=False))
+        return seats
+
     @property
     def is_league(self) -> bool:
         return self.stage == self.Stage.LEAGUE
@@ -1264,6 +1275,11 @@ class Match(models.Model):
     @property
     def is_finished(self) -> bool:
         return self.status == self.Status.FINISHED
+
+    @property
+    def is_seated(self) -> bool:
+        """At its table, its round (a league night) seated but not started: play has not begun."""
+        return self.is_playing and self.games.filter(round__status=Round.Status.PLANNED).exists()
 
     @property
     def is_bye(self) -> bool:

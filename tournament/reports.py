@@ -375,11 +375,7 @@ def game_sheet(
     """
     hands = list(game.hands.order_by("number")) if hands is None else hands
     replayed = game.replay(hands) if replayed is None else replayed
-    if names is None and game.match_id:
-        found = match_seats(game.match)
-        names = {seat: found.get(seat, "") for seat in Seat}
-    elif names is None:
-        names = game.seat_names()
+    names = game.seat_names() if names is None else names
     sides = {side.value: " & ".join(names[seat] for seat in side.seats) for side in Side}
     rules = game.rules
     rows = [
@@ -394,12 +390,3 @@ def game_sheet(
         "replay": replayed,
         "rules": rules,
     }
-
-
-def match_seats(match: Match) -> dict[Seat, str]:
-    """A knockout match's seats: home North–South, away East–West (players in registration order)."""
-    seats = {}
-    for team, pair in ((match.home, (Seat.NORTH, Seat.SOUTH)), (match.away, (Seat.EAST, Seat.WEST))):
-        names = [player.name for player in team.players.all()] if team else []
-        seats.update({seat: name for seat, name in zip(pair, names, strict=False)})
-    return seats

@@ -145,7 +145,7 @@ def match_decide(request: HttpRequest, tournament_id: int, match_id: int) -> Htt
     if not form.is_valid():
         context = {"tournament": tournament, "match": match, "games": match.games.all(), "decide": form}
         return render(request, "knockout/match.html", context, status=422)
-    messages.success(request, f"The {match.label} is settled: {form.winner_team().names} go through.")
+    messages.success(request, f"The {match.label} is settled: {form.winner_team().names} {form.words.go}.")
     game = match.games.select_related("round").first()
     if game is None:
         return redirect("director:bracket", tournament.pk)
