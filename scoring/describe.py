@@ -29,8 +29,7 @@ MOVEMENT = {
         "of couples, table 1's losers sit out a round and come back at the last table. Each player is "
         "credited with their side's score for the round; the highest total wins.",
         OUR_READING + "of the two ways the newcomers can split, the one is seated whose partners have not "
-        "played together yet this evening; failing that, the one repeating fewer partnerships; and between "
-        "equals, the one whose opponents have met less often.",
+        "played together yet this evening; failing that, the one repeating fewer partnerships.",
     ),
     "progressive_fixed": (
         "Partners stay together all evening. After each game the winning team moves up one table and the "

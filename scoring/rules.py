@@ -431,7 +431,7 @@ def _progressive() -> RuleSet:
     the dealer's left. Silent in the text, our choice: a round tied at a table plays one more
     hand, a reneg hands 3 tricks to the other side, the usual misdeals; and of the two ways
     incoming partners can split, the one making partners who have not played together that
-    evening, else fewer repeats, then opponents who have met less often."""
+    evening, else the one repeating fewer partnerships."""
     return RuleSet(
         target_score=None,
         set_penalty="minus_bid",
