@@ -220,3 +220,41 @@ def test_a_league_night_fits_a_phone_held_upright(browser, live_server, director
     assert cards.count() == 3 and cards.first.inner_text().startswith("Night 1, match 1")
     screenshot(page, "league-night-phone")
     context.close()
+
+
+def test_the_season_schedule_fits_a_phone_held_upright(browser, live_server, director, screenshot):
+    """Each match stacks its teams, table and result in one block; nothing is one letter a line."""
+    tournament = make_league(couples=5)
+    format_of(tournament).start(tournament=tournament)  # night 1 seated, not started
+    context = browser.new_context(viewport=UPRIGHT, base_url=live_server.url, has_touch=True, is_mobile=True)
+    page = context.new_page()
+    _log_in(page, director)
+    page.goto(f"/t/{tournament.pk}/league/")
+    assert page.evaluate("document.documentElement.scrollWidth") <= UPRIGHT["width"]
+    night_3 = page.locator("#night-3 tbody tr")
+    assert night_3.count() == 2
+    for row in night_3.all():
+        for part in (row.locator("td.home"), row.locator("td.away"), row.locator("td.result")):
+            box = part.bounding_box()
+            assert box["width"] >= UPRIGHT["width"] / 2 and box["x"] + box["width"] <= UPRIGHT["width"]
+        button = row.get_by_role("button", name="Postpone").bounding_box()
+        assert button["x"] >= 0 and button["x"] + button["width"] <= UPRIGHT["width"]
+    home = night_3.first.locator("td.home").evaluate("td => getComputedStyle(td, '::before').content")
+    assert home == '"Home "'  # the column heads are hidden: each cell says what it is
+    assert "Seated" in page.inner_text("#night-1") and "Open night 2" not in page.inner_text("main")
+    screenshot(page, "league-schedule-phone")
+    context.close()
+
+
+def test_choosing_the_league_preset_sets_the_finals_rule_set(desktop_page, director):
+    page = desktop_page
+    _log_in(page, director)
+    page.goto("/t/new/")
+    page.select_option("#id_format", Tournament.Format.ROUND_ROBIN)
+    page.select_option("#id_preset", "league-300")
+    assert page.input_value("#id_final_preset") == "championship-500"
+    page.select_option("#id_preset", "classic")
+    assert page.input_value("#id_final_preset") == ""
+    page.select_option("#id_final_preset", "progressive-500")  # the director's own choice stays
+    page.select_option("#id_preset", "league-300")
+    assert page.input_value("#id_final_preset") == "progressive-500"
