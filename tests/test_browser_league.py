@@ -175,6 +175,15 @@ def test_a_director_runs_a_six_team_league_to_the_championship_payouts(
     assert max(game.ns_score, game.ew_score) >= 500 and final.winner.number == 1
     page.reload()
     assert "Ada & Ben" in page.inner_text("main")
+    # The Standings tab and everyone's page name the champion above the season's table.
+    page.click("nav >> text=Standings")
+    assert page.inner_text(".champion h2") == "Champion: Ada & Ben"
+    public = page.context.new_page()
+    public.goto(f"/s/{tournament.pk}/league/")
+    assert public.inner_text(".champion h2") == "Champion: Ada & Ben"
+    assert "2nd Cleo & Dan" in public.inner_text(".champion")
+    screenshot(public, "league-public-champion")
+    public.close()
 
     # Prizes from the championship into payouts, and the payout sheet.
     page.click("nav >> text=Prizes")
