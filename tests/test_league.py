@@ -422,7 +422,7 @@ def test_the_season_schedule_and_the_league_table_print(director_client, tmp_pat
     finish(match, winner=match.home, home_points=300, away_points=120)
     league.postpone_match(match=league_matches(tournament)[-1], to_night=6)
     for name, words in (
-        ("season-schedule", ["Night 1", "Night 6", "(from night 5)", "Resting:", "300–120"]),
+        ("season-schedule", ["Night 1", "Night 6", "(from night 5)", "Resting:", "300 to 120"]),
         ("league-table", ["League table", "Ranked by matches won", match.home.names]),
     ):
         response = director_client.get(reverse("director:print_document", args=[tournament.pk, name]))

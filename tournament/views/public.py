@@ -20,7 +20,8 @@ def _standings_context(tournament_id: int) -> dict:
     event_format = format_of(tournament)
     return {
         "tournament": tournament,
-        "rows": event_format.standings(tournament),
+        **event_format.standings_context(tournament),  # a progressive event's rows, a knockout's places
+        "standings_partial": event_format.standings_partial,
         "tiebreak": event_format.places_text,
         "current": tournament.current_round(),
         "prize_divisions": tournament.prize_divisions(),
@@ -75,6 +76,8 @@ def find_seat(request: HttpRequest, tournament_id: int) -> HttpResponse:
 
 @director_required
 def director_standings(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """The standings as the format shows them (a progressive event's table, a knockout's places;
+    a league's is its own page)."""
     if elsewhere := _format_page(request, tournament_id, "standings_page"):
         return elsewhere
     return render(request, "director/standings.html", _standings_context(tournament_id))
