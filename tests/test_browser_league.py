@@ -252,6 +252,13 @@ def test_the_season_schedule_fits_a_phone_held_upright(browser, live_server, dir
     assert home == '"Home "'  # the column heads are hidden: each cell says what it is
     assert "Seated" in page.inner_text("#night-1") and "Open night 2" not in page.inner_text("main")
     screenshot(page, "league-schedule-phone")
+    page.goto(f"/t/{tournament.pk}/league/nights/1/")  # seated, not started: a match can still move
+    assert page.evaluate("document.documentElement.scrollWidth") <= UPRIGHT["width"]
+    for button in page.get_by_role("button", name="Postpone").all():
+        box = button.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= UPRIGHT["width"]
+    assert "Seated" in page.inner_text("#board") and "Playing" not in page.inner_text("main")
+    screenshot(page, "league-night-seated-phone")
     context.close()
 
 
