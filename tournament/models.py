@@ -415,6 +415,11 @@ class Round(models.Model):
     def is_closed(self) -> bool:
         return self.status == self.Status.CLOSED
 
+    @property
+    def is_last(self) -> bool:
+        """The last round the tournament plans: closing it finishes the event."""
+        return self.number >= self.tournament.rounds_planned
+
     def start(self) -> None:
         if self.status != self.Status.PLANNED:
             raise RoundNotReady(f"Round {self.number} is already {self.get_status_display().lower()}.")
@@ -612,8 +617,10 @@ class Game(models.Model):
         return Seat(self.first_dealer).after(self.hands_played)
 
     def seat_names(self) -> dict[Seat, str]:
-        """Who sits where at this table: from the query when loaded :meth:`~GameQuerySet.with_seat_names`,
-        else read now."""
+        """Who sits where at this table: a match's teams (see :meth:`Match.seat_names`), else the
+        round's seating, from the query when loaded :meth:`~GameQuerySet.with_seat_names` or read now."""
+        if self.match_id:
+            return self.match.seat_names()
         if hasattr(self, "north_name"):
             return {seat: getattr(self, f"{seat.prefix}_name") or "" for seat in Seat}
         seatings = self.round.seatings.filter(table_id=self.table_id).annotate(name=playing_name())
@@ -1235,6 +1242,15 @@ class Match(models.Model):
     def label(self) -> str:
         """The name inside a sentence: "the semi-final, match 5 is finished"."""
         return self.name[0].lower() + self.name[1:]
+
+    def seat_names(self) -> dict[Seat, str]:
+        """Who sits where in this match's games: home North–South, away East–West (each team's
+        players in registration order); an empty seat's name is ""."""
+        seats = dict.fromkeys(Seat, "")
+        for team, pair in ((self.home, (Seat.NORTH, Seat.SOUTH)), (self.away, (Seat.EAST, Seat.WEST))):
+            names = [player.name for player in team.players.all()] if team else []
+            seats.update(zip(pair, names, strict=False))
+        return seats
 
     @property
     def is_league(self) -> bool:

@@ -282,7 +282,7 @@ def close_round(*, round_: Round, by: User = None) -> Round | None:
     round_ = Round.objects.select_for_update().select_related("tournament").get(pk=round_.pk)
     round_.close()
     tournament = round_.tournament
-    if round_.number >= tournament.rounds_planned:
+    if round_.is_last:
         tournament.status = Tournament.Status.FINISHED
         tournament.save(update_fields=["status"])
         return None
