@@ -31,7 +31,7 @@ from tournament.knockout import knockout_round
 from tournament.knockout_reports import bracket_view
 from tournament.links import qr_svg, table_url
 from tournament.models import Dispute, Game, Hand, Match, Payout, PrintJob, Round, Tournament, playing_name
-from tournament.reports import ledger, match_seats, payment_entries, teams_with_balance, totals_by_method
+from tournament.reports import ledger, payment_entries, teams_with_balance, totals_by_method
 from tournament.templatetags.wording import score
 
 log = logging.getLogger(__name__)
@@ -454,7 +454,7 @@ def played_match_sheets(tournament: Tournament, base: str | None = None) -> Docu
                                                                                 "match__away__players")  # fmt: skip
     games = games.order_by("match__finished_order", "match_game")
     # No QR code: the table's link reaches the match now at that table, not this one.
-    sheets = _game_sheets(tournament, games, lambda game: match_seats(game.match), None, linked=False)
+    sheets = _game_sheets(tournament, games, lambda game: game.match.seat_names(), None, linked=False)
     title = "Played matches"
     return _sheets_document(tournament, "played-match-sheets", title, knockout_round(tournament), sheets)
 
