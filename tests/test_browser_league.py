@@ -175,6 +175,15 @@ def test_a_director_runs_a_six_team_league_to_the_championship_payouts(
     assert max(game.ns_score, game.ew_score) >= 500 and final.winner.number == 1
     page.reload()
     assert "Ada & Ben" in page.inner_text("main")
+    # The Standings tab and everyone's page name the champion above the season's table.
+    page.click("nav >> text=Standings")
+    assert page.inner_text(".champion h2") == "Champion: Ada & Ben"
+    public = page.context.new_page()
+    public.goto(f"/s/{tournament.pk}/league/")
+    assert public.inner_text(".champion h2") == "Champion: Ada & Ben"
+    assert "2nd Cleo & Dan" in public.inner_text(".champion")
+    screenshot(public, "league-public-champion")
+    public.close()
 
     # Prizes from the championship into payouts, and the payout sheet.
     page.click("nav >> text=Prizes")
@@ -243,6 +252,13 @@ def test_the_season_schedule_fits_a_phone_held_upright(browser, live_server, dir
     assert home == '"Home "'  # the column heads are hidden: each cell says what it is
     assert "Seated" in page.inner_text("#night-1") and "Open night 2" not in page.inner_text("main")
     screenshot(page, "league-schedule-phone")
+    page.goto(f"/t/{tournament.pk}/league/nights/1/")  # seated, not started: a match can still move
+    assert page.evaluate("document.documentElement.scrollWidth") <= UPRIGHT["width"]
+    for button in page.get_by_role("button", name="Postpone").all():
+        box = button.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= UPRIGHT["width"]
+    assert "Seated" in page.inner_text("#board") and "Playing" not in page.inner_text("main")
+    screenshot(page, "league-night-seated-phone")
     context.close()
 
 

@@ -422,7 +422,7 @@ def test_the_season_schedule_and_the_league_table_print(director_client, tmp_pat
     finish(match, winner=match.home, home_points=300, away_points=120)
     league.postpone_match(match=league_matches(tournament)[-1], to_night=6)
     for name, words in (
-        ("season-schedule", ["Night 1", "Night 6", "(from night 5)", "Resting:", "300–120"]),
+        ("season-schedule", ["Night 1", "Night 6", "(from night 5)", "Resting:", "300 to 120"]),
         ("league-table", ["League table", "Ranked by matches won", match.home.names]),
     ):
         response = director_client.get(reverse("director:print_document", args=[tournament.pk, name]))
@@ -686,12 +686,40 @@ def test_a_league_match_page_speaks_of_the_league_and_says_seated_before_the_nig
     assert "Playing" not in board.split("<main")[-1] and url in board
     night.start()
     assert "<strong>Playing</strong> at table" in director_client.get(url).content.decode()
+    decide = reverse("director:league_match_decide", args=[tournament.pk, match.pk])
+    assert decide in director_client.get(url).content.decode()
+    assert director_client.get(decide).status_code == 405
+    missing = reverse("director:league_match_decide", args=[tournament.pk, 999999])
+    assert director_client.post(missing, {"kind": "decision"}).status_code == 404
+    assert Client().post(decide, {"kind": "decision"}).status_code == 302  # to the login page
+    bad = director_client.post(decide, {"kind": "decision", "winner": match.home_id, "reason": ""})
+    assert bad.status_code == 422 and "Won the match" in bad.content.decode()
     response = director_client.post(
-        reverse("director:match_decide", args=[tournament.pk, match.pk]),
-        {"kind": "decision", "winner": match.home_id, "reason": "Time up and level"},
-        follow=True,
+        decide, {"kind": "decision", "winner": match.home_id, "reason": "Time up and level"}, follow=True
     )
     assert f"{escape(match.home.names)} win the match." in response.content.decode()
+
+
+@pytest.mark.django_db
+def test_postponing_a_seated_match_through_the_page_before_the_night_starts(director_client):
+    tournament = make_league(4)
+    league.build_schedule(tournament=tournament)
+    league.open_night(tournament=tournament, night=1)
+    match = league_matches(tournament)[0]
+    schedule = reverse("director:league_schedule", args=[tournament.pk])
+    assert f'action="{reverse("director:league_postpone", args=[tournament.pk, match.pk])}"' in (
+        director_client.get(schedule).content.decode()
+    )
+    url = reverse("director:league_postpone", args=[tournament.pk, match.pk])
+    board = director_client.get(reverse("director:league_night", args=[tournament.pk, 1])).content.decode()
+    assert f'action="{url}"' in board and "A team called in: move to night" in board
+    response = director_client.post(url, {"night": "4"}, follow=True)
+    assert "The match moved to night 4." in response.content.decode()
+    match.refresh_from_db()
+    assert (match.round, match.table_id, match.status) == (4, None, Match.Status.READY)
+    tournament.rounds.get(number=1).start()
+    board = director_client.get(reverse("director:league_night", args=[tournament.pk, 1])).content.decode()
+    assert "A team called in" not in board  # once the night has started, its matches stay
 
 
 @pytest.mark.django_db

@@ -415,6 +415,11 @@ class Round(models.Model):
     def is_closed(self) -> bool:
         return self.status == self.Status.CLOSED
 
+    @property
+    def is_last(self) -> bool:
+        """The last round the tournament plans: closing it finishes the event."""
+        return self.number >= self.tournament.rounds_planned
+
     def start(self) -> None:
         if self.status != self.Status.PLANNED:
             raise RoundNotReady(f"Round {self.number} is already {self.get_status_display().lower()}.")
