@@ -549,6 +549,11 @@ def _championship_500() -> RuleSet:
     )
 
 
+# Presets whose rule text names another rule set for the final: rule text 004's league plays
+# its season to 300 and "the championship game" to 500. A new tournament's final defaults to it.
+FINAL_PRESETS: dict[str, str] = {"league-300": "championship-500"}
+
+
 def preset_rules(name: str) -> RuleSet:
     """The rule set of preset ``name``; :class:`InvalidRules` names the presets otherwise."""
     return find_preset(name).rules

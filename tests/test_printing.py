@@ -116,6 +116,15 @@ def test_score_sheets_a_page_per_table_with_names_rules_and_round(running_round,
     assert "61 0 61" in pages[0] or "61" in pages[0]  # the hands entered so far are filled in
 
 
+def test_a_closed_rounds_score_sheets_say_so_instead_of_inviting_a_scan(finished_round, tournament):
+    services.close_round(round_=finished_round)
+    finished_round.refresh_from_db()
+    data = produce(tournament, printing.score_sheets(finished_round))
+    pages = pages_text(data)
+    assert all("Round closed: scores are final" in page and "Scan to enter" not in page for page in pages)
+    assert not any(page.images for page in PdfReader(io.BytesIO(data)).pages)  # no QR code
+
+
 def test_score_sheet_html_carries_each_tables_qr_code(running_round, settings):
     settings.SPADES_BASE_URL = "http://10.0.0.5:8000"
     document = printing.score_sheets(running_round)

@@ -234,6 +234,25 @@ def test_closing_a_finished_round_shows_the_next_movement(director_client, finis
     assert "Round 2" in html and "from table 2" in html
 
 
+def test_round_one_is_the_first_seating_with_nobody_coming_from_anywhere(director_client, tournament):
+    services.seat_first_round(tournament=tournament)
+    html = director_client.get(reverse("director:round", args=[tournament.pk, 1])).content.decode()
+    assert "Movement: the first seating, who sits where" in html and "from new" not in html and "from table" not in html
+
+
+@pytest.mark.parametrize(
+    ("planned", "question"),
+    [(2, "Close round 1 and seat the next one?"), (1, "Close round 1 (the last)?")],
+    ids=["more to come", "the last"],
+)
+def test_the_close_button_asks_about_the_next_round_only_when_there_is_one(
+    director_client, running_round, tournament, planned, question
+):
+    Tournament.objects.filter(pk=tournament.pk).update(rounds_planned=planned)
+    html = director_client.get(reverse("director:round", args=[tournament.pk, 1])).content.decode()
+    assert f'data-confirm="{question}"' in html
+
+
 def test_swap_from_the_movement_page(director_client, tournament):
     services.seat_first_round(tournament=tournament)
     ben = tournament.teams.get(number=1).players.get(name="Ben")
@@ -262,8 +281,10 @@ def test_a_finished_table_needs_no_phone_on_the_board(director_client, running_r
     finish_game(running_round.games.get(table__number=2))
     response = director_client.get(reverse("director:round", args=[tournament.pk, 1]), HTTP_HX_REQUEST="true")
     rows = {row.split("Open table ")[1].split('"')[0]: row for row in response.content.decode().split("<tr")[2:]}
-    assert '<td class="muted">done</td>' in rows["2"] and "not heard from yet" not in rows["2"]
-    assert '<td class="bad">not heard from yet</td>' in rows["1"]  # still playing, its phone never reported
+    assert '<td class="muted phone" data-label="Phone">done</td>' in rows["2"] and "not heard from yet" not in rows["2"]
+    assert (
+        '<td class="phone bad" data-label="Phone">not heard from yet</td>' in rows["1"]
+    )  # still playing, its phone never reported
 
 
 # --- hands through the director's page -----------------------------------------------------------

@@ -321,3 +321,53 @@ def test_the_table_pages_header_names_the_game_by_its_match_or_its_round(client,
     for label, game in games.items():
         page = client.get(reverse("table:page", args=[game.table.token])).content.decode()
         assert f'<span class="who">{game.round.tournament.name} · {label}</span>' in page
+
+
+def standings_rows(director_client, tournament) -> list[list[str]]:
+    page = director_client.get(reverse("director:standings", args=[tournament.pk])).content.decode()
+    body = page[page.index("<tbody>") : page.index("</tbody>")]
+    return [
+        [re.sub(r"<[^>]+>", "", cell).strip() for cell in re.findall(r"<td[^>]*>(.*?)</td>", row)]
+        for row in re.findall(r"<tr[^>]*>(.*?)</tr>", body, re.S)
+    ]
+
+
+def points_scored(tournament, team) -> int:
+    """Every point the team scored in its matches' games, from the games themselves."""
+    return sum(
+        game.ns_score if m.home_id == team.pk else game.ew_score
+        for m in tournament.matches.filter(home=team) | tournament.matches.filter(away=team)
+        for game in m.games.all()
+    )
+
+
+def test_a_knockouts_standings_show_the_teams_still_in_then_those_out_by_round(director_client):
+    tournament = knockout_event(teams=6)  # seeds 1 and 2 have byes; the quarter-finals are W1-2, W1-4
+    for key in ("W1-2", "W1-4"):
+        win_game(match(tournament, key))
+    losers = [match(tournament, key).away for key in ("W1-2", "W1-4")]
+    rows = standings_rows(director_client, tournament)
+    assert [row[0] for row in rows] == ["–"] * 4 + ["5", "5"]
+    assert {row[2] for row in rows[:4]} == {"Still in"}
+    assert [row[1] for row in rows[4:]] == [escape_names(team) for team in losers]
+    assert all(row[2] == "Quarter-finals" and row[3] == "0" for row in rows[4:])
+    assert [row[4] for row in rows[4:]] == [str(points_scored(tournament, team)) for team in losers]
+
+
+def test_after_the_final_the_knockouts_standings_give_every_place_with_matches_won_and_points(director_client):
+    tournament = knockout_event(teams=6)
+    for key in ("W1-2", "W1-4", "W2-1", "W2-2", "F1"):
+        win_game(match(tournament, key))
+    final = match(tournament, "F1")
+    rows = standings_rows(director_client, tournament)
+    assert [row[0] for row in rows] == ["1", "2", "3", "3", "5", "5"]
+    assert rows[0][1:3] == [escape_names(final.winner), "Champion"] and rows[1][2] == "Final"
+    assert {row[2] for row in rows[2:4]} == {"Semi-finals"}
+    for row, team in zip(rows, [final.winner, final.away], strict=False):
+        won = tournament.matches.filter(winner=team, status=Match.Status.FINISHED).count()
+        assert row[3:] == [str(won), str(points_scored(tournament, team))]
+    assert rows[0][3] != rows[0][4]  # points scored, not a copy of the matches won
+
+
+def escape_names(team) -> str:
+    return team.names.replace("&", "&amp;")

@@ -209,6 +209,11 @@ class Tournament(models.Model):
     def current_round(self) -> Round | None:
         return self.rounds.exclude(status=Round.Status.CLOSED).order_by("number").first()
 
+    def prize_divisions(self) -> frozenset[str]:
+        """The divisions a division prize names: the only ones the standings show beside a name
+        (a division no prize asks for says nothing about the game)."""
+        return frozenset(self.prizes.filter(kind=Prize.Kind.DIVISION).values_list("division", flat=True))
+
     def bracket_for(self, teams: int) -> Bracket:
         """The knockout bracket for ``teams`` teams in this format (a league's championship is a
         single elimination)."""
@@ -410,6 +415,11 @@ class Round(models.Model):
     def is_closed(self) -> bool:
         return self.status == self.Status.CLOSED
 
+    @property
+    def is_last(self) -> bool:
+        """The last round the tournament plans: closing it finishes the event."""
+        return self.number >= self.tournament.rounds_planned
+
     def start(self) -> None:
         if self.status != self.Status.PLANNED:
             raise RoundNotReady(f"Round {self.number} is already {self.get_status_display().lower()}.")
@@ -607,8 +617,10 @@ class Game(models.Model):
         return Seat(self.first_dealer).after(self.hands_played)
 
     def seat_names(self) -> dict[Seat, str]:
-        """Who sits where at this table: from the query when loaded :meth:`~GameQuerySet.with_seat_names`,
-        else read now."""
+        """Who sits where at this table: a match's teams (see :meth:`Match.seat_names`), else the
+        round's seating, from the query when loaded :meth:`~GameQuerySet.with_seat_names` or read now."""
+        if self.match_id:
+            return self.match.seat_names()
         if hasattr(self, "north_name"):
             return {seat: getattr(self, f"{seat.prefix}_name") or "" for seat in Seat}
         seatings = self.round.seatings.filter(table_id=self.table_id).annotate(name=playing_name())
@@ -1233,6 +1245,15 @@ class Match(models.Model):
         """The name inside a sentence: "the semi-final, match 5 is finished"."""
         return self.name[0].lower() + self.name[1:]
 
+    def seat_names(self) -> dict[Seat, str]:
+        """Who sits where in this match's games: home North–South, away East–West (each team's
+        players in registration order); an empty seat's name is ""."""
+        seats = dict.fromkeys(Seat, "")
+        for team, pair in ((self.home, (Seat.NORTH, Seat.SOUTH)), (self.away, (Seat.EAST, Seat.WEST))):
+            names = [player.name for player in team.players.all()] if team else []
+            seats.update(zip(pair, names, strict=False))
+        return seats
+
     @property
     def is_league(self) -> bool:
         return self.stage == self.Stage.LEAGUE
@@ -1256,6 +1277,11 @@ class Match(models.Model):
     @property
     def is_finished(self) -> bool:
         return self.status == self.Status.FINISHED
+
+    @property
+    def is_seated(self) -> bool:
+        """At its table, its round (a league night) seated but not started: play has not begun."""
+        return self.is_playing and self.games.filter(round__status=Round.Status.PLANNED).exists()
 
     @property
     def is_bye(self) -> bool:

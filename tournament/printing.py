@@ -246,7 +246,9 @@ def _sheet(
         disputes += [DisputeNote(hand.number, d.note, d.resolution) for d in (disputed or {}).get(hand.pk, ())]
     for number in range(len(hands) + 1, _rows_needed(tournament, len(hands)) + 1):
         rows.append(SheetRow(number, [""] * 14))
-    url = table_url(game.table, base) if game else ""
+    # A closed round's sheet is a record: its table link now leads to another game, so no QR code.
+    closed = game is not None and game.round.is_closed
+    url = table_url(game.table, base) if game and not closed else ""
     show_table_talk = bool(rules.table_talk_tricks) or bool(table_talk)
     box_width = NOTES_WIDTH[3 if show_table_talk else 2]
     boxes = max(BOXES_HEIGHT, _notes_height(max(_lines(n, box_width) for n in (reneges, table_talk, misdeals))))
@@ -254,7 +256,7 @@ def _sheet(
     grid = Grid(len(rows), room=ROOM_FOR_ROWS - (boxes - BOXES_HEIGHT) - (dispute_box - DISPUTES_HEIGHT))
     return {
         "layer": f"{grid.name}-{round(boxes * 10)}-{round(dispute_box * 10)}"
-        f"{'-talk' if show_table_talk else ''}{'-qr' if url else ''}",
+        f"{'-talk' if show_table_talk else ''}{'-qr' if url else ''}{'-closed' if closed else ''}",
         "boxes_height": boxes,
         "disputes_height": dispute_box,
         "table": game.table.number if game else None,
@@ -270,6 +272,7 @@ def _sheet(
         "disputes": disputes,
         "url": url,
         "qr": pdf.qr_image(url) if url else "",
+        "closed": closed,
         "show_table_talk": show_table_talk,
     }
 
@@ -437,7 +440,7 @@ def _sheets_context(base: dict[str, Any], sheets: list[dict[str, Any]]) -> dict[
     talk box and a QR code) its pages lay their text over."""
     backgrounds = {
         sheet["layer"]: {"layer": sheet["layer"], "grid": sheet["grid"], "show_table_talk": sheet["show_table_talk"],
-                         "qr": bool(sheet["qr"]), "boxes_height": sheet["boxes_height"],
+                         "qr": bool(sheet["qr"]), "closed": sheet["closed"], "boxes_height": sheet["boxes_height"],
                          # the drawn boxes' own heights, inside the title margin and the padding
                          "cells_height": round(sheet["boxes_height"] - 1, 1),
                          "disputes_height": round(sheet["disputes_height"] - 2, 1)}
@@ -527,6 +530,7 @@ def standings(tournament: Tournament) -> Document:
         "rows": rows,
         "rounds": rounds,
         "tiebreak": format_of(tournament).places_text,
+        "prize_divisions": tournament.prize_divisions(),
     }
     return Document("standings", title, "print/standings.html", [context])
 

@@ -380,7 +380,7 @@ def hands_csv(tournament: Tournament) -> str:
 class MovementSeat:
     seat: str
     name: str
-    came_from: str
+    came_from: str  # "from table 2 North", "sat out last round"; "" in round 1 (the first seating)
 
 
 @dataclass(frozen=True)
@@ -390,21 +390,22 @@ class MovementRow:
 
 
 def movement_rows(round_: Round) -> list[MovementRow]:
-    """Who sits where this round and where each came from (table and seat, or sat out)."""
+    """Who sits where this round and where each came from (table and seat, or sat out; round 1's
+    players come from nowhere: its seating is the first)."""
     before: dict[int, str] = {}
     previous = Round.objects.filter(tournament_id=round_.tournament_id, number=round_.number - 1).first()
     if previous is not None:
         for player, table, seat in previous.seatings.values_list("player_id", "table__number", "seat"):
-            before[player] = f"table {table} {Seat(seat).label}"
+            before[player] = f"from table {table} {Seat(seat).label}"
         for player in previous.sit_outs.values_list("player_id", flat=True):
-            before[player] = "sat out"
+            before[player] = "sat out last round"
     tables: dict[int, list[MovementSeat]] = defaultdict(list)
     for table, seat, player, name in (
         round_.seatings.order_by("table__number")
         .annotate(name=playing_name())
         .values_list("table__number", "seat", "player_id", "name")
     ):
-        tables[table].append(MovementSeat(Seat(seat).label, name, before.get(player, "new")))
+        tables[table].append(MovementSeat(Seat(seat).label, name, before.get(player, "")))
     order = {seat.label: i for i, seat in enumerate(Seat)}
     return [MovementRow(t, sorted(seats, key=lambda s: order[s.seat])) for t, seats in sorted(tables.items())]
 
@@ -428,11 +429,7 @@ def game_sheet(
     """
     hands = list(game.hands.order_by("number")) if hands is None else hands
     replayed = game.replay(hands) if replayed is None else replayed
-    if names is None and game.match_id:
-        found = match_seats(game.match)
-        names = {seat: found.get(seat, "") for seat in Seat}
-    elif names is None:
-        names = game.seat_names()
+    names = game.seat_names() if names is None else names
     sides = {side.value: " & ".join(names[seat] for seat in side.seats) for side in Side}
     rules = game.rules
     rows = [
@@ -447,12 +444,3 @@ def game_sheet(
         "replay": replayed,
         "rules": rules,
     }
-
-
-def match_seats(match: Match) -> dict[Seat, str]:
-    """A knockout match's seats: home North–South, away East–West (players in registration order)."""
-    seats = {}
-    for team, pair in ((match.home, (Seat.NORTH, Seat.SOUTH)), (match.away, (Seat.EAST, Seat.WEST))):
-        names = [player.name for player in team.players.all()] if team else []
-        seats.update({seat: name for seat, name in zip(pair, names, strict=False)})
-    return seats

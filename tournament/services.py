@@ -24,7 +24,7 @@ from django.utils import timezone
 
 from scoring import HandEntry, InvalidHand, Replay, Seat, Side
 from scoring.seats import draw_first_dealer
-from tournament import access, rotation
+from tournament import access, clocks, rotation
 from tournament import prizes as prize_rules
 from tournament.models import (
     Dispute,
@@ -290,7 +290,7 @@ def close_round(*, round_: Round, by: User = None) -> Round | None:
     round_ = Round.objects.select_for_update().select_related("tournament").get(pk=round_.pk)
     round_.close()
     tournament = round_.tournament
-    if round_.number >= tournament.rounds_planned:
+    if round_.is_last:
         tournament.status = Tournament.Status.FINISHED
         tournament.save(update_fields=["status"])
         return None
@@ -566,7 +566,8 @@ def update_tournament(
     *, tournament: Tournament, changes: Mapping[str, Any], by: User = None
 ) -> tuple[Tournament, list[str]]:
     """Change a tournament's fields (``changes``: field name to new value); if its rules changed,
-    score every hand again under them.
+    score every hand again under them. A time limit set, changed or taken away applies to the
+    matches and progressive tables still playing (:func:`clocks.apply_time_limits`).
 
     Returns the saved tournament and the closed-round tables whose winner flipped. A value the
     model refuses raises :class:`ValidationError`; so does a stored hand the new rules refuse,
@@ -576,14 +577,20 @@ def update_tournament(
     if unknown:
         raise TypeError(f"update_tournament cannot change {', '.join(sorted(unknown))}")
     locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
-    before = locked.rules
+    before, limits = locked.rules, _time_limits(locked)
     for field, value in changes.items():
         setattr(locked, field, value)
     locked.full_clean()
     locked.save(update_fields=list(changes) or None)
+    if _time_limits(locked) != limits:
+        clocks.apply_time_limits(tournament=locked)
     if locked.rules == before:
         return locked, []
     return locked, _rescore_all(locked)
+
+
+def _time_limits(tournament: Tournament) -> tuple[int | None, int | None]:
+    return tournament.rules.time_limit_minutes, tournament.final_rules.time_limit_minutes
 
 
 def _rescore_all(tournament: Tournament) -> list[str]:

@@ -95,7 +95,7 @@ def match_swap(request: HttpRequest, tournament_id: int) -> HttpResponse:
         if form is teams_form:
             format_of(tournament).swap_teams(tournament=tournament, first=data["first"], second=data["second"],
                                              by=request.user)  # fmt: skip
-            done = f"Teams {data['first'].number} and {data['second'].number} swapped places."
+            done = f"{data['first'].names} and {data['second'].names} swapped places in the bracket."
         else:
             other = matches.move_to_table(match=data["match"], table=data["table"], by=request.user)
             done = f"The {data['match'].label} is at table {data['table'].number} now" + (
@@ -145,7 +145,7 @@ def match_decide(request: HttpRequest, tournament_id: int, match_id: int) -> Htt
     if not form.is_valid():
         context = {"tournament": tournament, "match": match, "games": match.games.all(), "decide": form}
         return render(request, "knockout/match.html", context, status=422)
-    messages.success(request, f"The {match.label} is settled: {form.winner_team().names} go through.")
+    messages.success(request, f"The {match.label} is settled: {form.winner_team().names} {form.words.go}.")
     game = match.games.select_related("round").first()
     if game is None:
         return redirect("director:bracket", tournament.pk)

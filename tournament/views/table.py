@@ -77,10 +77,19 @@ def _hands(game: Game) -> list[Hand]:
     return list(game.hands.order_by("number"))
 
 
-def _form(game: Game, data: dict | None = None, *, hands: list[Hand] | None = None, correct: Hand | None = None):
+def _form(
+    game: Game,
+    data: dict | None = None,
+    *,
+    hands: list[Hand] | None = None,
+    correct: Hand | None = None,
+    preview: bool = False,
+):
     """The hand form: the next hand, ``correct`` (a stored hand), or the hand ``data`` names.
 
     A new hand stands on the game's cached totals; only a correction replays the hands before it.
+    A ``preview`` scores the hand being typed without the opponent's initials: they confirm the
+    score it shows, so they are asked for on saving only.
     """
     number = whole_number((data or {}).get("number"))
     if correct is not None:
@@ -96,7 +105,7 @@ def _form(game: Game, data: dict | None = None, *, hands: list[Hand] | None = No
         initial=hand_initial(correct) if correct else {"number": number},
         rules=game.rules,
         standing=standing,
-        confirm=tournament.require_confirmation,
+        confirm=tournament.require_confirmation and not preview,
     )
 
 
@@ -152,7 +161,7 @@ def table_page(request: HttpRequest, token: str) -> HttpResponse:
 def table_preview(request: HttpRequest, token: str, round_number: int) -> HttpResponse:
     """What the hand being typed would score, in words, and the totals after it."""
     game = _game_for_link_or_404(token, round_number)
-    form = _form(game, request.GET)
+    form = _form(game, request.GET, preview=True)
     result = None
     if form.is_valid() and not form.cleaned_data.get("misdeal"):
         result = score_hand(form.rules, form.sides())
