@@ -429,7 +429,9 @@ def _progressive() -> RuleSet:
     an overtrick, minus 10 a trick bid when set; no nil (a bid of 0 is an ordinary bid), no
     blind nil, no bag penalty. The first dealer is chosen at random and bidding starts at
     the dealer's left. Silent in the text, our choice: a round tied at a table plays one more
-    hand, a reneg hands 3 tricks to the other side, the usual misdeals."""
+    hand, a reneg hands 3 tricks to the other side, the usual misdeals; and of the two ways
+    incoming partners can split, the one making partners who have not played together that
+    evening, else the one repeating fewer partnerships."""
     return RuleSet(
         target_score=None,
         set_penalty="minus_bid",

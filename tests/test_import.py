@@ -3,6 +3,7 @@ restores in place of the event it came from. Each bad file found when the app wa
 case here; a fuzzer posts a few hundred more."""
 
 import copy
+import datetime
 import json
 from decimal import Decimal
 
@@ -11,6 +12,7 @@ from django.apps import apps
 from django.core.exceptions import ValidationError
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
+from django.utils import timezone
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -196,8 +198,23 @@ def test_a_good_file_imports_as_a_new_tournament_with_every_row(director_client,
     again = transfer.export_tournament(copy_)
     for table in again["tables"] + exported["tables"]:
         table.pop("token")
+    # The one difference: the copy's name tells it apart from the original on the home page.
+    restored = f"{exported['tournament']['name']} (restored {timezone.localdate().isoformat()})"
+    assert again["tournament"].pop("name") == restored
+    exported["tournament"].pop("name")
     assert again == exported
     assert copy_.rounds.get(number=2).games.get(table__number=1).hands.get(number=2).disputed
+
+
+def test_an_import_keeps_its_name_where_no_tournament_has_it(event, exported):
+    event.name = "Another event"
+    event.save(update_fields=["name"])
+    assert restore.import_tournament(exported).name == exported["tournament"]["name"]
+
+
+def test_a_restored_copys_name_fits_the_name_field():
+    name = restore.restored_name("N" * 120, datetime.date(2026, 11, 22))
+    assert len(name) == 120 and name.endswith("N (restored 2026-11-22)")
 
 
 def test_rows_made_after_an_import_get_ids_of_their_own(event, exported):
@@ -262,7 +279,10 @@ def test_a_knockout_or_league_imports_as_a_new_event_with_all_its_state(director
     response = _post(director_client, exported)
     assert response.status_code == 302, response.context and response.context["form"].errors
     copy_ = Tournament.objects.exclude(pk=match_event.pk).get()
-    assert _without_tokens(_exported(copy_)) == _without_tokens(exported)
+    again = _without_tokens(_exported(copy_))
+    assert again["tournament"].pop("name").startswith(exported["tournament"]["name"] + " (restored ")
+    exported["tournament"].pop("name")
+    assert again == _without_tokens(exported)
     _every_page_renders(director_client, copy_)
 
 

@@ -241,6 +241,61 @@ def test_match_score_sheets_print_the_time_rule_for_each_match_playing(director_
     assert "The match has 30 minutes" in text and "Games not yet started when time is called are not played" in text
 
 
+def finish_knockout(tournament: Tournament) -> None:
+    """Play every match out, the home team winning the odd-numbered ones."""
+    while (playing := tournament.matches.filter(status=Match.Status.PLAYING).order_by("position").first()) is not None:
+        win_game(playing, home=playing.number % 2 == 1)
+
+
+def test_a_finished_knockouts_print_tab_offers_the_played_matches_sheets_filled_in(director_client, tmp_path):
+    from pypdf import PdfReader
+
+    tournament = knockout_event(teams=6)
+    finish_knockout(tournament)
+    page = director_client.get(reverse("director:print", args=[tournament.pk])).content.decode()
+    played = reverse("director:print_document", args=[tournament.pk, "played-match-sheets"])
+    assert f'href="{played}"' in page and "5 matches, a page per game" in page
+    assert reverse("director:print_document", args=[tournament.pk, "match-sheets"]) not in page  # none to play
+    (tmp_path / "played.pdf").write_bytes(director_client.get(played).content)
+    pages = [" ".join(p.extract_text().split()) for p in PdfReader(tmp_path / "played.pdf").pages]
+    finished = tournament.matches.filter(status=Match.Status.FINISHED).order_by("finished_order")
+    assert len(pages) == len(finished) == 5
+    first = finished[0]
+    game = first.games.get()
+    home, away = (" & ".join(t.players.values_list("name", flat=True)) for t in (first.home, first.away))
+    winner = home if first.winner_id == first.home_id else away
+    side = "North–South" if first.winner_id == first.home_id else "East–West"
+    assert f"Table {first.table.number} {first.label}" in pages[0]
+    assert f"Won by {side} ({winner}), {game.ns_score} to {game.ew_score}".replace("-", "−") in pages[0]
+    hands = list(game.hands.order_by("number"))
+    assert f"{len(hands)} 5 5 5 5 120" in pages[0]  # the last hand's bids and tricks, as entered
+    assert "Scan to enter scores" not in pages[0]  # the table's link now reaches another match
+
+
+def test_the_played_matches_sheets_need_a_finished_match_to_fill_in(director_client):
+    tournament = knockout_event(teams=4)
+    page = director_client.get(reverse("director:print", args=[tournament.pk])).content.decode()
+    assert "Played matches" not in page
+    assert reverse("director:print_document", args=[tournament.pk, "match-sheets"]) in page
+
+
+@pytest.mark.parametrize("teams", [2, 4, 6, 8])
+def test_a_small_bracket_is_drawn_large_across_the_landscape_page(teams):
+    from tournament import printing
+
+    tournament = knockout_event(teams=teams)
+    context = printing.bracket_sheet(tournament).contexts[0]
+    columns = max(len(part["columns"]) for part in context["parts"])
+    page_width = printing.BRACKET_PAGE["LETTER"][0] - printing.BRACKET_MARGINS[0]
+    scale = float(context["size"]["font"]) / printing.BRACKET_SIZES["font"]
+    assert scale > 1.5  # larger type than the 32 teams' bracket has
+    drawn = columns * (context["box_mm"] + 2 * float(context["size"]["gap"]))
+    assert drawn > 0.75 * page_width or scale == printing.BRACKET_MAX_SCALE
+    first = context["parts"][0]["columns"][0]
+    spread = len(first["column"].cards) * (float(context["card_mm"]) + 2 * float(first["margin"]))
+    assert spread > 0.6 * (printing.BRACKET_PAGE["LETTER"][1] - printing.BRACKET_MARGINS[1])  # down the page too
+
+
 def test_director_set_seeds_decide_the_draw(director_client):
     tournament = knockout_event(teams=4)
     tournament.rounds.all().delete()

@@ -910,6 +910,13 @@ def _roster(plan: _Plan) -> list[RosterPlayer]:
     return list(new.values())
 
 
+def restored_name(name: str, day: datetime.date) -> str:
+    """A copy's name beside its original on the home page: "Friday Night (restored 2026-11-22)",
+    the original shortened if need be to fit the name's 120 characters."""
+    suffix = f" (restored {day.isoformat()})"
+    return name[: Tournament._meta.get_field("name").max_length - len(suffix)].rstrip() + suffix
+
+
 def _write(plan: _Plan, tables: list[bulk_rows.Prepared], *, by: Any, replace: Tournament | None) -> Tournament:
     tournament = plan.tournament
     members: list[tuple[int, str]] = []
@@ -921,6 +928,8 @@ def _write(plan: _Plan, tables: list[bulk_rows.Prepared], *, by: Any, replace: T
         Payment.objects.filter(team__tournament=old).delete()
         old.delete()
         tournament.pk = replace.pk
+    elif Tournament.objects.filter(name=tournament.name).exists():
+        tournament.name = restored_name(tournament.name, timezone.localdate())
     tournament.save(force_insert=True)
     if by is not None and not any(user == by.pk for user, _ in members):
         members.append((by.pk, Membership.Role.DIRECTOR))

@@ -19,7 +19,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import F, Max
+from django.db.models import F, Max, QuerySet
 from django.utils import timezone
 
 from scoring import HandEntry, InvalidHand, Replay, Seat, Side
@@ -271,11 +271,18 @@ def _save_movement(round_: Round, movement: rotation.Movement[int]) -> None:
 
 def load_movement(round_: Round) -> rotation.Movement[int]:
     """A round's seating as the rotation module's value."""
-    seats: dict[int, dict[str, int]] = {}
-    for table_number, seat, player in round_.seatings.values_list("table__number", "seat", "player_id"):
-        seats.setdefault(table_number, {})[seat] = player
-    tables = tuple(rotation.TableSeating(n, *(seats[n][s] for s in Seat)) for n in sorted(seats))
+    tables = tuple(_table_seatings(round_.seatings.all()))
     return rotation.Movement(tables, tuple(round_.sit_outs.values_list("player_id", flat=True)))
+
+
+def _table_seatings(seatings: QuerySet[Seating]) -> list[rotation.TableSeating[int]]:
+    """The seatings as one value a table a round, in round and table order."""
+    seats: dict[tuple[int, int], dict[str, int]] = {}
+    for round_number, table_number, seat, player in seatings.values_list(
+        "round__number", "table__number", "seat", "player_id"
+    ):
+        seats.setdefault((round_number, table_number), {})[seat] = player
+    return [rotation.TableSeating(key[1], *(seats[key][s] for s in Seat)) for key in sorted(seats)]
 
 
 @transaction.atomic
@@ -300,7 +307,11 @@ def close_round(*, round_: Round, by: User = None) -> Round | None:
 
 
 def _next_movement(previous: Round) -> rotation.Movement[int]:
-    """The movement after ``previous``, with withdrawals and late arrivals applied."""
+    """The movement after ``previous``, with withdrawals and late arrivals applied.
+
+    Every table played up to ``previous`` (as seated, swaps included) is the history that
+    decides how split partners pair up.
+    """
     tournament = previous.tournament
     played = load_movement(previous)
     at = {t.table: t for t in played.tables}
@@ -319,8 +330,14 @@ def _next_movement(previous: Round) -> rotation.Movement[int]:
         active.setdefault(team_id, []).append(player_id)
     present = {player for players in active.values() for player in players}
     arrivals = [(ps[0], ps[1]) for ps in active.values() if len(ps) == 2 and placed.isdisjoint(ps)]
+    history = _table_seatings(Seating.objects.filter(round__tournament=tournament, round__number__lte=previous.number))
     return rotation.next_round(
-        results, sitting_out, split=tournament.split_partners, absent=placed - present, arrivals=arrivals
+        results,
+        sitting_out,
+        split=tournament.split_partners,
+        absent=placed - present,
+        arrivals=arrivals,
+        history=history,
     )
 
 
