@@ -109,6 +109,7 @@ class Phone:
             "X-CSRFToken": self.csrf,
             "Cookie": f"csrftoken={self.csrf}",
             "HX-Request": "true",
+            "X-Next-Hand": "client",  # as table.js: the phone blanks its form for the next hand itself
         }
         start = time.perf_counter()
         self.conn.request("POST", path, body, headers)

@@ -169,6 +169,21 @@ def test_the_preview_scores_the_hand_before_the_opponent_types_initials(client, 
     assert "NS +62" in html and "initials" not in html
 
 
+def test_a_phone_that_moves_its_form_on_itself_is_sent_only_what_changed_while_the_game_goes_on(client, game):
+    def phone_posts(number: int, values: dict, **extra) -> str:
+        data = {"number": number, **values, **extra}
+        return client.post(at(game, "hand"), data, HTTP_HX_REQUEST="true", HTTP_X_NEXT_HAND="client").content.decode()
+
+    for number in (1, 2, 3):
+        html = phone_posts(number, even_hand(7))
+        assert f'id="saved" data-number="{number}">Hand {number} saved.' in html and 'id="hand-form"' not in html
+        assert 'id="totals" hx-swap-oob="true"' in html and f'id="hand-{number}"' in html
+    correction = phone_posts(3, even_hand(6), version=1)
+    assert 'id="hand-form"' in correction and 'id="saved"' not in correction  # the form follows the correction
+    last = phone_posts(4, even_hand(7))
+    assert "Game over:" in last and "Hand 4 saved." in last and 'id="saved"' not in last  # the round's 4 hands
+
+
 TRICKS_OFF = even_hand(7) | {"west_tricks": 4}
 
 

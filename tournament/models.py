@@ -604,6 +604,10 @@ class Game(models.Model):
         return self.time_up_hand is not None
 
     @property
+    def is_playing(self) -> bool:
+        return self.status == self.Status.PLAYING
+
+    @property
     def is_tied(self) -> bool:
         return self.status == self.Status.TIED
 

@@ -204,7 +204,9 @@ def table_hand(request: HttpRequest, token: str, round_number: int) -> HttpRespo
 
 def _saved(request: HttpRequest, loaded: Game, entered: services.EnteredHand) -> HttpResponse:
     """The next form, the totals and the changed rows, rendered from what the service returned
-    (and the names the link's game was loaded with)."""
+    (and the names the link's game was loaded with). A new hand that leaves the game playing,
+    sent by a phone that moves its form on to the next hand itself (the ``X-Next-Hand`` header,
+    as table.js sends), is answered without the next form: it is the same form, blank."""
     game = entered.game
     if not request.htmx:
         return redirect("table:page", game.table.token)
@@ -212,10 +214,12 @@ def _saved(request: HttpRequest, loaded: Game, entered: services.EnteredHand) ->
     rows, number = sheet["rows"], entered.hand.number
     new = rows[-1].hand.number == number and entered.hand.version == 1
     changed = [] if new else [row for row in rows if row.hand.number == number]
-    context = _context(
-        game, _form(game, hands=entered.hands), sheet, notice=f"Hand {number} saved.",
-        new_row=rows[-1] if new else None, changed_rows=changed,
-    )  # fmt: skip
+    saved = {"notice": f"Hand {number} saved.", "saved_number": number, "new_row": rows[-1] if new else None,
+             "changed_rows": changed}  # fmt: skip
+    if new and game.is_playing and request.headers.get("X-Next-Hand") == "client":
+        context = {"game": game, "sheet": sheet, "last_number": number, **saved}
+    else:
+        context = _context(game, _form(game, hands=entered.hands), sheet, **saved)
     return render(request, f"{PAGE}#saved", context)
 
 
