@@ -375,7 +375,7 @@ def test_prizes_awarded_and_paid_against_a_name(director_client, finished_round,
     target = reverse("director:payout_paid", args=[tournament.pk, payouts[0].pk])
     director_client.post(target, {"received_by": ""})
     assert Payout.objects.filter(paid_at__isnull=False).count() == 0
-    director_client.post(target, {"received_by": "Ada Brooks"})
+    director_client.post(target, {"received_by": "Ada Brooks", "method": "cash"})
     assert Payout.objects.get(pk=payouts[0].pk).received_by == "Ada Brooks"
 
 
