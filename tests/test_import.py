@@ -9,6 +9,7 @@ from decimal import Decimal
 
 import pytest
 from django.apps import apps
+from django.core.exceptions import ValidationError
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 from django.utils import timezone
@@ -143,6 +144,10 @@ BAD_FILES = [
      ["Round 1, table 1, hand 1", "north_tricks must be from 0 to 13"]),
     ("a refund larger than the payments", lambda d: _first_team_payment(d).update(kind="refund"),
      ["Team 1", "refunds exceed what it paid"]),
+    ("a payment beyond the team's fees", lambda d: _first_team_payment(d).update(amount="50.00"),
+     ["Team 1", "it paid $50.00, more than its fees of $20.00"]),
+    ("a payout paid by a method that does not exist", lambda d: _prize(d, "place")["payouts"][0].update(method="iou"),
+     ["Prize 1st place, payout 1", "method", "'iou' is not a valid choice"]),
     ("prize shares over 100%", lambda d: _prize(d, "division").update(amount=None, share_percent="60.00"),
      ["Prizes", "shares add up to 110.00%"]),
     ("two prizes for one place", lambda d: _prize(d, "division").update(kind="place", place=1, division=""),
@@ -553,3 +558,20 @@ def test_fuzzed_imports_never_answer_500_and_either_refuse_or_render_every_page(
         return
     imported = Tournament.objects.order_by("-pk").first()
     _every_page_renders(director_client, imported)
+
+
+def test_an_overpayment_in_a_file_is_refused_with_its_code(exported):
+    _first_team_payment(exported).update(amount="20.01")
+    with pytest.raises(ValidationError) as refused:
+        restore.check(exported)
+    assert refused.value.code == "overpayment"
+
+
+def test_a_payouts_method_travels_with_the_file_and_an_older_file_pays_in_cash(event, exported):
+    payout = Payout.objects.get(prize__tournament=event)
+    services.mark_payout_paid(payout=payout, received_by="Ada", method=Payment.Method.CARD)
+    with_method = json.loads(json.dumps(transfer.export_tournament(event)))
+    assert _prize(with_method, "place")["payouts"][0]["method"] == "card"
+    assert Payout.objects.get(prize__tournament=restore.import_tournament(with_method)).method == "card"
+    del _prize(exported, "place")["payouts"][0]["method"]
+    assert Payout.objects.get(prize__tournament=restore.import_tournament(exported)).method == "cash"

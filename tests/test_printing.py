@@ -4,6 +4,7 @@ rule handout follows the rule set."""
 import functools
 import io
 import time
+from decimal import Decimal
 
 import pytest
 import segno
@@ -334,7 +335,7 @@ def test_payout_sheet_lists_winners_amounts_and_a_signature_line(finished_round,
 
 
 def test_fee_ledger_lists_what_each_team_paid_and_owes(tournament):
-    services.record_payment(team=tournament.teams.get(number=1), amount="20.00", kind="payment", method="cash")
+    services.record_payment(team=tournament.teams.get(number=1), amount=Decimal("20.00"), kind="payment", method="cash")
     text = " ".join(pages_text(produce(tournament, printing.fee_ledger(tournament))))
     assert "Ada & Ben" in text and "$20.00" in text and "$140.00" in text
 

@@ -305,6 +305,7 @@ class TieDecisionForm(forms.Form):
 
 class PayoutPaidForm(forms.Form):
     received_by = forms.CharField(max_length=120, label="Received by (name)")
+    method = forms.ChoiceField(choices=Payment.Method, initial=Payment.Method.CASH, label="Paid by")
 
 
 class ImportForm(forms.Form):

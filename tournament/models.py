@@ -1058,7 +1058,8 @@ def ordinal(n: int | None) -> str:
 
 
 class Payout(models.Model):
-    """Money a prize pays to one winner (a player or a team); ``paid_at`` once handed over."""
+    """Money a prize pays to one winner (a player or a team); ``paid_at`` once handed over, and
+    ``method`` how (the drawer of that method pays it, as it took the fees)."""
 
     prize = models.ForeignKey(Prize, on_delete=models.RESTRICT, related_name="payouts")
     player = models.ForeignKey(Player, null=True, blank=True, on_delete=models.RESTRICT, related_name="payouts")
@@ -1066,6 +1067,7 @@ class Payout(models.Model):
     amount = models.DecimalField(**MONEY)
     paid_at = models.DateTimeField(null=True, blank=True)
     received_by = models.CharField(max_length=120, blank=True)
+    method = models.CharField(max_length=10, choices=Payment.Method, default=Payment.Method.CASH)
     recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
 
     class Meta:

@@ -179,12 +179,20 @@ def set_team_status(*, team: Team, status: str, by: User = None) -> None:
 
 @transaction.atomic
 def record_payment(*, team: Team, amount: Decimal, kind: str, method: str, note: str = "", by: User = None) -> Payment:
-    """Record money in (a payment) or out (a refund, never more than the team has paid)."""
-    team = Team.objects.select_for_update().get(pk=team.pk)
-    if kind == Payment.Kind.REFUND and amount > team_paid(team):
-        raise ValidationError(
-            {"amount": f"A refund cannot exceed what the team has paid (${team_paid(team)})."}, code="refund_too_large"
+    """Record money in (a payment, never more than the team still owes of its fees, so the
+    prizes' pool holds no money owed back) or out (a refund, never more than the team has paid)."""
+    team = Team.objects.select_for_update().select_related("tournament").get(pk=team.pk)
+    paid = team_paid(team)
+    if kind == Payment.Kind.REFUND and amount > paid:
+        message = f"A refund cannot exceed what the team has paid (${paid})."
+        raise ValidationError({"amount": ValidationError(message, code="refund_too_large")})
+    owed = max(fees_due(team.tournament)[team.pk] - paid, Decimal("0.00"))
+    if kind == Payment.Kind.PAYMENT and amount > owed:
+        message = (
+            f"A payment cannot be more than the team still owes of its fees: ${owed} at most "
+            f"(due ${owed + paid}, paid ${paid})."
         )
+        raise ValidationError({"amount": ValidationError(message, code="overpayment")})
     return Payment.objects.create(team=team, kind=kind, amount=amount, method=method, note=note, recorded_by=by)
 
 
@@ -700,8 +708,11 @@ def award_prizes(*, tournament: Tournament) -> list[Payout]:
         raise ValidationError("Prizes have already been paid out; they can no longer be re-assigned.", code="paid")
     payouts.delete()
     prizes = list(tournament.prizes.all())
-    pool = ledger(tournament).collected
-    amounts = _prize_amounts(prizes, pool)
+    amounts = prize_rules.prize_amounts(
+        {p.pk: p.amount for p in prizes if p.amount is not None},
+        {p.pk: p.share_percent for p in prizes if p.share_percent is not None},
+        ledger(tournament).fees_paid,
+    )
     specs = [prize_rules.PrizeSpec(p.pk, amounts[p.pk], p.place, p.division) for p in prizes]
     from tournament.formats import format_of  # formats sits above this module
 
@@ -718,18 +729,6 @@ def award_prizes(*, tournament: Tournament) -> list[Payout]:
     return Payout.objects.bulk_create(
         Payout(prize_id=a.prize_id, amount=a.amount, **{field: a.entrant}) for a in awards if a.amount > 0
     )
-
-
-def _prize_amounts(prizes: list[Prize], pool: Decimal) -> dict[int, Decimal]:
-    """Fixed amounts as they are; shares of the pool split so their cents add up exactly."""
-    amounts = {p.pk: p.amount for p in prizes if p.amount is not None}
-    shared = [p for p in prizes if p.share_percent is not None]
-    if shared:
-        percent = sum(p.share_percent for p in shared)
-        whole = (pool * percent / 100).quantize(prize_rules.CENT)
-        for prize, amount in zip(shared, prize_rules.allocate(whole, [p.share_percent for p in shared]), strict=True):
-            amounts[prize.pk] = amount
-    return amounts
 
 
 @transaction.atomic
@@ -763,12 +762,14 @@ def remove_prize(*, prize: Prize) -> None:
 
 
 @transaction.atomic
-def mark_payout_paid(*, payout: Payout, received_by: str, by: User = None) -> None:
+def mark_payout_paid(*, payout: Payout, received_by: str, method: str = Payment.Method.CASH, by: User = None) -> None:
+    """Record ``payout`` handed to ``received_by``, paid by ``method`` (the drawer it comes out of)."""
     payout = Payout.objects.select_for_update().get(pk=payout.pk)
     if payout.paid_at is not None:
         raise ValidationError("This prize has already been paid.", code="already_paid")
-    payout.paid_at, payout.received_by, payout.recorded_by = timezone.now(), received_by, by
-    payout.save(update_fields=["paid_at", "received_by", "recorded_by"])
+    payout.paid_at, payout.received_by, payout.method, payout.recorded_by = timezone.now(), received_by, method, by
+    payout.full_clean(validate_unique=False, validate_constraints=False)
+    payout.save(update_fields=["paid_at", "received_by", "method", "recorded_by"])
 
 
 # --- who runs the event -------------------------------------------------------------------------

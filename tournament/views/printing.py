@@ -5,7 +5,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 
 from tournament import printing
-from tournament.links import base_url
+from tournament.links import base_url, unreachable_by_phones
 from tournament.models import Match, PrintJob, Round
 from tournament.views.common import director_required, render_page, round_or_404, tournament_or_404, whole_number
 
@@ -25,7 +25,8 @@ def documents(request: HttpRequest, tournament_id: int) -> HttpResponse:
                "finished": rounds.filter(status=Round.Status.CLOSED).reverse(),
                "matches_open": matches.filter(status__in=[Match.Status.READY, Match.Status.PLAYING]).count(),
                "matches_played": matches.filter(status=Match.Status.FINISHED).count(),
-               "jobs": tournament.print_jobs.defer("pdf")[:10]}  # fmt: skip
+               "jobs": tournament.print_jobs.defer("pdf")[:10],
+               "unreachable": unreachable_by_phones(base_url(request))}  # fmt: skip
     return render(request, "director/print.html", context)
 
 
