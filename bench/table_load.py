@@ -10,7 +10,8 @@ from /proc), which other work on the machine disturbs far less than it does late
 burst: 100 client threads, one per table, each load their table's page (for the CSRF cookie)
 and post HANDS hands in a row, as phones would (htmx requests, what changed sent back); the
 same threads then post as often to the bare view. Reported: requests/s, p50 and p95 latency,
-errors, and the ratio of the entry's throughput to the bare view's.
+errors, the CPU per request of the server and of the phones (this process, which shares the
+machine's cores with the server), and the ratio of the entry's throughput to the bare view's.
 
 ``BENCH_PG_DATABASE`` names the PostgreSQL database the run creates and drops (default
 "spades_bench"), so that people sharing a server do not collide.
@@ -108,6 +109,7 @@ class Phone:
             "X-CSRFToken": self.csrf,
             "Cookie": f"csrftoken={self.csrf}",
             "HX-Request": "true",
+            "X-Next-Hand": "client",  # as table.js: the phone blanks its form for the next hand itself
         }
         start = time.perf_counter()
         self.conn.request("POST", path, body, headers)
@@ -172,7 +174,11 @@ def run_sequential(port: int, token: str, server: subprocess.Popen) -> tuple[flo
     )
 
 
-def run_load(port: int, tokens: list[str], *, bare: bool) -> tuple[list[float], int, float]:
+def run_load(
+    port: int, tokens: list[str], server: subprocess.Popen, *, bare: bool
+) -> tuple[list[float], int, float, float, float]:
+    """The burst: latencies, errors, wall time, and the CPU time the server's workers and this
+    process (the phones: on these 2 cores they compete with the server) spent."""
     latencies: list[float] = []
     errors = [0]
     lock = threading.Lock()
@@ -195,10 +201,11 @@ def run_load(port: int, tokens: list[str], *, bare: bool) -> tuple[list[float], 
     for thread in threads:
         thread.start()
     barrier.wait()
-    start = time.perf_counter()
+    start, server_start, client_start = time.perf_counter(), server_cpu(server), time.process_time()
     for thread in threads:
         thread.join()
-    return latencies, errors[0], time.perf_counter() - start
+    wall = time.perf_counter() - start
+    return latencies, errors[0], wall, server_cpu(server) - server_start, time.process_time() - client_start
 
 
 def measure(label: str, database_url: str) -> None:
@@ -227,13 +234,15 @@ def measure(label: str, database_url: str) -> None:
               f" {entry_cpu / max(bare_cpu, 1e-9):.2f} x (load average {os.getloadavg()[0]:.1f})")  # fmt: skip
         rows = {}
         for name, bare in (("hand entry", False), ("bare write", True)):
-            latencies, errors, wall = run_load(port, tokens, bare=bare)
+            latencies, errors, wall, server_s, phones_s = run_load(port, tokens, server, bare=bare)
             q = statistics.quantiles(latencies, n=20)
-            rows[name] = (len(latencies) / wall, q[9], q[18], errors, len(latencies))
+            count = len(latencies)
+            rows[name] = (count / wall, q[9], q[18], errors, count, server_s / count, phones_s / count)
         print(f"  {label}: {TABLES} tables x {HANDS} posts, gunicorn 2 workers")
-        for name, (rate, p50, p95, errors, count) in rows.items():
+        for name, (rate, p50, p95, errors, count, server_each, client_each) in rows.items():
             print(f"    {name:<11} {rate:>7.1f} req/s  p50 {p50 * 1000:>6.1f} ms  p95 {p95 * 1000:>6.1f} ms"
-                  f"  errors {errors}/{count}")  # fmt: skip
+                  f"  errors {errors}/{count}  CPU per request: server {server_each * 1000:.1f} ms,"
+                  f" phones {client_each * 1000:.1f} ms")  # fmt: skip
         print(
             f"    hand entry runs at {rows['hand entry'][0] / rows['bare write'][0]:.2f} x the bare write's throughput"
         )

@@ -27,12 +27,14 @@ MOVEMENT = {
         "to table 1, and so on); the winners at table 1 stay. The losers at table 1 go to the last table. "
         "Partners split: each newcomer partners one of the two players already there. With an odd number "
         "of couples, table 1's losers sit out a round and come back at the last table. Each player is "
-        "credited with their side's score for the round; the highest total wins."
+        "credited with their side's score for the round; the highest total wins.",
+        OUR_READING + "of the two ways the newcomers can split, the one is seated whose partners have not "
+        "played together yet this evening; failing that, the one repeating fewer partnerships.",
     ),
     "progressive_fixed": (
         "Partners stay together all evening. After each game the winning team moves up one table and the "
         "winners at table 1 stay; the losers at table 1 go to the last table. With an odd number of "
-        "teams, table 1's losers sit out a round. Teams are ranked on their total points."
+        "teams, table 1's losers sit out a round. Teams are ranked on their total points.",
     ),
 }
 # A format that seats teams by match rather than by moving them prints its own section.
@@ -122,7 +124,7 @@ def handout(rules: RuleSet, *, format: str = "", readings: frozenset[str] = froz
         Section("End of the game", _ending(rules, say)),
     ]
     if format in MOVEMENT:
-        sections.append(Section("Moving between tables", (MOVEMENT[format],)))
+        sections.append(Section("Moving between tables", MOVEMENT[format]))
     if format in MATCH_PLAY:
         title, text = MATCH_PLAY[format]
         sections.append(Section(title, (text,)))

@@ -429,7 +429,9 @@ def _progressive() -> RuleSet:
     an overtrick, minus 10 a trick bid when set; no nil (a bid of 0 is an ordinary bid), no
     blind nil, no bag penalty. The first dealer is chosen at random and bidding starts at
     the dealer's left. Silent in the text, our choice: a round tied at a table plays one more
-    hand, a reneg hands 3 tricks to the other side, the usual misdeals."""
+    hand, a reneg hands 3 tricks to the other side, the usual misdeals; and of the two ways
+    incoming partners can split, the one making partners who have not played together that
+    evening, else the one repeating fewer partnerships."""
     return RuleSet(
         target_score=None,
         set_penalty="minus_bid",
@@ -547,6 +549,11 @@ def _championship_500() -> RuleSet:
         bag_penalty=100,
         time_limit_minutes=None,
     )
+
+
+# Presets whose rule text names another rule set for the final: rule text 004's league plays
+# its season to 300 and "the championship game" to 500. A new tournament's final defaults to it.
+FINAL_PRESETS: dict[str, str] = {"league-300": "championship-500"}
 
 
 def preset_rules(name: str) -> RuleSet:

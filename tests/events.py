@@ -39,8 +39,8 @@ def knockout_under_way() -> Tournament:
     a walkover, a match under way with its clock paused and extended and a hand disputed."""
     rng = random.Random(3)
     tournament = create_knockout(teams=6, seed=3, format="single-elimination", third_place=True, best_of=3)
-    tournament.final_best_of, tournament.tables_available = 1, 2
-    tournament.save(update_fields=["final_best_of", "tables_available"])
+    tournament.final_best_of, tournament.tables_available, tournament.entry_fee = 1, 2, Decimal("30.00")
+    tournament.save(update_fields=["final_best_of", "tables_available", "entry_fee"])
     for team in tournament.teams.all():
         services.record_payment(team=team, amount=Decimal("30.00"), kind="payment", method="cash")
     format_of(tournament).start(tournament=tournament)

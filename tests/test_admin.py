@@ -65,7 +65,7 @@ def test_money_rounds_and_games_are_read_only_in_the_admin(admin_client, finishe
     game = finished_round.games.first()
     for model, obj, change in (
         ("payment", payment, {"kind": "refund", "amount": "500.00"}),
-        ("payout", payout, {"paid_at_0": "2026-11-20", "paid_at_1": "20:00"}),
+        ("payout", payout, {"paid_at_0": "2026-11-20", "paid_at_1": "20:00", "method": "card"}),
         ("round", finished_round, {"status": "closed"}),
         ("game", game, {"winner": "EW"}),
     ):
@@ -120,6 +120,13 @@ def test_the_database_holds_one_prize_a_place_and_a_division(tournament, first, 
     Prize.objects.create(tournament=tournament, amount=Decimal("10"), **first)
     with pytest.raises(IntegrityError), transaction.atomic():
         Prize.objects.create(tournament=tournament, amount=Decimal("10"), **second)
+
+
+def test_an_overpayment_cannot_come_in_through_the_admin(admin_client, tournament):
+    team = tournament.teams.first()
+    paying = {"team": team.pk, "kind": "payment", "amount": "500.00", "method": "cash", "recorded_at_0": "2026-11-20"}
+    assert admin_client.post(reverse("admin:tournament_payment_add"), paying).status_code == 403
+    assert not Payment.objects.exists()
 
 
 def test_a_team_and_its_payments_are_not_edited_in_the_admin(admin_client, tournament):

@@ -14,6 +14,7 @@ from tournament.bracket import (
     Status,
     director_seeding,
     double_elimination,
+    places_so_far,
     random_seeding,
     resolve,
     seed_order,
@@ -84,6 +85,24 @@ def test_every_field_size_plays_to_a_champion_in_both_formats(teams):
         state, _ = play(bracket, random.Random(teams))
         assert state.finished and state.champion is not None
         assert sum(len(p.teams) for p in state.places()) == teams
+
+
+@given(teams=st.integers(2, 64), double=st.booleans(), rng=st.randoms(use_true_random=False))
+@settings(max_examples=40, deadline=None)
+def test_a_teams_place_is_known_from_the_moment_it_goes_out_and_never_changes(teams, double, rng):
+    bracket = double_elimination(teams) if double else single_elimination(teams, third_place=rng.random() < 0.5)
+    final, order = play(bracket, rng)
+    places = {team: p.place for p in final.places() for team in p.teams}
+    knocked_out = Stage.LOSERS if double else Stage.WINNERS
+    third_place_teams = {team for m in final.matches if m.slot.stage == Stage.THIRD_PLACE for team in m.teams}
+    seeds = [f"T{n}" for n in range(1, teams + 1)]
+    results = {key: final.match(key).winner for key in order}
+    for step in range(len(order)):
+        so_far = places_so_far(bracket, seeds, {key: results[key] for key in order[:step]})
+        assert all(places[team] == p.place for p in so_far for team in p.teams)
+        out = {m.loser for key in order[:step] if (m := final.match(key)).slot.stage == knocked_out}
+        assert out - {team for p in so_far for team in p.teams} <= third_place_teams
+    assert places_so_far(bracket, seeds, results) == final.places()
 
 
 def test_the_second_final_is_played_only_when_the_losers_bracket_team_wins_the_first():

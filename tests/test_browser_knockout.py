@@ -48,7 +48,7 @@ def test_director_runs_an_eight_team_double_elimination_to_the_champion_and_the_
     page.select_option("#id_swap-first", str(eighth.pk))
     page.select_option("#id_swap-second", str(seventh.pk))
     page.get_by_role("button", name="Swap the teams").click()
-    page.wait_for_selector("text=Teams 8 and 7 swapped places.")
+    page.wait_for_selector(f"text={eighth.names} and {seventh.names} swapped places in the bracket.")
     assert tournament.matches.get(key="W1-1").away == seventh
     page.locator("#bracket-board tr", has_text="Ada & Ben").get_by_role("button", name="Start clock").click()
     page.wait_for_selector("#bracket-board .clock-running")
@@ -68,6 +68,8 @@ def test_director_runs_an_eight_team_double_elimination_to_the_champion_and_the_
         save(phone, number)
         phone.wait_for_selector(f"text=Hand {number} saved.")
     phone.wait_for_selector("text=Game over")
+    home = " & ".join(player.name for player in first.home.players.all())
+    assert f"Game over: {home} win." in phone.inner_text("#entry")  # the names stay after each save
 
     while match := Match.objects.filter(tournament=tournament, status=Match.Status.PLAYING).first():
         win_game(match, home=match.home.number < match.away.number)

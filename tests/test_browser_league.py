@@ -175,6 +175,15 @@ def test_a_director_runs_a_six_team_league_to_the_championship_payouts(
     assert max(game.ns_score, game.ew_score) >= 500 and final.winner.number == 1
     page.reload()
     assert "Ada & Ben" in page.inner_text("main")
+    # The Standings tab and everyone's page name the champion above the season's table.
+    page.click("nav >> text=Standings")
+    assert page.inner_text(".champion h2") == "Champion: Ada & Ben"
+    public = page.context.new_page()
+    public.goto(f"/s/{tournament.pk}/league/")
+    assert public.inner_text(".champion h2") == "Champion: Ada & Ben"
+    assert "2nd Cleo & Dan" in public.inner_text(".champion")
+    screenshot(public, "league-public-champion")
+    public.close()
 
     # Prizes from the championship into payouts, and the payout sheet.
     page.click("nav >> text=Prizes")
@@ -220,3 +229,48 @@ def test_a_league_night_fits_a_phone_held_upright(browser, live_server, director
     assert cards.count() == 3 and cards.first.inner_text().startswith("Night 1, match 1")
     screenshot(page, "league-night-phone")
     context.close()
+
+
+def test_the_season_schedule_fits_a_phone_held_upright(browser, live_server, director, screenshot):
+    """Each match stacks its teams, table and result in one block; nothing is one letter a line."""
+    tournament = make_league(couples=5)
+    format_of(tournament).start(tournament=tournament)  # night 1 seated, not started
+    context = browser.new_context(viewport=UPRIGHT, base_url=live_server.url, has_touch=True, is_mobile=True)
+    page = context.new_page()
+    _log_in(page, director)
+    page.goto(f"/t/{tournament.pk}/league/")
+    assert page.evaluate("document.documentElement.scrollWidth") <= UPRIGHT["width"]
+    night_3 = page.locator("#night-3 tbody tr")
+    assert night_3.count() == 2
+    for row in night_3.all():
+        for part in (row.locator("td.home"), row.locator("td.away"), row.locator("td.result")):
+            box = part.bounding_box()
+            assert box["width"] >= UPRIGHT["width"] / 2 and box["x"] + box["width"] <= UPRIGHT["width"]
+        button = row.get_by_role("button", name="Postpone").bounding_box()
+        assert button["x"] >= 0 and button["x"] + button["width"] <= UPRIGHT["width"]
+    home = night_3.first.locator("td.home").evaluate("td => getComputedStyle(td, '::before').content")
+    assert home == '"Home "'  # the column heads are hidden: each cell says what it is
+    assert "Seated" in page.inner_text("#night-1") and "Open night 2" not in page.inner_text("main")
+    screenshot(page, "league-schedule-phone")
+    page.goto(f"/t/{tournament.pk}/league/nights/1/")  # seated, not started: a match can still move
+    assert page.evaluate("document.documentElement.scrollWidth") <= UPRIGHT["width"]
+    for button in page.get_by_role("button", name="Postpone").all():
+        box = button.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= UPRIGHT["width"]
+    assert "Seated" in page.inner_text("#board") and "Playing" not in page.inner_text("main")
+    screenshot(page, "league-night-seated-phone")
+    context.close()
+
+
+def test_choosing_the_league_preset_sets_the_finals_rule_set(desktop_page, director):
+    page = desktop_page
+    _log_in(page, director)
+    page.goto("/t/new/")
+    page.select_option("#id_format", Tournament.Format.ROUND_ROBIN)
+    page.select_option("#id_preset", "league-300")
+    assert page.input_value("#id_final_preset") == "championship-500"
+    page.select_option("#id_preset", "classic")
+    assert page.input_value("#id_final_preset") == ""
+    page.select_option("#id_final_preset", "progressive-500")  # the director's own choice stays
+    page.select_option("#id_preset", "league-300")
+    assert page.input_value("#id_final_preset") == "progressive-500"

@@ -133,3 +133,19 @@ def test_a_disputed_hand_shows_on_the_directors_board(phone_page, table_game, sc
     page.wait_for_selector("text=the director will come over")
     assert table_game.hands.get().disputed
     screenshot(page, "table-disputed")
+
+
+def test_with_confirmation_asked_the_opponent_sees_the_score_before_typing_initials(phone_page, table_game, screenshot):
+    tournament = table_game.round.tournament
+    tournament.require_confirmation = True
+    tournament.save()
+    page = phone_page
+    page.goto(f"/table/{table_game.table.token}/")
+    page.wait_for_selector("#preview >> text=The score appears here as you enter the hand.")
+    enter(page, {"north": "3", "south": "3", "east": "3", "west": "3"}, {"north": 4, "south": 3, "east": 3, "west": 3})
+    page.wait_for_selector("#preview >> text=NS +61")  # no initials yet: the score shows all the same
+    screenshot(page, "table-confirm-preview")
+    page.fill("#id_confirmed_by", "RC")
+    save(page, 1)
+    page.wait_for_selector("text=Hand 1 saved.")
+    assert table_game.hands.get().confirmed_by == "RC"

@@ -25,10 +25,11 @@ def replays(monkeypatch) -> list[int]:
     return calls
 
 
+@pytest.mark.parametrize("next_form", [{}, {"HTTP_X_NEXT_HAND": "client"}], ids=["server-form", "phone-form"])
 @pytest.mark.parametrize("entry_key", ["", "phone-attempt-1"])
 @pytest.mark.parametrize("earlier", [0, 3])
 def test_a_new_hand_is_scored_alone_on_the_stored_totals_in_at_most_six_queries(
-    client, running_round, replays, django_assert_max_num_queries, earlier, entry_key
+    client, running_round, replays, django_assert_max_num_queries, earlier, entry_key, next_form
 ):
     game = running_round.games.get(table__number=1)
     url = reverse("table:hand", args=[game.table.token, game.round.number])
@@ -37,7 +38,7 @@ def test_a_new_hand_is_scored_alone_on_the_stored_totals_in_at_most_six_queries(
     replays.clear()
     hand = {"number": earlier + 1, "entry_key": entry_key, **even_hand(7)}
     with django_assert_max_num_queries(6 + 2) as queries:
-        response = client.post(url, hand, HTTP_HX_REQUEST="true")
+        response = client.post(url, hand, HTTP_HX_REQUEST="true", **next_form)
     assert response.status_code == 200 and f"Hand {earlier + 1} saved." in response.content.decode()
     assert replays == [1], "one replay, of the new hand alone: the hands before it stand in the totals"
     html = response.content.decode()

@@ -200,6 +200,17 @@ def test_moving_between_tables_only_for_formats_that_move(format, section):
     assert section is None or section in titles
 
 
+def test_how_split_partners_pair_up_is_marked_as_our_reading():
+    split = sentences(PRESETS["progressive"].rules, format="progressive_split")
+    fixed = sentences(PRESETS["progressive-500"].rules, format="progressive_fixed")
+    assert (
+        "Our reading: of the two ways the newcomers can split, the one is seated whose partners have not played "
+        "together yet this evening;" in " ".join(split)
+    )
+    assert all(OUR_READING not in sentence[1:] for sentence in split)
+    assert not any("the newcomers can split" in sentence for sentence in fixed)
+
+
 def test_no_penalties_section_without_penalties():
     titles = [s.title for s in handout(RuleSet(reneg_tricks=0))]
     assert not any("Reneg" in title or "talk" in title for title in titles)

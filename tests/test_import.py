@@ -3,13 +3,16 @@ restores in place of the event it came from. Each bad file found when the app wa
 case here; a fuzzer posts a few hundred more."""
 
 import copy
+import datetime
 import json
 from decimal import Decimal
 
 import pytest
 from django.apps import apps
+from django.core.exceptions import ValidationError
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
+from django.utils import timezone
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -142,6 +145,10 @@ BAD_FILES = [
      ["Round 1, table 1, hand 1", "north_tricks must be from 0 to 13"]),
     ("a refund larger than the payments", lambda d: _first_team_payment(d).update(kind="refund"),
      ["Team 1", "refunds exceed what it paid"]),
+    ("a payment beyond the team's fees", lambda d: _first_team_payment(d).update(amount="50.00"),
+     ["Team 1", "it paid $50.00, more than its fees of $20.00"]),
+    ("a payout paid by a method that does not exist", lambda d: _prize(d, "place")["payouts"][0].update(method="iou"),
+     ["Prize 1st place, payout 1", "method", "'iou' is not a valid choice"]),
     ("prize shares over 100%", lambda d: _prize(d, "division").update(amount=None, share_percent="60.00"),
      ["Prizes", "shares add up to 110.00%"]),
     ("two prizes for one place", lambda d: _prize(d, "division").update(kind="place", place=1, division=""),
@@ -210,8 +217,23 @@ def test_a_good_file_imports_as_a_new_tournament_with_every_row(director_client,
     again = transfer.export_tournament(copy_)
     for table in again["tables"] + exported["tables"]:
         table.pop("token")
+    # The one difference: the copy's name tells it apart from the original on the home page.
+    restored = f"{exported['tournament']['name']} (restored {timezone.localdate().isoformat()})"
+    assert again["tournament"].pop("name") == restored
+    exported["tournament"].pop("name")
     assert again == exported
     assert copy_.rounds.get(number=2).games.get(table__number=1).hands.get(number=2).disputed
+
+
+def test_an_import_keeps_its_name_where_no_tournament_has_it(event, exported):
+    event.name = "Another event"
+    event.save(update_fields=["name"])
+    assert restore.import_tournament(exported).name == exported["tournament"]["name"]
+
+
+def test_a_restored_copys_name_fits_the_name_field():
+    name = restore.restored_name("N" * 120, datetime.date(2026, 11, 22))
+    assert len(name) == 120 and name.endswith("N (restored 2026-11-22)")
 
 
 def test_rows_made_after_an_import_get_ids_of_their_own(event, exported):
@@ -234,7 +256,10 @@ def test_rows_another_writer_adds_while_an_import_is_checked_keep_their_ids(even
     monkeypatch.setattr(bulk_rows, "reserve", and_a_desk_registers_a_team)
     copy_ = restore.import_tournament(exported)
     assert Team.objects.get(pk=late[0].pk).tournament == event and late[0].players.count() == 2
-    assert _without_tokens(_exported(copy_)) == _without_tokens(exported)
+    again, expected = _without_tokens(_exported(copy_)), _without_tokens(exported)
+    for data in (again, expected):
+        data["tournament"].pop("name")  # the copy is named apart from its original
+    assert again == expected
 
 
 def test_a_backup_restores_in_place_with_the_same_links_and_members(director_client, event, exported, director):
@@ -334,7 +359,10 @@ def test_a_knockout_or_league_imports_as_a_new_event_with_all_its_state(director
     response = _post(director_client, exported)
     assert response.status_code == 302, response.context and response.context["form"].errors
     copy_ = Tournament.objects.exclude(pk=match_event.pk).get()
-    assert _without_tokens(_exported(copy_)) == _without_tokens(exported)
+    again = _without_tokens(_exported(copy_))
+    assert again["tournament"].pop("name").startswith(exported["tournament"]["name"] + " (restored ")
+    exported["tournament"].pop("name")
+    assert again == _without_tokens(exported)
     _every_page_renders(director_client, copy_)
 
 
@@ -610,3 +638,20 @@ def test_fuzzed_imports_never_answer_500_and_either_refuse_or_render_every_page(
         return
     imported = Tournament.objects.order_by("-pk").first()
     _every_page_renders(director_client, imported)
+
+
+def test_an_overpayment_in_a_file_is_refused_with_its_code(exported):
+    _first_team_payment(exported).update(amount="20.01")
+    with pytest.raises(ValidationError) as refused:
+        restore.check(exported)
+    assert refused.value.code == "overpayment"
+
+
+def test_a_payouts_method_travels_with_the_file_and_an_older_file_pays_in_cash(event, exported):
+    payout = Payout.objects.get(prize__tournament=event)
+    services.mark_payout_paid(payout=payout, received_by="Ada", method=Payment.Method.CARD)
+    with_method = json.loads(json.dumps(transfer.export_tournament(event)))
+    assert _prize(with_method, "place")["payouts"][0]["method"] == "card"
+    assert Payout.objects.get(prize__tournament=restore.import_tournament(with_method)).method == "card"
+    del _prize(exported, "place")["payouts"][0]["method"]
+    assert Payout.objects.get(prize__tournament=restore.import_tournament(exported)).method == "cash"

@@ -190,6 +190,63 @@ def test_a_clock_pauses_and_takes_extra_minutes():
         clocks.add_minutes(clock=clock, minutes=-10)
 
 
+def limit(tournament: Tournament, minutes: int | None) -> Tournament:
+    changes = {"rule_overrides": {"time_limit_minutes": minutes}}
+    return services.update_tournament(tournament=tournament, changes=changes)[0]
+
+
+def test_a_time_limit_set_during_play_gives_the_matches_at_tables_their_clocks():
+    tournament = knockout_event(teams=6, rule_overrides={"time_limit_minutes": None})
+    quarters = [match(tournament, key) for key in ("W1-2", "W1-4")]
+    assert all(m.status == Match.Status.PLAYING and m.clock is None for m in quarters)
+    limit(tournament, 30)
+    for quarter in quarters:
+        quarter.refresh_from_db()
+        assert (quarter.clock.minutes, quarter.clock.started) == (30, False)  # the director starts it
+        assert current_game(quarter).clock_id == quarter.clock_id  # the table's phone counts it down
+    assert clocks.start_match_clocks(tournament=tournament) == 2
+    win_game(quarters[0])
+    semi = tournament.matches.get(status=Match.Status.PLAYING, stage=Match.Stage.WINNERS, round=2)
+    assert semi.clock.minutes == 30
+
+
+def test_a_changed_time_limit_keeps_a_running_clock_and_its_extra_minutes():
+    tournament = knockout_event(teams=4)  # league-300: 30 minutes
+    clock = match(tournament, "W1-1").clock
+    clocks.start_clock(clock=clock)
+    clocks.add_minutes(clock=clock, minutes=5)
+    limit(tournament, 20)
+    clock.refresh_from_db()
+    assert (clock.minutes, clock.extra_minutes, clock.running) == (20, 5, True)
+    assert 24 * 60 < clock.remaining_seconds() <= 25 * 60
+
+
+def test_a_time_limit_taken_away_during_play_leaves_no_clock_on_matches_still_playing():
+    tournament = knockout_event(teams=4)
+    first = match(tournament, "W1-1")
+    win_game(first)
+    played_clock = first.clock_id
+    limit(tournament, None)
+    assert match(tournament, "W1-2").clock is None and current_game(match(tournament, "W1-2")).clock is None
+    assert match(tournament, "W1-1").clock_id == played_clock  # a finished match keeps its record
+
+
+def test_the_final_keeps_the_time_limit_of_its_own_rule_set():
+    tournament = knockout_event(teams=2, final_preset="championship-500")
+    assert tournament.final_rules.time_limit_minutes is None  # the championship game plays to its end
+    limit(tournament, 45)
+    assert match(tournament, "F1").clock is None
+
+
+def test_a_time_limit_changed_during_a_progressive_round_applies_to_its_tables_clocks(running_round):
+    tournament = limit(running_round.tournament, 20)
+    clocks.start_round_clock(round_=running_round)
+    limit(tournament, 25)
+    assert {game.clock.minutes for game in running_round.games.select_related("clock")} == {25}
+    limit(tournament, None)
+    assert not running_round.games.filter(clock__isnull=False).exists()
+
+
 def test_a_correction_cannot_change_a_match_whose_winner_has_played_on():
     tournament = knockout_event(teams=4)
     first = match(tournament, "W1-1")

@@ -132,9 +132,33 @@ def test_a_match_cannot_move_onto_a_night_already_opened():
     later = league_matches(tournament)[2]
     with pytest.raises(ValidationError, match="opened already"):
         league.postpone_match(match=later, to_night=1)
+    tournament.rounds.get(number=1).start()
     started = league_matches(tournament)[0]
-    with pytest.raises(ValidationError, match="not yet started"):
-        league.postpone_match(match=started, to_night=5)
+    with pytest.raises(ValidationError, match="not yet started") as refused:
+        league.postpone_match(match=started, to_night=4)
+    assert refused.value.code == "started"
+
+
+@pytest.mark.django_db
+def test_a_match_seated_on_a_night_not_started_can_move_and_frees_its_table():
+    """A team calls in after the night is opened, before it starts: its match leaves its table."""
+    tournament = make_league(4)  # rule text 004: matches have a 30-minute clock
+    league.build_schedule(tournament=tournament)
+    night = league.open_night(tournament=tournament, night=1)
+    seated, other = league_matches(tournament)[:2]
+    table, clock = seated.table, seated.clock
+    assert clock is not None and seated.is_seated
+    league.postpone_match(match=seated, to_night=4)
+    seated.refresh_from_db()
+    assert (seated.round, seated.postponed_from, seated.status) == (4, 1, Match.Status.READY)
+    assert (seated.table, seated.clock) == (None, None)
+    assert not seated.games.exists()
+    assert not night.seatings.filter(table=table).exists()
+    assert not type(clock).objects.filter(pk=clock.pk).exists()
+    other.refresh_from_db()
+    assert other.is_seated and night.seatings.filter(table=other.table).count() == 4
+    night.start()  # the night plays on without it
+    assert not league.can_postpone(other, night)
 
 
 @pytest.mark.django_db
@@ -182,7 +206,30 @@ def test_a_withdrawal_turns_the_rest_into_walkovers_and_the_table_says_so(played
     kept = "voided" if played is PlayedResults.VOID else "stand"
     assert line.withdrawn and f"withdrew before night 2: played results {kept}" in line.note
     assert line.row.won == (0 if played is PlayedResults.VOID else 1)
-    assert line.row.lost == 2
+    assert line.row.lost == 0  # its walkovers on nights 2 and 3 count on those nights, not before
+
+
+@pytest.mark.django_db
+def test_a_withdrawals_walkovers_count_on_their_nights_not_before():
+    tournament = make_league(4)
+    league.build_schedule(tournament=tournament)
+    night_1 = league.open_night(tournament=tournament, night=1)
+    night_1.start()
+    for match in league_matches(tournament)[:2]:
+        finish(match, winner=match.home, home_points=300, away_points=120)
+    league.close_night(round_=night_1)
+    leaving = league_matches(tournament)[0].away
+    league.withdraw_team(team=leaving, played=PlayedResults.STAND)
+
+    def record(team_id):
+        row = next(line.row for line in league.league_standings(tournament).lines if line.row.team == team_id)
+        return row.played, row.won, row.lost
+
+    night_2 = league.league_matches(tournament).filter(round=2)
+    walkover_2 = night_2.get(outcome=Match.Outcome.WALKOVER)
+    assert record(leaving.pk) == (1, 0, 1) and record(walkover_2.winner_id) == (1, 1, 0)
+    league.open_night(tournament=tournament, night=2)
+    assert record(leaving.pk) == (2, 0, 2) and record(walkover_2.winner_id) == (2, 2, 0)
 
 
 @pytest.mark.django_db
@@ -375,7 +422,7 @@ def test_the_season_schedule_and_the_league_table_print(director_client, tmp_pat
     finish(match, winner=match.home, home_points=300, away_points=120)
     league.postpone_match(match=league_matches(tournament)[-1], to_night=6)
     for name, words in (
-        ("season-schedule", ["Night 1", "Night 6", "(from night 5)", "Resting:", "300–120"]),
+        ("season-schedule", ["Night 1", "Night 6", "(from night 5)", "Resting:", "300 to 120"]),
         ("league-table", ["League table", "Ranked by matches won", match.home.names]),
     ):
         response = director_client.get(reverse("director:print_document", args=[tournament.pk, name]))
@@ -545,3 +592,152 @@ def test_the_dashboard_counts_a_leagues_nights_played(director_client):
     league.close_night(round_=night)
     page = director_client.get(reverse("director:dashboard", args=[tournament.pk])).content.decode()
     assert '<span class="big">1/3</span> nights played' in page and "Night 1" in page
+
+
+def play_nights(tournament: Tournament, last: int) -> None:
+    """Nights 1 to ``last`` opened, played (each match won by its home team) and closed."""
+    for number in range(1, last + 1):
+        night = league.open_night(tournament=tournament, night=number)
+        night.start()
+        for m in league.league_matches(tournament).filter(round=number, status=Match.Status.PLAYING):
+            finish(m, winner=m.home, home_points=300, away_points=100)
+        league.close_night(round_=night)
+
+
+@pytest.mark.django_db
+def test_the_standings_tab_of_a_league_is_its_table_headed_by_the_champion(director_client):
+    from tournament import knockout
+
+    tournament = make_league(3)
+    league.build_schedule(tournament=tournament)
+    play_nights(tournament, league.load_schedule(tournament).nights)
+    response = director_client.get(reverse("director:standings", args=[tournament.pk]))
+    table_url = reverse("director:league_table", args=[tournament.pk])
+    assert response.status_code == 302 and response.url == table_url
+    assert "Champion:" not in director_client.get(table_url).content.decode()
+    league.start_championship(tournament=tournament)
+    (final,) = league.championship_matches(tournament)
+    knockout.decide_match(match=final, winner=final.away, reason="Time up and level: the cut of the cards")
+    for page in (director_client.get(table_url), Client().get(reverse("public:league", args=[tournament.pk]))):
+        text = page.content.decode()
+        assert f"Champion: {escape(final.away.names)}</h2>" in text
+        assert f"<strong>2nd</strong> {escape(final.home.names)}" in text
+        assert text.index("Champion:") < text.index("league-table")
+    places = [row.name for row in league.standing_rows(tournament)]
+    assert places[:2] == [final.away.names, final.home.names]
+
+
+@pytest.mark.django_db
+def test_the_schedule_page_offers_what_can_be_done_now(director_client):
+    from tournament import services
+
+    tournament = make_league(4)  # three nights; everyone plays every night
+    league.build_schedule(tournament=tournament)
+    url = reverse("director:league_schedule", args=[tournament.pk])
+    page = director_client.get(url).content.decode()
+    first = league_matches(tournament)[0]
+    # No night is free for a team that plays every night: a new night after the last.
+    assert f'id="postpone-{first.pk}" type="number" name="night" min="1" value="4"' in page
+    play_nights(tournament, 1)
+    league.open_night(tournament=tournament, night=2)
+    page = director_client.get(url).content.decode()
+    assert "Open night 3" not in page and "It plays from night 3" in page
+    night_2 = tournament.rounds.get(number=2)
+    night_2.start()
+    for m in league.league_matches(tournament).filter(round=2):
+        finish(m, winner=m.home, home_points=300, away_points=100)
+    league.close_night(round_=night_2)
+    assert "Open night 3: seat the tables" in director_client.get(url).content.decode()
+    league.open_night(tournament=tournament, night=3)
+    page = director_client.get(url).content.decode()
+    assert "A team joins late" not in page and "no team can join now" in page
+    newcomer = services.register_team(tournament=tournament, names=["Zoe", "Yann"])
+    with pytest.raises(ValidationError, match="can no longer join") as refused:
+        league.add_late_team(team=newcomer, missed=Missed.MAKE_UP)
+    assert refused.value.code == "season_over"
+
+
+@pytest.mark.django_db
+def test_a_postponement_is_offered_the_first_night_both_teams_are_free(director_client):
+    tournament = make_league(5)  # five nights, one team resting each
+    league.build_schedule(tournament=tournament)
+    (plan,) = league.nights(tournament, only=1)
+    match = plan.matches[0]
+    schedule = league.load_schedule(tournament)
+    free = [n for n in range(2, schedule.nights + 2) if not schedule.playing_on(n) & {match.home, match.away}]
+    assert match.move_to == free[0]
+    page = director_client.get(reverse("director:league_schedule", args=[tournament.pk])).content.decode()
+    assert f'id="postpone-{match.pk}" type="number" name="night" min="1" value="{free[0]}"' in page
+
+
+@pytest.mark.django_db
+def test_a_league_match_page_speaks_of_the_league_and_says_seated_before_the_night_starts(director_client):
+    tournament = make_league(4)
+    league.build_schedule(tournament=tournament)
+    night = league.open_night(tournament=tournament, night=1)
+    match = league_matches(tournament)[0]
+    url = reverse("director:league_match", args=[tournament.pk, match.pk])
+    assert url.startswith(f"/t/{tournament.pk}/league/matches/")
+    page = director_client.get(url).content.decode()
+    assert f"<strong>Seated</strong> at table {match.table.number}" in page
+    assert "Won the match" in page and "shown in the league table" in page
+    assert "Goes through" not in page and "bracket" not in page.split("<main")[-1]
+    board = director_client.get(reverse("director:league_night", args=[tournament.pk, 1])).content.decode()
+    assert "Playing" not in board.split("<main")[-1] and url in board
+    night.start()
+    assert "<strong>Playing</strong> at table" in director_client.get(url).content.decode()
+    decide = reverse("director:league_match_decide", args=[tournament.pk, match.pk])
+    assert decide in director_client.get(url).content.decode()
+    assert director_client.get(decide).status_code == 405
+    missing = reverse("director:league_match_decide", args=[tournament.pk, 999999])
+    assert director_client.post(missing, {"kind": "decision"}).status_code == 404
+    assert Client().post(decide, {"kind": "decision"}).status_code == 302  # to the login page
+    bad = director_client.post(decide, {"kind": "decision", "winner": match.home_id, "reason": ""})
+    assert bad.status_code == 422 and "Won the match" in bad.content.decode()
+    response = director_client.post(
+        decide, {"kind": "decision", "winner": match.home_id, "reason": "Time up and level"}, follow=True
+    )
+    assert f"{escape(match.home.names)} win the match." in response.content.decode()
+
+
+@pytest.mark.django_db
+def test_postponing_a_seated_match_through_the_page_before_the_night_starts(director_client):
+    tournament = make_league(4)
+    league.build_schedule(tournament=tournament)
+    league.open_night(tournament=tournament, night=1)
+    match = league_matches(tournament)[0]
+    schedule = reverse("director:league_schedule", args=[tournament.pk])
+    assert f'action="{reverse("director:league_postpone", args=[tournament.pk, match.pk])}"' in (
+        director_client.get(schedule).content.decode()
+    )
+    url = reverse("director:league_postpone", args=[tournament.pk, match.pk])
+    board = director_client.get(reverse("director:league_night", args=[tournament.pk, 1])).content.decode()
+    assert f'action="{url}"' in board and "A team called in: move to night" in board
+    response = director_client.post(url, {"night": "4"}, follow=True)
+    assert "The match moved to night 4." in response.content.decode()
+    match.refresh_from_db()
+    assert (match.round, match.table_id, match.status) == (4, None, Match.Status.READY)
+    tournament.rounds.get(number=1).start()
+    board = director_client.get(reverse("director:league_night", args=[tournament.pk, 1])).content.decode()
+    assert "A team called in" not in board  # once the night has started, its matches stay
+
+
+@pytest.mark.django_db
+def test_a_night_with_a_walkover_does_not_list_its_winner_as_resting(director_client):
+    tournament = make_league(5)
+    league.build_schedule(tournament=tournament)
+    leaving = league_matches(tournament)[0].home
+    league.withdraw_team(team=leaving, played=PlayedResults.STAND)
+    walkover = league.league_matches(tournament).filter(outcome=Match.Outcome.WALKOVER).order_by("round").first()
+    (plan,) = league.nights(tournament, only=walkover.round)
+    assert walkover.winner.names not in plan.resting
+
+
+@pytest.mark.django_db
+def test_a_new_leagues_final_takes_the_rule_set_its_rule_text_names(director_client):
+    from tournament.forms import TournamentForm
+
+    page = director_client.get(reverse("director:tournament_new")).content.decode()
+    assert 'data-final-presets="{&quot;league-300&quot;: &quot;championship-500&quot;}"' in page
+    assert TournamentForm(initial={"preset": "league-300"})["final_preset"].value() == "championship-500"
+    assert TournamentForm(initial={"preset": "classic"})["final_preset"].value() == ""

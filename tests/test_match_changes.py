@@ -5,6 +5,7 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.test import Client
 from django.urls import reverse
+from django.utils.html import escape
 
 from tests.test_knockout import current_game, enter, hand, knockout_event, match, win_game
 from tests.test_league import make_league
@@ -142,6 +143,15 @@ def test_the_match_board_swaps_two_teams_and_says_so(director_client):
     page = response.content.decode()
     assert "swapped places" in page and "Swapped teams" in page  # the notice, and the record
     assert pairing(tournament, "W1-1") == (3, 4)
+
+
+def test_the_swap_choices_name_teams_by_their_seed_as_the_bracket_does(director_client):
+    tournament = knockout_event(teams=4)
+    top = team(tournament, 1)
+    Team.objects.filter(pk=top.pk).update(number=9)  # registered last, seeded first
+    page = director_client.get(reverse("director:bracket", args=[tournament.pk])).content.decode()
+    assert f'value="{top.pk}">(1) {escape(top.names)}</option>' in page
+    assert f"9. {escape(top.names)}" not in page
 
 
 def test_the_match_board_moves_a_match_to_another_table(director_client):

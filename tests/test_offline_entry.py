@@ -168,7 +168,7 @@ def test_a_table_page_reporting_in_shows_on_the_directors_board(client, director
 def test_a_phone_quiet_for_three_report_periods_is_marked_on_the_board(director_client, game):
     Table.objects.filter(pk=game.table_id).update(phone_heard_at=timezone.now() - datetime.timedelta(minutes=2))
     html = director_client.get(reverse("director:round", args=[game.round.tournament_id, 1])).content.decode()
-    assert '<td class="bad">heard 2 min ago</td>' in html
+    assert '<td class="phone bad" data-label="Phone">heard 2 min ago</td>' in html
 
 
 @pytest.mark.parametrize("waiting", ["", "-1", "lots", "²"])

@@ -4,6 +4,7 @@ rule handout follows the rule set."""
 import functools
 import io
 import time
+from decimal import Decimal
 
 import pytest
 import segno
@@ -113,6 +114,15 @@ def test_score_sheets_a_page_per_table_with_names_rules_and_round(running_round,
     assert "4 hands a round" in pages[0] and "Scan to enter scores" in pages[0]
     assert "Table 4" in pages[3] and "Mia" in pages[3]
     assert "61 0 61" in pages[0] or "61" in pages[0]  # the hands entered so far are filled in
+
+
+def test_a_closed_rounds_score_sheets_say_so_instead_of_inviting_a_scan(finished_round, tournament):
+    services.close_round(round_=finished_round)
+    finished_round.refresh_from_db()
+    data = produce(tournament, printing.score_sheets(finished_round))
+    pages = pages_text(data)
+    assert all("Round closed: scores are final" in page and "Scan to enter" not in page for page in pages)
+    assert not any(page.images for page in PdfReader(io.BytesIO(data)).pages)  # no QR code
 
 
 def test_score_sheet_html_carries_each_tables_qr_code(running_round, settings):
@@ -325,7 +335,7 @@ def test_payout_sheet_lists_winners_amounts_and_a_signature_line(finished_round,
 
 
 def test_fee_ledger_lists_what_each_team_paid_and_owes(tournament):
-    services.record_payment(team=tournament.teams.get(number=1), amount="20.00", kind="payment", method="cash")
+    services.record_payment(team=tournament.teams.get(number=1), amount=Decimal("20.00"), kind="payment", method="cash")
     text = " ".join(pages_text(produce(tournament, printing.fee_ledger(tournament))))
     assert "Ada & Ben" in text and "$20.00" in text and "$140.00" in text
 

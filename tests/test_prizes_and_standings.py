@@ -3,10 +3,15 @@
 from decimal import Decimal
 
 import pytest
+from django.urls import reverse
 from hypothesis import given
 from hypothesis import strategies as st
 
+from tests.test_printing import pages_text, produce
+from tournament import printing, services
+from tournament.models import Payment, Payout, Prize, Tournament
 from tournament.prizes import PrizeSpec, allocate, award
+from tournament.reports import ledger
 from tournament.standings import RoundScore, rank, sit_out_points
 
 
@@ -115,3 +120,101 @@ def test_allocate_accounts_for_every_cent(total, weights):
     shares = allocate(total, weights)
     assert sum(shares) == total
     assert all(share >= 0 and share == share.quantize(Decimal("0.01")) for share in shares)
+
+
+# --- the prizes against the fees (database) -------------------------------------------------------------
+
+
+@pytest.fixture
+def closed(finished_round, tournament):
+    """The event over, every team paid in full."""
+    services.close_round(round_=finished_round)
+    for team in tournament.teams.all():
+        services.record_payment(team=team, amount=tournament.entry_fee, kind="payment", method="cash")
+    Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.FINISHED)
+    tournament.refresh_from_db()
+    return tournament
+
+
+@pytest.mark.django_db
+def test_a_share_of_the_fees_counts_fees_paid_never_money_owed_back(closed):
+    fees = closed.entry_fee * closed.teams.count()
+    closed.entry_fee -= Decimal("5.00")  # lowered after everyone paid: $5 each is owed back
+    closed.save(update_fields=["entry_fee"])
+    Prize.objects.create(tournament=closed, place=1, share_percent=Decimal("40"))
+    payouts = services.award_prizes(tournament=closed)
+    pool = fees - Decimal("5.00") * closed.teams.count()
+    assert sum(p.amount for p in payouts) == pool * Decimal("0.40")
+    book = ledger(closed)
+    assert (book.fees_paid, book.owed_back) == (pool, fees - pool)
+    assert book.house == pool - sum(p.amount for p in payouts)
+
+
+@pytest.mark.django_db
+def test_prizes_promised_beyond_the_fees_are_warned_of_and_paid_by_the_house(director_client, closed):
+    fees = closed.entry_fee * closed.teams.count()
+    for place, amount in ((1, fees), (2, Decimal("30.00"))):
+        Prize.objects.create(tournament=closed, place=place, amount=amount)
+    assert ledger(closed).shortfall == Decimal("30.00")
+    warning = "The prizes promised ($190.00) exceed the fees collected ($160.00) by <strong>$30.00</strong>"
+    for page in ("prizes", "dashboard"):
+        assert warning in director_client.get(reverse(f"director:{page}", args=[closed.pk])).content.decode()
+    services.award_prizes(tournament=closed)
+    html = director_client.get(reverse("director:prizes", args=[closed.pk])).content.decode()
+    assert warning in html and "Paid by the house" in html and "Stays with the house" not in html
+    assert '<td class="num owes"><strong>$30.00</strong>' in html and "−$30.00" not in html
+    text = " ".join(pages_text(produce(closed, printing.payout_sheet(closed))))
+    assert "Paid by the house $30.00" in text
+
+
+@pytest.mark.django_db
+def test_prizes_the_fees_cover_bring_no_warning(director_client, closed):
+    Prize.objects.create(tournament=closed, place=1, share_percent=Decimal("100"))
+    html = director_client.get(reverse("director:prizes", args=[closed.pk])).content.decode()
+    assert ledger(closed).shortfall == 0 and "exceed the fees" not in html and "Stays with the house" in html
+
+
+@pytest.fixture
+def awarded(closed):
+    Prize.objects.create(tournament=closed, place=1, amount=Decimal("40.00"))
+    services.award_prizes(tournament=closed)
+    return closed
+
+
+@pytest.mark.django_db
+def test_a_payout_is_paid_by_the_method_chosen_and_the_sheet_shows_it(director_client, awarded):
+    payout = Payout.objects.filter(prize__tournament=awarded).first()
+    url = reverse("director:payout_paid", args=[awarded.pk, payout.pk])
+    assert director_client.post(url, {"received_by": "Ada Brooks", "method": "card"}).status_code == 302
+    payout.refresh_from_db()
+    assert (payout.received_by, payout.method, payout.paid_at is not None) == ("Ada Brooks", "card", True)
+    assert "(card)" in director_client.get(reverse("director:prizes", args=[awarded.pk])).content.decode()
+    text = " ".join(pages_text(produce(awarded, printing.payout_sheet(awarded))))
+    assert "Paid by" in text and "Card" in text
+
+
+@pytest.mark.django_db
+def test_marking_a_payout_paid_refuses_bad_input_wrong_requests_and_strangers(
+    director_client, awarded, django_user_model
+):
+    payout = Payout.objects.filter(prize__tournament=awarded).first()
+    url = reverse("director:payout_paid", args=[awarded.pk, payout.pk])
+    page = director_client.post(url, {"received_by": "Ada", "method": "iou"}, follow=True).content.decode()
+    assert "Paid by: Select a valid choice." in page
+    assert director_client.get(url).status_code == 405
+    assert director_client.post(url.replace(f"/{payout.pk}/", "/999999/"), {"received_by": "Ada"}).status_code == 404
+    stranger = django_user_model.objects.create_user("sam", password="a-long-password-1", is_staff=True)
+    director_client.force_login(stranger)
+    assert director_client.post(url, {"received_by": "Ada", "method": "cash"}).status_code == 404
+    director_client.logout()
+    assert director_client.post(url, {"received_by": "Ada", "method": "cash"}).status_code == 302
+    payout.refresh_from_db()
+    assert payout.paid_at is None
+
+
+@pytest.mark.django_db
+def test_a_payout_paid_without_a_method_named_is_cash(awarded):
+    payout = Payout.objects.filter(prize__tournament=awarded).first()
+    services.mark_payout_paid(payout=payout, received_by="Ada")
+    payout.refresh_from_db()
+    assert payout.method == Payment.Method.CASH

@@ -1,10 +1,12 @@
 """The progressive movement (rule text 003, "Rotation and Seating"), as a pure function."""
 
+import random
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tournament.rotation import Movement, TableResult, first_round, next_round, swap
+from tournament.rotation import Movement, TableResult, TableSeating, first_round, next_round, swap
 
 
 def couples(n: int) -> list[tuple[str, str]]:
@@ -88,6 +90,65 @@ def test_fixed_partners_a_team_missing_a_player_sits_out_instead_of_being_split(
     assert all({"G", "H"}.isdisjoint(t.players) for t in movement.tables)
 
 
+# The demo evening (tournament/demo.py) as round 1 seats it (seating seed 0), and which side won at
+# each table in the four rounds of the walkthrough that found Eve & Finn partnered again at table 1
+# of round 5 and Iris & Jack playing Gina & Hugo at table 4: couples 3, 5 and 4 put back together.
+DEMO_COUPLES_AS_DRAWN = [
+    ("Iris", "Jack"), ("Cleo", "Dan"), ("Kara", "Leo"), ("Eve", "Finn"),
+    ("Ada", "Ben"), ("Gina", "Hugo"), ("Olga", "Paul"), ("Mia", "Noah"),
+]  # fmt: skip
+DEMO_WINNERS = ["NS NS EW EW", "EW EW EW EW", "NS EW EW EW", "EW NS EW NS"]
+
+
+def play_evening(movement: Movement, winners: list[str]) -> list[Movement]:
+    """The evening's movements, round 1 first, with the side named winning at each table."""
+    evening = [movement]
+    for sides in winners:
+        results = [
+            TableResult(t.table, *((t.north_south, t.east_west) if side == "NS" else (t.east_west, t.north_south)))
+            for t, side in zip(movement.tables, sides.split(), strict=True)
+        ]
+        history = [table for played in evening for table in played.tables]
+        movement = next_round(results, movement.sitting_out, split=True, history=history)
+        evening.append(movement)
+    return evening
+
+
+def partnerships(movement: Movement) -> list[frozenset]:
+    return [frozenset(pair) for t in movement.tables for pair in (t.north_south, t.east_west)]
+
+
+def test_the_demo_walkthrough_never_puts_partners_back_together():
+    evening = play_evening(first_round(DEMO_COUPLES_AS_DRAWN), DEMO_WINNERS)
+    round_5 = partnerships(evening[-1])
+    assert frozenset(("Eve", "Finn")) not in round_5
+    assert frozenset(("Iris", "Jack")) not in round_5 and frozenset(("Gina", "Hugo")) not in round_5
+    every = [pair for movement in evening for pair in partnerships(movement)]
+    assert len(every) == len(set(every)) == 5 * 8
+
+
+def test_a_split_prefers_partners_who_have_not_played_together():
+    results = [TableResult(1, ("A", "B"), ("C", "D")), TableResult(2, ("E", "F"), ("G", "H"))]
+    earlier = [TableSeating(1, "A", "C", "E", "G")]  # A & E, C & G partnered before
+    table_1, table_2 = next_round(results, split=True, history=earlier).tables
+    assert {table_1.north_south, table_1.east_west} == {("A", "F"), ("B", "E")}
+    assert {table_2.north_south, table_2.east_west} == {("G", "D"), ("H", "C")}
+
+
+@pytest.mark.parametrize(
+    ("partnered_before", "expected"),
+    [
+        ([("A", "E"), ("A", "E"), ("A", "F")], {("A", "F"), ("B", "E")}),  # one repeat each way: A & E twice is worse
+        ([("A", "E"), ("A", "E"), ("A", "E"), ("A", "F"), ("B", "E")], {("A", "E"), ("B", "F")}),  # 1 repeat, not 2
+    ],
+)
+def test_when_both_splits_repeat_a_partnership_the_lesser_repeat_is_chosen(partnered_before, expected):
+    results = [TableResult(1, ("A", "B"), ("C", "D")), TableResult(2, ("E", "F"), ("G", "H"))]
+    earlier = [TableSeating(9, first, "X", second, "Y") for first, second in partnered_before]
+    table_1 = next_round(results, split=True, history=earlier).tables[0]
+    assert {table_1.north_south, table_1.east_west} == expected
+
+
 def test_swap_exchanges_two_players_even_with_a_sitter():
     movement = first_round(couples(3))
     swapped = swap(movement, "1a", "3b")
@@ -103,33 +164,34 @@ def test_a_round_with_no_results_is_a_bug():
 # --- properties --------------------------------------------------------------------------------
 
 
-@st.composite
-def a_round(draw):
-    n_couples = draw(st.integers(min_value=2, max_value=31))
-    movement = first_round(couples(n_couples))
-    for _ in range(draw(st.integers(min_value=0, max_value=5))):
-        flips = draw(st.lists(st.booleans(), min_size=len(movement.tables), max_size=len(movement.tables)))
-        results = [
-            TableResult(t.table, *((t.north_south, t.east_west) if ns else (t.east_west, t.north_south)))
-            for t, ns in zip(movement.tables, flips, strict=True)
-        ]
-        movement = next_round(results, movement.sitting_out, split=draw(st.booleans()))
+def draw_results(draw, movement: Movement) -> list[TableResult]:
     flips = draw(st.lists(st.booleans(), min_size=len(movement.tables), max_size=len(movement.tables)))
-    results = [
+    return [
         TableResult(t.table, *((t.north_south, t.east_west) if ns else (t.east_west, t.north_south)))
         for t, ns in zip(movement.tables, flips, strict=True)
     ]
-    return movement, results
+
+
+@st.composite
+def a_round(draw, min_couples=2, max_couples=40, max_rounds=5, split=None):
+    """A round part-way through an evening: its movement, its results, every table played so far."""
+    movement = first_round(couples(draw(st.integers(min_value=min_couples, max_value=max_couples))))
+    history = list(movement.tables)
+    for _ in range(draw(st.integers(min_value=0, max_value=max_rounds))):
+        split_now = draw(st.booleans()) if split is None else split
+        movement = next_round(draw_results(draw, movement), movement.sitting_out, split=split_now, history=history)
+        history += movement.tables
+    return movement, draw_results(draw, movement), history
 
 
 @settings(max_examples=300, deadline=None)
 @given(data=st.data(), split=st.booleans())
 def test_every_present_player_is_seated_or_sitting_out_exactly_once(data, split):
-    movement, results = data.draw(a_round())
+    movement, results, history = data.draw(a_round())
     everyone = set(movement.seated()) | set(movement.sitting_out)
     absent = set(data.draw(st.lists(st.sampled_from(sorted(everyone)), max_size=4)))
     arrivals = [(f"late{i}a", f"late{i}b") for i in range(data.draw(st.integers(0, 3)))]
-    nxt = next_round(results, movement.sitting_out, split=split, absent=absent, arrivals=arrivals)
+    nxt = next_round(results, movement.sitting_out, split=split, absent=absent, arrivals=arrivals, history=history)
     placed = nxt.seated() + list(nxt.sitting_out)
     assert len(placed) == len(set(placed))
     assert set(placed) == (everyone - absent) | {p for pair in arrivals for p in pair}
@@ -141,8 +203,8 @@ def test_every_present_player_is_seated_or_sitting_out_exactly_once(data, split)
 @settings(max_examples=300, deadline=None)
 @given(data=st.data(), split=st.booleans())
 def test_with_an_odd_count_table_one_losers_sit_out_and_the_sitters_play(data, split):
-    movement, results = data.draw(a_round())
-    nxt = next_round(results, movement.sitting_out, split=split)
+    movement, results, history = data.draw(a_round())
+    nxt = next_round(results, movement.sitting_out, split=split, history=history)
     table_one = next(r for r in results if r.table == 1)
     if movement.sitting_out:
         assert set(nxt.sitting_out) == set(table_one.losers)
@@ -159,8 +221,8 @@ def _table_of(movement, player) -> int | None:
 @settings(max_examples=300, deadline=None)
 @given(data=st.data())
 def test_winners_move_up_one_table_and_table_one_winners_stay(data):
-    movement, results = data.draw(a_round())
-    nxt = next_round(results, movement.sitting_out, split=True)
+    movement, results, history = data.draw(a_round())
+    nxt = next_round(results, movement.sitting_out, split=True, history=history)
     for result in results:
         destination = max(1, result.table - 1)
         for player in result.winners:
@@ -170,8 +232,62 @@ def test_winners_move_up_one_table_and_table_one_winners_stay(data):
 @settings(max_examples=200, deadline=None)
 @given(data=st.data())
 def test_split_partners_never_keep_their_partner(data):
-    movement, results = data.draw(a_round())
-    nxt = next_round(results, movement.sitting_out, split=True)
+    movement, results, history = data.draw(a_round())
+    nxt = next_round(results, movement.sitting_out, split=True, history=history)
     old_pairs = {frozenset(p) for r in results for p in (r.winners, r.losers)}
     new_pairs = {frozenset(p) for t in nxt.tables for p in (t.north_south, t.east_west)}
     assert old_pairs.isdisjoint(new_pairs)
+
+
+@settings(max_examples=300, deadline=None)
+@given(data=st.data(), split=st.booleans())
+def test_losers_stay_at_their_table_and_table_one_losers_go_last_or_sit_out(data, split):
+    movement, results, history = data.draw(a_round())
+    nxt = next_round(results, movement.sitting_out, split=split, history=history)
+    last = len(nxt.tables)
+    for result in results:
+        for player in result.losers:
+            if result.table > 1:
+                assert _table_of(nxt, player) == result.table
+            else:
+                assert _table_of(nxt, player) == (None if movement.sitting_out else last)
+
+
+def _the_other_split(table: TableSeating) -> TableSeating:
+    """The same table with the incoming players (South and West) swapped: the other split."""
+    return TableSeating(table.table, table.north, table.east, table.west, table.south)
+
+
+def _repeated(table: TableSeating, before: list[frozenset]) -> tuple[int, int]:
+    """How many of the table's partnerships played together before, and how many times in all."""
+    counts = [before.count(frozenset(pair)) for pair in (table.north_south, table.east_west)]
+    return sum(map(bool, counts)), sum(counts)
+
+
+@settings(max_examples=200, deadline=None)
+@given(data=st.data())
+def test_over_an_evening_a_split_never_repeats_a_partnership_the_other_split_avoids(data):
+    movement, results, history = data.draw(a_round(min_couples=4, max_couples=40, max_rounds=8, split=True))
+    nxt = next_round(results, movement.sitting_out, split=True, history=history)
+    partnered = [frozenset(pair) for t in history for pair in (t.north_south, t.east_west)]
+    for table in nxt.tables:
+        assert _repeated(table, partnered) <= _repeated(_the_other_split(table), partnered)
+
+
+@pytest.mark.parametrize("n_couples", [4, 5, 13, 40])
+def test_the_seats_depend_on_what_was_played_not_on_the_order_it_is_given_in(n_couples):
+    winners = random.Random(n_couples)
+    movement = first_round(couples(n_couples))
+    history = list(movement.tables)
+    for _ in range(5):
+        results = [
+            TableResult(
+                t.table, *((t.north_south, t.east_west) if winners.random() < 0.5 else (t.east_west, t.north_south))
+            )
+            for t in movement.tables
+        ]
+        following = next_round(results, movement.sitting_out, split=True, history=history)
+        shuffled = next_round(results[::-1], movement.sitting_out, split=True, history=history[::-1])
+        assert following == shuffled
+        movement = following
+        history += movement.tables

@@ -145,7 +145,7 @@ def test_a_closed_rounds_first_dealer_stays(client, finished_round):
 
 def test_the_board_and_the_printed_sheet_show_who_deals(director_client, game):
     board = director_client.get(reverse("director:round", args=[game.round.tournament_id, game.round.number]))
-    assert f"<td>{Seat(game.first_dealer).label}</td>" in board.content.decode()
+    assert f'<td class="deals">{Seat(game.first_dealer).label}</td>' in board.content.decode()
     sheet = next(s for s in printing.score_sheets(game.round).contexts[0]["sheets"] if s["table"] == 1)
     assert sheet["first_dealer"] == Seat(game.first_dealer).label
 

@@ -13,6 +13,7 @@ from tournament.schedule import (
     Schedule,
     ScheduleError,
     add_team,
+    free_nights,
     postpone,
     round_robin,
     withdraw,
@@ -218,3 +219,30 @@ def test_a_walkover_cannot_be_postponed():
     key = next(f.key for f in gone.of("B"))
     with pytest.raises(ScheduleError, match="decided already"):
         postpone(gone, key, to_night=4)
+
+
+def test_a_team_given_a_walkover_that_night_is_not_resting():
+    gone = withdraw(round_robin(["A", "B", "C", "D", "E"]), "B", from_night=2, played=PlayedResults.STAND)
+    (walkover,) = (f for f in gone.on_night(2) if not f.to_play)
+    winner = walkover.walkover_to
+    assert winner not in gone.resting_on(2) and winner not in gone.playing_on(2)
+    assert len(gone.resting_on(2)) == 1  # the bye of the odd field, as before the withdrawal
+
+
+@settings(max_examples=60, deadline=None)
+@given(n=sizes, legs=legs, first=st.integers(min_value=1, max_value=8))
+def test_the_night_offered_for_a_postponement_is_the_first_free_one_and_postpone_takes_it(n, legs, first):
+    schedule = round_robin(field(n), legs=legs)
+    first = min(first, schedule.nights + 1)  # the first night not opened is at most a new one
+    offered = free_nights(schedule, first=first)
+    for match in schedule.fixtures[:20]:
+        night = offered[match.key]
+        assert night >= first and night != match.night
+        earlier = range(first, night)
+        assert all(k == match.night or schedule.playing_on(k) & set(match.teams) for k in earlier)
+        assert postpone(schedule, match.key, to_night=night).fixture(match.key).night == night
+
+
+def test_a_postponement_is_offered_a_new_night_when_no_night_is_free():
+    schedule = round_robin(["A", "B", "C", "D"])  # everyone plays every night
+    assert set(free_nights(schedule, first=2).values()) == {schedule.nights + 1}

@@ -8,7 +8,9 @@ from django.db import IntegrityError, transaction
 
 from scoring import HandEntry, InvalidHand, Seat
 from tests.conftest import even_hand, finish_game, make_tournament
+from tests.test_rotation import DEMO_WINNERS
 from tournament import services
+from tournament.demo import load_demo
 from tournament.models import (
     Game,
     HandRevision,
@@ -131,6 +133,27 @@ def test_closing_a_round_seats_the_next_by_the_movement(finished_round):
     assert table_1 == {"N": "Ada", "E": "Ben", "S": "Eve", "W": "Finn"}
     table_4 = set(following.seatings.filter(table__number=4).values_list("player__name", flat=True))
     assert table_4 == {"Olga", "Paul", "Cleo", "Dan"}  # table 1's losers go to the last table
+
+
+def test_the_demo_walkthrough_puts_no_couple_back_together(db):
+    tournament = load_demo().tournament
+    round_ = tournament.rounds.get()
+    for sides in DEMO_WINNERS:
+        if round_.status == Round.Status.PLANNED:
+            services.start_round(round_=round_)
+        for game, side in zip(round_.games.order_by("table__number"), sides.split(), strict=True):
+            finish_game(game, ns_tricks=10 if side == "NS" else 3, hands=4 - game.hands.count())
+            game.refresh_from_db()
+            assert game.winner == side
+        round_ = services.close_round(round_=round_)
+    partners = [
+        frozenset(pair)
+        for played in tournament.rounds.all()
+        for table in services.load_movement(played).tables
+        for pair in (table.north_south, table.east_west)
+    ]
+    # Eve & Finn, Iris & Jack, Gina & Hugo are not reunited in round 5: that takes round 1's seats.
+    assert len(partners) == len(set(partners)) == 5 * 8
 
 
 def test_the_last_round_finishes_the_tournament(db):

@@ -12,8 +12,10 @@ from hypothesis import strategies as st
 from scoring import HandEntry, PlayerHand, Seat, SideHand, score_hand
 from scoring.rules import PRESETS
 from tests.conftest import even_hand, finish_game, make_tournament
+from tests.test_knockout import hand as knockout_hand
+from tests.test_knockout import knockout_event
 from tournament import services
-from tournament.models import Dispute, Game, Hand, HandRevision, Round
+from tournament.models import Dispute, Game, Hand, HandRevision, Match, Round
 
 pytestmark = pytest.mark.django_db
 
@@ -160,6 +162,28 @@ def test_the_preview_explains_the_hand_in_words_before_it_is_saved(client, game)
     assert "Enter East" in waiting
 
 
+def test_the_preview_scores_the_hand_before_the_opponent_types_initials(client, game):
+    game.round.tournament.require_confirmation = True
+    game.round.tournament.save()
+    html = client.get(at(game, "preview"), {"number": 1, **even_hand(8)}).content.decode()
+    assert "NS +62" in html and "initials" not in html
+
+
+def test_a_phone_that_moves_its_form_on_itself_is_sent_only_what_changed_while_the_game_goes_on(client, game):
+    def phone_posts(number: int, values: dict, **extra) -> str:
+        data = {"number": number, **values, **extra}
+        return client.post(at(game, "hand"), data, HTTP_HX_REQUEST="true", HTTP_X_NEXT_HAND="client").content.decode()
+
+    for number in (1, 2, 3):
+        html = phone_posts(number, even_hand(7))
+        assert f'id="saved" data-number="{number}">Hand {number} saved.' in html and 'id="hand-form"' not in html
+        assert 'id="totals" hx-swap-oob="true"' in html and f'id="hand-{number}"' in html
+    correction = phone_posts(3, even_hand(6), version=1)
+    assert 'id="hand-form"' in correction and 'id="saved"' not in correction  # the form follows the correction
+    last = phone_posts(4, even_hand(7))
+    assert "Game over:" in last and "Hand 4 saved." in last and 'id="saved"' not in last  # the round's 4 hands
+
+
 TRICKS_OFF = even_hand(7) | {"west_tricks": 4}
 
 
@@ -291,6 +315,20 @@ def test_the_director_corrects_any_hand_even_after_the_round_closed(client, dire
     game.refresh_from_db()
     assert game.ns_score == 4 * 61 - 1
     assert HandRevision.objects.filter(hand__game=game, changed_by=director).count() == 1
+
+
+def test_the_games_history_lists_entries_and_corrections_in_the_order_they_happened(
+    client, director_client, director, game
+):
+    post_hand(client, game, 1, even_hand(7))
+    post_hand(client, game, 2, even_hand(7))
+    services.correct_hand(
+        game=game, number=1, entry=HandEntry.from_fields(even_hand(6)), by=director, expected_version=1
+    )
+    html = director_client.get(reverse("director:game", args=[game.round.tournament_id, game.pk])).content.decode()
+    history = html[html.index("<h2>History</h2>") :]
+    rows = [history.index(text) for text in ('<td class="num">1</td>', '<td class="num">2</td>', "corrected:")]
+    assert rows == sorted(rows)  # hand 1 entered, hand 2 entered, then hand 1 corrected
 
 
 def test_a_second_phone_entering_the_same_hand_is_shown_what_was_stored(client, game):
@@ -450,3 +488,19 @@ def test_arbitrary_form_data_never_breaks_the_entry_and_stored_hands_stay_valid(
 def test_round_status_is_unchanged_by_table_entries(client, game):
     post_hand(client, game, 1, even_hand(7))
     assert Round.objects.get().status == Round.Status.RUNNING
+
+
+def test_a_knockout_tables_saved_hand_keeps_its_teams_names_to_the_end_of_the_game(client):
+    tournament = knockout_event(teams=4)
+    match = tournament.matches.filter(status=Match.Status.PLAYING).select_related("home", "away").first()
+    game = match.games.get()
+    home, away = ([player.name for player in team.players.all()] for team in (match.home, match.away))
+    response = post_hand(client, game, 1, knockout_hand(ns_wins=True))
+    html = response.content.decode()
+    assert response.status_code == 200 and "Hand 1 saved." in html
+    assert f"{home[0]} &amp; {home[1]}" in html and f"{away[0]} &amp; {away[1]}" in html
+    number = 2
+    while Game.objects.get(pk=game.pk).status != Game.Status.FINISHED:
+        html = post_hand(client, game, number, knockout_hand(ns_wins=True)).content.decode()
+        number += 1
+    assert f"Game over: {home[0]} &amp; {home[1]} win." in html

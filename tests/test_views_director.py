@@ -8,7 +8,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from tests.conftest import even_hand, finish_game
-from tournament import services
+from tournament import links, services
 from tournament.models import HandRevision, Payment, Payout, Prize, Round, SeatingChange, Team, Tournament
 from tournament.views.urls import director_patterns
 
@@ -234,6 +234,25 @@ def test_closing_a_finished_round_shows_the_next_movement(director_client, finis
     assert "Round 2" in html and "from table 2" in html
 
 
+def test_round_one_is_the_first_seating_with_nobody_coming_from_anywhere(director_client, tournament):
+    services.seat_first_round(tournament=tournament)
+    html = director_client.get(reverse("director:round", args=[tournament.pk, 1])).content.decode()
+    assert "Movement: the first seating, who sits where" in html and "from new" not in html and "from table" not in html
+
+
+@pytest.mark.parametrize(
+    ("planned", "question"),
+    [(2, "Close round 1 and seat the next one?"), (1, "Close round 1 (the last)?")],
+    ids=["more to come", "the last"],
+)
+def test_the_close_button_asks_about_the_next_round_only_when_there_is_one(
+    director_client, running_round, tournament, planned, question
+):
+    Tournament.objects.filter(pk=tournament.pk).update(rounds_planned=planned)
+    html = director_client.get(reverse("director:round", args=[tournament.pk, 1])).content.decode()
+    assert f'data-confirm="{question}"' in html
+
+
 def test_swap_from_the_movement_page(director_client, tournament):
     services.seat_first_round(tournament=tournament)
     ben = tournament.teams.get(number=1).players.get(name="Ben")
@@ -262,8 +281,10 @@ def test_a_finished_table_needs_no_phone_on_the_board(director_client, running_r
     finish_game(running_round.games.get(table__number=2))
     response = director_client.get(reverse("director:round", args=[tournament.pk, 1]), HTTP_HX_REQUEST="true")
     rows = {row.split("Open table ")[1].split('"')[0]: row for row in response.content.decode().split("<tr")[2:]}
-    assert '<td class="muted">done</td>' in rows["2"] and "not heard from yet" not in rows["2"]
-    assert '<td class="bad">not heard from yet</td>' in rows["1"]  # still playing, its phone never reported
+    assert '<td class="muted phone" data-label="Phone">done</td>' in rows["2"] and "not heard from yet" not in rows["2"]
+    assert (
+        '<td class="phone bad" data-label="Phone">not heard from yet</td>' in rows["1"]
+    )  # still playing, its phone never reported
 
 
 # --- hands through the director's page -----------------------------------------------------------
@@ -354,7 +375,7 @@ def test_prizes_awarded_and_paid_against_a_name(director_client, finished_round,
     target = reverse("director:payout_paid", args=[tournament.pk, payouts[0].pk])
     director_client.post(target, {"received_by": ""})
     assert Payout.objects.filter(paid_at__isnull=False).count() == 0
-    director_client.post(target, {"received_by": "Ada Brooks"})
+    director_client.post(target, {"received_by": "Ada Brooks", "method": "cash"})
     assert Payout.objects.get(pk=payouts[0].pk).received_by == "Ada Brooks"
 
 
@@ -474,3 +495,38 @@ def test_the_board_names_the_winners_and_prints_negative_scores_plainly(director
     seats = dict(finished_round.seatings.filter(table=game.table).values_list("seat", "player__name"))
     assert f"won by {seats['N']} &amp; {seats['S']} (North–South)" in html
     assert "NS won" not in html and "−60" in html and "-60" not in html
+
+
+# --- links phones cannot open -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("base", "unreachable"),
+    [("http://127.0.0.1:8000", True), ("http://localhost:8000", True), ("http://[::1]:8000", True),
+     ("http://127.0.1.1", True), ("http://192.168.1.20:8000", False), ("https://club.example", False)],
+)  # fmt: skip
+def test_links_at_a_loopback_address_are_unreachable_by_phones(base, unreachable, monkeypatch):
+    monkeypatch.setattr(links, "network_address", lambda: "192.168.1.20")
+    found = links.unreachable_by_phones(base)
+    assert (found is not None) is unreachable
+    if found:
+        assert (found.address, found.network_url) == (base, "http://192.168.1.20:8000")
+
+
+@pytest.mark.parametrize("page", ["links", "print"])
+@pytest.mark.parametrize(("base", "warned"), [("http://127.0.0.1:8000", True), ("http://192.168.1.20:8000", False)])
+def test_the_links_and_print_pages_warn_when_phones_cannot_reach_the_address(
+    director_client, running_round, tournament, settings, monkeypatch, page, base, warned
+):
+    settings.SPADES_BASE_URL = base
+    monkeypatch.setattr(links, "network_address", lambda: "192.168.1.20")
+    url = (
+        reverse("director:round_links", args=[tournament.pk, 1])
+        if page == "links"
+        else reverse("director:print", args=[tournament.pk])
+    )
+    html = director_client.get(url).content.decode()
+    assert ("Phones cannot open these links" in html) is warned
+    if warned:
+        assert 'href="http://192.168.1.20:8000/' in html and "runserver 0.0.0.0:8000" in html
+        assert "DJANGO_ALLOWED_HOSTS=192.168.1.20," in html

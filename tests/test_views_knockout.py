@@ -37,6 +37,19 @@ def test_the_bracket_page_shows_the_matches_playing_with_tables_and_clocks(direc
     assert fragment.content.decode().startswith('<div id="bracket-board"')
 
 
+def test_the_bracket_page_reads_as_many_queries_for_16_matches_playing_as_for_2(director_client):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    counts = []
+    for teams in (4, 32):
+        tournament = knockout_event(teams=teams)
+        with CaptureQueriesContext(connection) as captured:
+            director_client.get(reverse("director:bracket", args=[tournament.pk]))
+        counts.append(len(captured))
+    assert counts[0] == counts[1]  # every match is named from one read of the bracket
+
+
 def test_the_bracket_page_needs_a_director(client):
     tournament = knockout_event(teams=2)
     response = client.get(reverse("director:bracket", args=[tournament.pk]))
@@ -228,6 +241,61 @@ def test_match_score_sheets_print_the_time_rule_for_each_match_playing(director_
     assert "The match has 30 minutes" in text and "Games not yet started when time is called are not played" in text
 
 
+def finish_knockout(tournament: Tournament) -> None:
+    """Play every match out, the home team winning the odd-numbered ones."""
+    while (playing := tournament.matches.filter(status=Match.Status.PLAYING).order_by("position").first()) is not None:
+        win_game(playing, home=playing.number % 2 == 1)
+
+
+def test_a_finished_knockouts_print_tab_offers_the_played_matches_sheets_filled_in(director_client, tmp_path):
+    from pypdf import PdfReader
+
+    tournament = knockout_event(teams=6)
+    finish_knockout(tournament)
+    page = director_client.get(reverse("director:print", args=[tournament.pk])).content.decode()
+    played = reverse("director:print_document", args=[tournament.pk, "played-match-sheets"])
+    assert f'href="{played}"' in page and "5 matches, a page per game" in page
+    assert reverse("director:print_document", args=[tournament.pk, "match-sheets"]) not in page  # none to play
+    (tmp_path / "played.pdf").write_bytes(director_client.get(played).content)
+    pages = [" ".join(p.extract_text().split()) for p in PdfReader(tmp_path / "played.pdf").pages]
+    finished = tournament.matches.filter(status=Match.Status.FINISHED).order_by("finished_order")
+    assert len(pages) == len(finished) == 5
+    first = finished[0]
+    game = first.games.get()
+    home, away = (" & ".join(t.players.values_list("name", flat=True)) for t in (first.home, first.away))
+    winner = home if first.winner_id == first.home_id else away
+    side = "North–South" if first.winner_id == first.home_id else "East–West"
+    assert f"Table {first.table.number} {first.label}" in pages[0]
+    assert f"Won by {side} ({winner}), {game.ns_score} to {game.ew_score}".replace("-", "−") in pages[0]
+    hands = list(game.hands.order_by("number"))
+    assert f"{len(hands)} 5 5 5 5 120" in pages[0]  # the last hand's bids and tricks, as entered
+    assert "Scan to enter scores" not in pages[0]  # the table's link now reaches another match
+
+
+def test_the_played_matches_sheets_need_a_finished_match_to_fill_in(director_client):
+    tournament = knockout_event(teams=4)
+    page = director_client.get(reverse("director:print", args=[tournament.pk])).content.decode()
+    assert "Played matches" not in page
+    assert reverse("director:print_document", args=[tournament.pk, "match-sheets"]) in page
+
+
+@pytest.mark.parametrize("teams", [2, 4, 6, 8])
+def test_a_small_bracket_is_drawn_large_across_the_landscape_page(teams):
+    from tournament import printing
+
+    tournament = knockout_event(teams=teams)
+    context = printing.bracket_sheet(tournament).contexts[0]
+    columns = max(len(part["columns"]) for part in context["parts"])
+    page_width = printing.BRACKET_PAGE["LETTER"][0] - printing.BRACKET_MARGINS[0]
+    scale = float(context["size"]["font"]) / printing.BRACKET_SIZES["font"]
+    assert scale > 1.5  # larger type than the 32 teams' bracket has
+    drawn = columns * (context["box_mm"] + 2 * float(context["size"]["gap"]))
+    assert drawn > 0.75 * page_width or scale == printing.BRACKET_MAX_SCALE
+    first = context["parts"][0]["columns"][0]
+    spread = len(first["column"].cards) * (float(context["card_mm"]) + 2 * float(first["margin"]))
+    assert spread > 0.6 * (printing.BRACKET_PAGE["LETTER"][1] - printing.BRACKET_MARGINS[1])  # down the page too
+
+
 def test_director_set_seeds_decide_the_draw(director_client):
     tournament = knockout_event(teams=4)
     tournament.rounds.all().delete()
@@ -290,3 +358,71 @@ def test_a_match_has_one_name_on_every_board_page_and_sheet(director_client, cli
     text = " ".join(page.extract_text() for page in PdfReader(tmp_path / "games.pdf").pages)
     assert "semi-final, match 5 · first deal" in text and f"Table {semi.table.number} semi-final" in text
     assert "Table 1 quarter-final, match 1 ·" in text and "Table 1 round" not in text
+
+
+def test_the_table_pages_header_names_the_game_by_its_match_or_its_round(client, running_round):
+    from tests.test_league import make_league
+    from tournament import league
+
+    knockout = knockout_event(teams=4, best_of=3)
+    night = make_league(4)
+    league.build_schedule(tournament=night)
+    league.open_night(tournament=night, night=1).start()
+    games = {
+        "semi-final, match 1, game 1": current_game(match(knockout, "W1-1")),
+        "night 1, match 1": current_game(night.matches.get(round=1, number=1)),
+        "round 1": running_round.games.first(),
+    }
+    for label, game in games.items():
+        page = client.get(reverse("table:page", args=[game.table.token])).content.decode()
+        assert f'<span class="who">{game.round.tournament.name} · {label}</span>' in page
+
+
+def standings_rows(director_client, tournament) -> list[list[str]]:
+    page = director_client.get(reverse("director:standings", args=[tournament.pk])).content.decode()
+    body = page[page.index("<tbody>") : page.index("</tbody>")]
+    return [
+        [re.sub(r"<[^>]+>", "", cell).strip() for cell in re.findall(r"<td[^>]*>(.*?)</td>", row)]
+        for row in re.findall(r"<tr[^>]*>(.*?)</tr>", body, re.S)
+    ]
+
+
+def points_scored(tournament, team) -> int:
+    """Every point the team scored in its matches' games, from the games themselves."""
+    return sum(
+        game.ns_score if m.home_id == team.pk else game.ew_score
+        for m in tournament.matches.filter(home=team) | tournament.matches.filter(away=team)
+        for game in m.games.all()
+    )
+
+
+def test_a_knockouts_standings_show_the_teams_still_in_then_those_out_by_round(director_client):
+    tournament = knockout_event(teams=6)  # seeds 1 and 2 have byes; the quarter-finals are W1-2, W1-4
+    for key in ("W1-2", "W1-4"):
+        win_game(match(tournament, key))
+    losers = [match(tournament, key).away for key in ("W1-2", "W1-4")]
+    rows = standings_rows(director_client, tournament)
+    assert [row[0] for row in rows] == ["–"] * 4 + ["5", "5"]
+    assert {row[2] for row in rows[:4]} == {"Still in"}
+    assert [row[1] for row in rows[4:]] == [escape_names(team) for team in losers]
+    assert all(row[2] == "Quarter-finals" and row[3] == "0" for row in rows[4:])
+    assert [row[4] for row in rows[4:]] == [str(points_scored(tournament, team)) for team in losers]
+
+
+def test_after_the_final_the_knockouts_standings_give_every_place_with_matches_won_and_points(director_client):
+    tournament = knockout_event(teams=6)
+    for key in ("W1-2", "W1-4", "W2-1", "W2-2", "F1"):
+        win_game(match(tournament, key))
+    final = match(tournament, "F1")
+    rows = standings_rows(director_client, tournament)
+    assert [row[0] for row in rows] == ["1", "2", "3", "3", "5", "5"]
+    assert rows[0][1:3] == [escape_names(final.winner), "Champion"] and rows[1][2] == "Final"
+    assert {row[2] for row in rows[2:4]} == {"Semi-finals"}
+    for row, team in zip(rows, [final.winner, final.away], strict=False):
+        won = tournament.matches.filter(winner=team, status=Match.Status.FINISHED).count()
+        assert row[3:] == [str(won), str(points_scored(tournament, team))]
+    assert rows[0][3] != rows[0][4]  # points scored, not a copy of the matches won
+
+
+def escape_names(team) -> str:
+    return team.names.replace("&", "&amp;")

@@ -9,7 +9,7 @@ from django.urls import reverse
 
 from tests.conftest import finish_game, make_tournament
 from tournament import services
-from tournament.models import Seating
+from tournament.models import Player, Prize, Seating
 from tournament.places import page_of
 
 pytestmark = pytest.mark.django_db
@@ -28,6 +28,28 @@ def test_a_score_below_zero_has_a_true_minus_sign(client, running_round, tournam
         finish_game(game, ns_tricks=10)  # East–West bid 6 and take 3, four times
     html = client.get(reverse("public:standings", args=[tournament.pk])).content.decode()
     assert ">−" in html and not re.search(r">-\d", html)
+
+
+@pytest.mark.parametrize(
+    ("prize_division", "shown"), [("newcomer", True), ("", False)], ids=["a prize names it", "no prize names it"]
+)
+def test_standings_name_a_division_only_when_a_division_prize_names_it(
+    client, finished_round, tournament, prize_division, shown
+):
+    Player.objects.filter(team__tournament=tournament, name="Ada").update(division="newcomer")
+    Player.objects.filter(team__tournament=tournament, name="Ben").update(division="female")
+    if prize_division:
+        Prize.objects.create(tournament=tournament, kind=Prize.Kind.DIVISION, division=prize_division, amount=5)
+    html = client.get(reverse("public:standings", args=[tournament.pk])).content.decode()
+    assert ('<small class="muted">newcomer</small>' in html) is shown
+    assert "female" not in html
+
+
+def test_the_projector_standings_have_a_true_minus_sign(client, running_round, tournament):
+    for game in running_round.games.all():
+        finish_game(game, ns_tricks=10)
+    html = client.get(reverse("public:projector", args=[tournament.pk])).content.decode()
+    assert '<td class="pts">−' in html and not re.search(r">-\d", html)
 
 
 def test_standings_fragment_polls_for_updates(client, running_round, tournament):

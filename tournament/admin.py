@@ -264,7 +264,8 @@ class PrizeAdmin(admin.ModelAdmin):
 class PayoutAdmin(ReadOnly, admin.ModelAdmin):
     """Payouts are worked out and paid (against a signature) on the prizes page."""
 
-    list_display = ["__str__", "paid_at", "received_by"]
+    list_display = ["__str__", "paid_at", "received_by", "method"]
+    list_filter = ["prize__tournament", "method"]
 
 
 @admin.register(Payment)

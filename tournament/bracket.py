@@ -408,3 +408,19 @@ def director_seeding(teams: Sequence[T], seeds: Mapping[T, int]) -> list[T]:
     if set(seeds) != set(teams) or sorted(seeds.values()) != list(range(1, len(teams) + 1)):
         raise ValueError("give every team exactly one seed from 1 to the number of teams")
     return sorted(teams, key=lambda team: seeds[team])
+
+
+def places_so_far(bracket: Bracket, seeds: Sequence[T], results: Mapping[str, T]) -> list[Place[T]]:
+    """The places known while the bracket is played, best first (once it is finished, every
+    team's): those of the teams no longer in a match to come. A team's place is settled when it
+    goes out, whoever wins the matches left (it shares it with everyone out in the same round, and
+    the bracket's shape fixes how many outlast it), so it is its place in the bracket played out
+    from here with any winners."""
+    state = resolve(bracket, seeds, results)
+    played_out, finished = dict(results), state
+    while ready := finished.ready():
+        played_out |= {m.slot.key: m.teams[0] for m in ready}
+        finished = resolve(bracket, seeds, played_out)
+    still_in = {team for m in state.matches if m.status in (Status.WAITING, Status.READY) for team in m.teams}
+    places = [Place(p.place, tuple(team for team in p.teams if team not in still_in)) for p in finished.places()]
+    return [place for place in places if place.teams]

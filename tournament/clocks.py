@@ -94,6 +94,50 @@ def add_minutes(*, clock: Clock, minutes: int) -> None:
     clock.save(update_fields=["extra_minutes"])
 
 
+def apply_time_limits(*, tournament: Tournament) -> int:
+    """The rule sets' time limits as they are now (set, changed or taken away during play) apply
+    to every match at a table and every unfinished game of a progressive round not closed: a match
+    without a clock gets one (not started: the director starts it), a clock keeps its start, pauses
+    and extra minutes under the new limit, and no limit leaves no clock. Matches not at a table yet
+    take the limit when they sit down; a progressive table's clock is made when the round's clock
+    starts. Call under the tournament's lock; returns how many clocks changed."""
+    changed = 0
+    playing = tournament.matches.select_for_update(of=("self",)).filter(status=Match.Status.PLAYING)
+    for match in playing.select_related("clock"):
+        rules = tournament.final_rules if match.stage == Match.Stage.FINAL else tournament.rules
+        clock, differs = _with_limit(tournament, match.clock, rules.time_limit_minutes)
+        if clock is not match.clock:
+            match.clock = clock
+            match.save(update_fields=["clock"])
+            match.games.exclude(status=Game.Status.FINISHED).update(clock=clock)
+        changed += differs
+    tables = (
+        Game.objects.select_for_update(of=("self",))
+        .filter(round__tournament=tournament, match__isnull=True, clock__isnull=False)
+        .exclude(round__status=Round.Status.CLOSED)
+        .exclude(status=Game.Status.FINISHED)
+    )
+    for game in tables.select_related("clock"):
+        changed += _with_limit(tournament, game.clock, tournament.rules.time_limit_minutes)[1]
+    return changed
+
+
+def _with_limit(tournament: Tournament, clock: Clock | None, minutes: int | None) -> tuple[Clock | None, bool]:
+    """``clock`` counting down ``minutes`` (a new clock if there was none; none without a limit),
+    and whether that changed anything."""
+    if not minutes:
+        if clock is not None:
+            clock.delete()  # its games and match let go of it (SET_NULL)
+        return None, clock is not None
+    if clock is None:
+        return Clock.objects.create(tournament=tournament, minutes=minutes), True
+    if clock.minutes == minutes:
+        return clock, False
+    clock.minutes = minutes
+    clock.save(update_fields=["minutes"])
+    return clock, True
+
+
 def round_clock(round_: Round) -> Clock | None:
     """The clock of a progressive round as one: that of the tables still playing with the least
     extra time (tables given extra minutes count down their own at the table)."""

@@ -28,8 +28,10 @@ DEMO_COUPLES = [
     ("Olga Price", "Paul Quinn"),
 ]
 
-DEMO_DIVISIONS = [("female", ""), ("female", ""), ("female", ""), ("female", ""),
-                  ("female", ""), ("female", ""), ("female", ""), ("female", "")]  # fmt: skip
+# A division prize the demo can show without sorting its players by sex: first-time players, one
+# or both of a couple, whoever they are.
+DEMO_DIVISIONS = [("", "newcomer"), ("newcomer", ""), ("", ""), ("", "newcomer"),
+                  ("", ""), ("newcomer", "newcomer"), ("", ""), ("", "")]  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -75,7 +77,7 @@ def _play_some(tournament: Tournament) -> None:
             services.record_payment(team=team, amount=tournament.entry_fee, kind=Payment.Kind.PAYMENT, method="cash")
     Prize.objects.create(tournament=tournament, place=1, share_percent=Decimal("40"))
     Prize.objects.create(tournament=tournament, place=2, share_percent=Decimal("20"))
-    Prize.objects.create(tournament=tournament, kind=Prize.Kind.DIVISION, division="female", amount=Decimal("10"))
+    Prize.objects.create(tournament=tournament, kind=Prize.Kind.DIVISION, division="newcomer", amount=Decimal("10"))
     round_ = services.seat_first_round(tournament=tournament)
     services.start_round(round_=round_)
     for game, hands in zip(round_.games.order_by("table__number"), (4, 4, 2, 0), strict=True):

@@ -9,16 +9,34 @@ Look a tournament's format up with :func:`format_of`; add a format by adding a c
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Any
+
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
-from tournament import knockout, league, services
+from tournament import knockout, knockout_reports, league, services
 from tournament.models import Game, Match, Round, Team, Tournament
 from tournament.reports import StandingRow, standings_rows
 from tournament.standings import TIEBREAK_TEXT, Standing
 
 User = AbstractBaseUser | None
+
+
+@dataclass(frozen=True)
+class MatchWords:
+    """How a match's result is worded on its page and in messages: a knockout's winner goes
+    through (shown on the bracket); a league match's winner has won it (shown in the league table)."""
+
+    winner: str  # the label of the winner's field: "Goes through"
+    shown: str  # where the result shows: "the bracket"
+    went: str  # "went through"
+    go: str  # "go through", after a team's names
+
+
+KNOCKOUT_WORDS = MatchWords("Goes through", "the bracket", "went through", "go through")
+LEAGUE_WORDS = MatchWords("Won the match", "the league table", "won the match", "win the match")
 
 
 class EventFormat:
@@ -35,6 +53,9 @@ class EventFormat:
     public_page = "public:standings"
     projector_page = "public:projector"
     public_title = "Live standings"
+    standings_page = "director:standings"  # the director's Standings tab
+    # That page shows this partial, given standings_context()'s values.
+    standings_partial = "public/standings.html#standings"
 
     def start(self, *, tournament: Tournament, by: User = None) -> Round:
         """Seat the first round (or wave) of play; returns the round now being played or planned."""
@@ -48,9 +69,17 @@ class EventFormat:
         """Every entrant's place, best first: what the standings pages and the prizes use."""
         raise NotImplementedError
 
+    def standings_context(self, tournament: Tournament) -> dict[str, Any]:
+        """What :attr:`standings_partial` shows."""
+        return {"rows": self.standings(tournament)}
+
     def prize_ties(self, tournament: Tournament) -> str:
         """How entrants level in the standings share prizes (see :mod:`tournament.prizes`)."""
         return tournament.prize_ties
+
+    def match_words(self, match: Match) -> MatchWords:
+        """The words for ``match``'s result (a knockout's by default)."""
+        return KNOCKOUT_WORDS
 
     def play_url(self, tournament: Tournament, round_: Round) -> str:
         """The director's page where ``round_`` is run."""
@@ -113,28 +142,21 @@ class Knockout(EventFormat):
         if game.match_id is not None:
             knockout.game_changed(game=game)
 
+    standings_partial = "knockout/standings.html#places"
+
     def standings(self, tournament: Tournament) -> list[StandingRow]:
-        placed = knockout.places(tournament)
-        teams = {team.pk: team for team in tournament.teams.prefetch_related("players")}
-        won: dict[int, int] = {}
-        for winner in tournament.matches.filter(outcome__gt="").values_list("winner_id", flat=True):
-            won[winner] = won.get(winner, 0) + 1
-        rows = []
-        for place in placed:
-            for team_id in place.teams:
-                team = teams[team_id]
-                players = list(team.players.all())
-                divisions = {p.division for p in players}
-                standing = Standing(place.place, team_id, won.get(team_id, 0), won.get(team_id, 0), (), (place.place,))
-                rows.append(
-                    StandingRow(
-                        standing,
-                        team.names,
-                        divisions.pop() if len(divisions) == 1 else "",
-                        team.status == Team.Status.WITHDRAWN,
-                    )
-                )
-        return rows
+        """The teams out so far (every team at the end) by their bracket place: the standing's
+        total is the points they scored, its rounds won the matches they won."""
+        return [
+            StandingRow(
+                Standing(r.place, r.team, r.points, r.matches_won, (), (r.place,)), r.name, r.division, r.withdrawn
+            )
+            for r in knockout_reports.place_rows(tournament)
+            if r.place is not None
+        ]
+
+    def standings_context(self, tournament: Tournament) -> dict[str, Any]:
+        return {"places": knockout_reports.place_rows(tournament)}
 
     def prize_ties(self, tournament: Tournament) -> str:
         return "tiebreak"  # the bracket is the only tiebreak: teams sharing a place share its prizes
@@ -178,6 +200,9 @@ class League(EventFormat):
     def standings(self, tournament: Tournament) -> list[StandingRow]:
         return league.standing_rows(tournament)
 
+    def match_words(self, match: Match) -> MatchWords:
+        return LEAGUE_WORDS if match.is_league else KNOCKOUT_WORDS  # the championship is a knockout
+
     def play_url(self, tournament: Tournament, round_: Round) -> str:
         if league.league_matches(tournament).filter(round=round_.number).exists():
             return reverse("director:league_night", args=[tournament.pk, round_.number])
@@ -199,6 +224,8 @@ class League(EventFormat):
     public_page = "public:league"
     projector_page = "public:league_projector"
     public_title = "Live league table"
+    # One ranking: the league table, headed by the championship's places once they are decided.
+    standings_page = "director:league_table"
     no_team_swaps = (
         "In a league the schedule decides who meets whom, and the league table seeds the championship: "
         "move a match to another night (Postpone) or to another table instead."

@@ -16,7 +16,7 @@ from django.urls import reverse_lazy
 from scoring import HandEntry, InvalidHand, InvalidRules, RuleSet, Seat, Side, SideHand, rules_from_json
 from scoring.describe import bid_name
 from scoring.hand import BLIND_NIL, NIL, validate_hand
-from scoring.rules import MISDEAL_REASONS, PRESETS
+from scoring.rules import FINAL_PRESETS, MISDEAL_REASONS, PRESETS
 from tournament.league_table import Tiebreaker
 from tournament.models import SIDE_CHOICES, Payment, Player, Prize, Team, Tournament
 from tournament.restore import max_upload_bytes
@@ -67,6 +67,12 @@ class TournamentForm(forms.ModelForm):
         super().__init__(*args, **kwargs)
         if self.instance.pk and self.instance.rule_overrides:
             self.initial["rule_overrides"] = json.dumps(self.instance.rule_overrides)
+        if not self.instance.pk:
+            # A new tournament's final takes the rule set its preset's text names for it
+            # (static/js/app.js fills it in when the preset is chosen; the director may change it).
+            self.fields["preset"].widget.attrs["data-final-presets"] = json.dumps(FINAL_PRESETS)
+            preset = self.initial.get("preset")
+            self.initial.setdefault("final_preset", FINAL_PRESETS.get(preset, ""))
         for name in KNOCKOUT_ONLY:  # a progressive event's form need not say
             self.fields[name].required = False
         for name in LEAGUE_FIELDS:  # only a league asks for them; anything else keeps the defaults
@@ -300,6 +306,7 @@ class TieDecisionForm(forms.Form):
 
 class PayoutPaidForm(forms.Form):
     received_by = forms.CharField(max_length=120, label="Received by (name)")
+    method = forms.ChoiceField(choices=Payment.Method, initial=Payment.Method.CASH, label="Paid by")
 
 
 class ImportForm(forms.Form):

@@ -150,12 +150,17 @@ def knockout_round(tournament: Tournament) -> Round | None:
 
 def state(tournament: Tournament, matches: Sequence[Match] | None = None) -> pure.BracketState[int]:
     """The bracket's state from the saved results (team ids as the teams)."""
+    seeds, results = _seeds_and_results(tournament, matches)
+    return pure.resolve(tournament.bracket_for(len(seeds)), seeds, results)
+
+
+def _seeds_and_results(tournament: Tournament, matches: Sequence[Match] | None) -> tuple[list[int], dict[str, int]]:
     matches = list(tournament.matches.all()) if matches is None else matches
     seeds = list(tournament.teams.filter(seed__isnull=False).order_by("seed").values_list("pk", flat=True))
     results = {
         m.key: m.winner_id for m in matches if m.status == Match.Status.FINISHED and m.stage != Match.Stage.LEAGUE
     }
-    return pure.resolve(tournament.bracket_for(len(seeds)), seeds, results)
+    return seeds, results
 
 
 def advance(tournament: Tournament) -> None:
@@ -295,3 +300,9 @@ def _finish(tournament: Tournament) -> None:
 def places(tournament: Tournament) -> list[pure.Place[int]]:
     """Every team's place once the bracket is finished (team ids), best first."""
     return state(tournament).places()
+
+
+def places_so_far(tournament: Tournament, matches: Sequence[Match] | None = None) -> list[pure.Place[int]]:
+    """The places settled so far (team ids), best first: the teams out, and every team's at the end."""
+    seeds, results = _seeds_and_results(tournament, matches)
+    return pure.places_so_far(tournament.bracket_for(len(seeds)), seeds, results) if seeds else []

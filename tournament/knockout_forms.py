@@ -7,6 +7,7 @@ from typing import Any
 from django import forms
 
 from tournament.clocks import MAX_EXTRA_MINUTES
+from tournament.formats import format_of
 from tournament.models import Match, Table, Team
 
 
@@ -22,6 +23,9 @@ class DecideMatchForm(forms.Form):
     def __init__(self, *args: Any, match: Match, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.match = match
+        self.words = format_of(match.tournament).match_words(match)
+        self.fields["winner"].label = self.words.winner
+        self.fields["reason"].help_text = f"Kept on the record and shown in {self.words.shown}."
         teams = [t for t in (match.home, match.away) if t is not None]
         self.fields["winner"].choices = [(t.pk, t.names) for t in teams]
 
@@ -88,7 +92,8 @@ class SwapTeamsForm(forms.Form):
         super().__init__(*args, **kwargs)
         for name in ("first", "second"):
             self.fields[name].queryset = teams
-            self.fields[name].label_from_instance = lambda team: f"{team.number}. {team.names}"
+            # The bracket names teams by seed, so the choices do too ("(1) Xena Cole").
+            self.fields[name].label_from_instance = lambda team: f"({team.seed}) {team.names}"
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()

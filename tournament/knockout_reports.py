@@ -10,7 +10,8 @@ from dataclasses import dataclass, field
 
 from django.db.models import Count, Q
 
-from tournament.models import Clock, Game, Match, Player, Tournament
+from tournament import knockout
+from tournament.models import Clock, Game, Match, Player, Team, Tournament
 
 
 @dataclass
@@ -55,10 +56,20 @@ class BracketView:
 
 
 def _names(tournament: Tournament) -> dict[int, str]:
+    return _teams(tournament)[0]
+
+
+def _teams(tournament: Tournament) -> tuple[dict[int, str], dict[int, str]]:
+    """Each team's names ("Ada & Ben") and its division (when its players share one)."""
     names: dict[int, list[str]] = {}
-    for team_id, name in Player.objects.filter(team__tournament=tournament).values_list("team_id", "name"):
+    divisions: dict[int, set[str]] = {}
+    for team_id, name, division in Player.objects.filter(team__tournament=tournament).values_list(
+        "team_id", "name", "division"
+    ):
         names.setdefault(team_id, []).append(name)
-    return {team: " & ".join(players) for team, players in names.items()}
+        divisions.setdefault(team_id, set()).add(division)
+    shared = {team: next(iter(d)) if len(d) == 1 else "" for team, d in divisions.items()}
+    return {team: " & ".join(players) for team, players in names.items()}, shared
 
 
 def bracket_view(tournament: Tournament) -> BracketView:
@@ -135,3 +146,54 @@ def projector_columns(view: BracketView) -> list[Column]:
             title = f"{column.title} ({n}/{len(parts)})" if len(parts) > 1 else column.title
             pieces.append(Column(title, cards))
     return pieces
+
+
+@dataclass(frozen=True)
+class PlaceRow:
+    """A team's line in a knockout's standings: its place (None while it is still in), where it
+    went out ("Semi-finals"; "Champion"), and its matches won and points scored over its games."""
+
+    place: int | None
+    team: int
+    name: str
+    went_out: str
+    matches_won: int
+    points: int
+    withdrawn: bool
+    division: str = ""
+
+
+def place_rows(tournament: Tournament) -> list[PlaceRow]:
+    """The knockout's standings from the bracket: the teams still in first (in seed order), then
+    every team out by its place (see :func:`knockout.places_so_far`). Four queries whatever the bracket's size."""
+    names, divisions = _teams(tournament)
+    teams = dict(tournament.teams.filter(seed__isnull=False).order_by("seed").values_list("pk", "status"))
+    matches = list(tournament.matches.exclude(stage=Match.Stage.LEAGUE).order_by("position"))
+    points: dict[int, int] = dict.fromkeys(teams, 0)
+    sides = {m.pk: (m.home_id, m.away_id) for m in matches}
+    for match_id, ns, ew in Game.objects.filter(match_id__in=sides).values_list("match_id", "ns_score", "ew_score"):
+        home, away = sides[match_id]
+        points[home] += ns
+        points[away] += ew
+    won: dict[int, int] = dict.fromkeys(teams, 0)
+    went_out: dict[int, str] = {}
+    for m in matches:
+        if m.status == Match.Status.FINISHED:
+            won[m.winner_id] += 1
+            loser = m.away_id if m.winner_id == m.home_id else m.home_id
+            went_out[loser] = tournament.bracket.column_title(m.stage, m.round)  # the last loss counts
+    placed = knockout.places_so_far(tournament, matches)
+    champion = placed[0].teams[0] if placed and tournament.is_finished else None
+    if champion is not None:
+        went_out[champion] = "Champion"
+    out = {team for p in placed for team in p.teams}
+
+    def row(place: int | None, team: int) -> PlaceRow:
+        withdrawn = teams[team] == Team.Status.WITHDRAWN
+        return PlaceRow(
+            place, team, names[team], went_out.get(team, ""), won[team], points[team], withdrawn, divisions[team]
+        )
+
+    return [row(None, team) for team in teams if team not in out] + [
+        row(p.place, team) for p in placed for team in p.teams
+    ]

@@ -20,7 +20,8 @@ from django.db.models import Max, Q, Sum
 from scoring import InvalidHand, Seat
 from tournament import knockout
 from tournament import schedule as pure
-from tournament.league_table import LeagueRow, MatchResult, league_table, order_text
+from tournament.bracket import Place
+from tournament.league_table import LeagueRow, MatchResult, league_table, order_text, ordinal
 from tournament.matches import finish_match, next_game, winner_from_games
 from tournament.models import Clock, Game, Match, Round, RoundNotReady, Seating, Table, Team, Tournament
 from tournament.reports import StandingRow
@@ -157,20 +158,46 @@ def _pure_call(function, *args, **kwargs):
         raise ValidationError(str(error), code="schedule") from None
 
 
+def can_postpone(match: Match, night: Round | None) -> bool:
+    """A league match can move to another night while it is still to play: on a night not yet
+    opened, or seated on a night opened but not started (a team calls in before play)."""
+    if not match.is_league:
+        return False
+    return match.is_ready or (match.is_playing and night is not None and night.is_planned)
+
+
 @transaction.atomic
 def postpone_match(*, match: Match, to_night: int, by: User = None) -> None:
-    """Move a league match not yet started to another night that has not been opened."""
+    """Move a league match not yet started to another night that has not been opened. A match
+    seated on a night opened but not started leaves its table: its game, seats and clock go (no
+    hand has been played at it), and the table is free for the director's other moves."""
     tournament = Tournament.objects.select_for_update().get(pk=match.tournament_id)
     match = Match.objects.select_for_update().get(pk=match.pk)
-    if match.stage != STAGE or match.status != Match.Status.READY:
-        raise ValidationError("Only a league match not yet started can be moved.", code="started")
+    night = tournament.rounds.filter(number=match.round).first()
+    if not can_postpone(match, night):
+        raise ValidationError(
+            "Only a league match not yet started can be moved: its night is under way.", code="started"
+        )
     if to_night <= nights_started(tournament):
         raise ValidationError(
             {"night": f"Night {to_night} has been opened already; choose a later night."}, code="night_opened"
         )
     key = (match.leg, match.home, match.away)  # teams compare by primary key
     schedule = _pure_call(pure.postpone, load_schedule(tournament), key, to_night=to_night)
+    if match.is_playing:
+        _unseat(match, night)
     _save_schedule(tournament, schedule)
+
+
+def _unseat(match: Match, night: Round) -> None:
+    """Take a seated match from its table on ``night`` (not started: its game has no hands)."""
+    Seating.objects.filter(round=night, table=match.table).delete()
+    clock = match.clock
+    match.games.all().delete()
+    match.table, match.clock, match.status = None, None, Match.Status.READY
+    match.save(update_fields=["table", "clock", "status"])
+    if clock is not None:
+        clock.delete()
 
 
 @transaction.atomic
@@ -185,6 +212,12 @@ def add_late_team(*, team: Team, missed: pure.Missed, by: User = None) -> int:
     if not schedule.fixtures:
         raise ValidationError("Make the schedule first; every registered team is in it.", code="no_schedule")
     from_night = _first_open_night(tournament)
+    if from_night > schedule.nights:
+        raise ValidationError(
+            f"Every night of the season has been opened (the last is night {schedule.nights}): "
+            "a team can no longer join.",
+            code="season_over",
+        )
     joined = _pure_call(pure.add_team, schedule, team, from_night=from_night, missed=missed)
     team.joined_night = from_night
     team.save(update_fields=["joined_night"])
@@ -243,6 +276,12 @@ def nights(tournament: Tournament, only: int | None = None) -> list[NightPlan]:
     by_night: dict[int, list[Match]] = {}
     for m in matches:
         by_night.setdefault(m.round, []).append(m)
+    started = max((n for n in rounds if n <= schedule.nights), default=0)
+    free = pure.free_nights(schedule, first=started + 1)
+    for m in matches:
+        # What the schedule page offers: Postpone, to the first night both teams are free.
+        m.postponable = can_postpone(m, rounds.get(m.round))
+        m.move_to = free.get((m.leg, m.home, m.away))
     numbers = [only] if only else range(1, schedule.nights + 1)
     return [
         NightPlan(n, rounds.get(n), by_night.get(n, []), [t.names for t in schedule.resting_on(n)]) for n in numbers
@@ -356,8 +395,16 @@ def _note(team: Team) -> str:
 
 
 def results(tournament: Tournament) -> list[MatchResult[int]]:
-    """Every decided league match that counts (not voided): winner, game points and bags per team."""
-    decided = league_matches(tournament).filter(status=Match.Status.FINISHED, void=False, winner__isnull=False)
+    """Every decided league match that counts (not voided): winner, game points and bags per team.
+
+    A walkover counts from its night on: once that night is opened, or once the season has nothing
+    left to play (its last nights may hold only walkovers). So a withdrawal's walkovers on later
+    nights do not show as matches played before those nights come."""
+    matches = league_matches(tournament)
+    decided = matches.filter(status=Match.Status.FINISHED, void=False, winner__isnull=False)
+    if matches.exclude(status=Match.Status.FINISHED).exists():
+        opened = tournament.rounds.values("number")
+        decided = decided.filter(~Q(outcome=Match.Outcome.WALKOVER) | Q(round__in=opened))
     totals = {
         g["match_id"]: g
         for g in Game.objects.filter(match__in=decided)
@@ -459,11 +506,7 @@ def standing_rows(tournament: Tournament) -> list[StandingRow]:
     played, then everyone else in league-table order; without a championship, the league table."""
     table = league_standings(tournament)
     teams = {t.pk: t for t in tournament.teams.prefetch_related("players")}
-    placed: list[tuple[int, int]] = []  # (place, team id)
-    if championship_matches(tournament).exists():
-        bracket = knockout.state(tournament)
-        if bracket.finished:
-            placed = [(place.place, team) for place in bracket.places() for team in place.teams]
+    placed = [(place.place, team) for place in _championship(tournament) for team in place.teams]
     done = {team for _, team in placed}
     offset = len(placed)
     first_rank = None
@@ -475,6 +518,31 @@ def standing_rows(tournament: Tournament) -> list[StandingRow]:
     return [
         _standing_row(rank, teams[team], {line.row.team: line.row.won for line in table.lines}) for rank, team in placed
     ]
+
+
+def _championship(tournament: Tournament) -> list[Place[int]]:
+    """The championship's places (team ids), best first; none until its final is decided."""
+    if not championship_matches(tournament).exists():
+        return []
+    bracket = knockout.state(tournament)
+    return bracket.places() if bracket.finished else []
+
+
+@dataclass(frozen=True)
+class ChampionshipPlace:
+    place: int
+    names: list[str]
+
+    @property
+    def ordinal(self) -> str:
+        return ordinal(self.place)
+
+
+def championship_places(tournament: Tournament) -> list[ChampionshipPlace]:
+    """The champion and the other places the championship decided, for the league's pages; empty
+    until the final is decided."""
+    names = {t.pk: t.names for t in tournament.teams.prefetch_related("players")}
+    return [ChampionshipPlace(p.place, [names[t] for t in p.teams]) for p in _championship(tournament)]
 
 
 def _standing_row(rank: int, team: Team, won: dict[int, int]) -> StandingRow:

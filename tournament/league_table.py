@@ -137,7 +137,7 @@ def league_table(
             rank = len(rows) + 1
             rows.extend(LeagueRow(rank, t, *stats[t]) for t in place)
             if len(place) > 1 and len(places) > 1:
-                notes.append(f"{_join([name(t) for t in place])} share {_ordinal(rank)}")
+                notes.append(f"{_join([name(t) for t in place])} share {ordinal(rank)}")
         if len(group) > 1:
             won, lost = stats[group[0]][1], stats[group[0]][2]
             level = f"{_join([name(t) for t in group])} are level on {won} won, {lost} lost"
@@ -145,7 +145,7 @@ def league_table(
                 ties.append(f"{level}: {'; '.join(notes)}.")
             else:
                 every = f" and on {_join([t.label for t in tiebreakers])}" if tiebreakers else ""
-                ties.append(f"{level}{every}: they share {_ordinal(first)}.")
+                ties.append(f"{level}{every}: they share {ordinal(first)}.")
     return LeagueTable(tuple(rows), tuple(ties))
 
 
@@ -212,6 +212,6 @@ def _join(names: Sequence[str]) -> str:
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
-def _ordinal(n: int) -> str:
+def ordinal(n: int) -> str:
     suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
     return f"{n}{suffix}"

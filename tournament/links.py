@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import io
+import ipaddress
+import socket
+from dataclasses import dataclass
+from urllib.parse import urlsplit
 
 import segno
 from django.conf import settings
@@ -32,3 +36,41 @@ def qr_svg(url: str, *, scale: int = 4) -> str:
     out = io.BytesIO()
     segno.make(url, error="m").save(out, kind="svg", scale=scale, xmldecl=False, svgns=True, border=2)
     return out.getvalue().decode()
+
+
+@dataclass(frozen=True)
+class Unreachable:
+    """Links made at a loopback address (127.0.0.1, localhost, ::1): no phone can open them.
+    ``network_url`` is this computer's address on the network at the same port, when found."""
+
+    address: str
+    network_url: str
+    network_host: str
+    port: int
+
+
+def unreachable_by_phones(base: str) -> Unreachable | None:
+    """Why phones cannot open links made at ``base`` (it names this computer itself), or None."""
+    parts = urlsplit(base)
+    host = parts.hostname or ""
+    try:
+        loopback = host == "localhost" or ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        loopback = False
+    if not loopback:
+        return None
+    found = network_address()
+    port = parts.port or 8000  # served on the network at the port it is served on now
+    return Unreachable(base, f"{parts.scheme}://{found}:{port}" if found else "", found or "", port)
+
+
+def network_address() -> str | None:
+    """This computer's IPv4 address on its network, or None (no network). Connecting a UDP socket
+    sends nothing: it only asks the system which interface it would route by."""
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.connect(("192.0.2.1", 9))  # TEST-NET-1: never a real host
+            address = probe.getsockname()[0]
+    except OSError:
+        return None
+    return None if ipaddress.ip_address(address).is_loopback else address

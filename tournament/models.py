@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import json
 import secrets
+from collections.abc import Iterable
 from datetime import datetime, timedelta
 from decimal import Decimal
 
@@ -20,6 +21,8 @@ from django.db import connections, models
 from django.db.models import F, OuterRef, Q, Subquery
 from django.db.models.expressions import RawSQL
 from django.db.models.functions import Lower
+from django.db.models.query import get_related_populators
+from django.db.models.sql.compiler import SQLCompiler
 from django.utils import timezone
 
 from scoring import Game as Scored
@@ -208,6 +211,11 @@ class Tournament(models.Model):
 
     def current_round(self) -> Round | None:
         return self.rounds.exclude(status=Round.Status.CLOSED).order_by("number").first()
+
+    def prize_divisions(self) -> frozenset[str]:
+        """The divisions a division prize names: the only ones the standings show beside a name
+        (a division no prize asks for says nothing about the game)."""
+        return frozenset(self.prizes.filter(kind=Prize.Kind.DIVISION).values_list("division", flat=True))
 
     def bracket_for(self, teams: int) -> Bracket:
         """The knockout bracket for ``teams`` teams in this format (a league's championship is a
@@ -410,6 +418,11 @@ class Round(models.Model):
     def is_closed(self) -> bool:
         return self.status == self.Status.CLOSED
 
+    @property
+    def is_last(self) -> bool:
+        """The last round the tournament plans: closing it finishes the event."""
+        return self.number >= self.tournament.rounds_planned
+
     def start(self) -> None:
         if self.status != self.Status.PLANNED:
             raise RoundNotReady(f"Round {self.number} is already {self.get_status_display().lower()}.")
@@ -503,8 +516,32 @@ class GameQuerySet(models.QuerySet):
         after another in one round. (Picked here rather than ordered in SQL: SQLite plans that
         ordering badly once the seats' names are read too, and compiling an ORDER BY beside the
         many columns of a table POST's query costs more than sorting a table's few games.)"""
-        games = sorted(self.order_by(), key=lambda game: game.pk, reverse=True)
-        return next((game for game in games if game.status == Game.Status.PLAYING), games[0] if games else None)
+        return _current_of(self.order_by())
+
+    def at_link(self, token: str, round_number: int) -> Game | None:
+        """The :meth:`current` game of round ``round_number`` at the table whose link is
+        ``token``, with its round, tournament, table, match and seat names (see
+        :meth:`with_seat_names`), in one query whose SQL is compiled once per database (see
+        :func:`_link_query`): on a table POST, building it cost ten times more than running it."""
+        compiler, sql, params = _link_query(self.db)
+        given = {_LINK_TOKEN: token, _LINK_ROUND: round_number}
+        with connections[self.db].cursor() as cursor:
+            cursor.execute(sql, [given.get(param, param) for param in params])
+            rows = cursor.fetchall()
+        # As Django's ModelIterable builds a select_related row into its objects.
+        select, info = compiler.select, compiler.klass_info
+        start, end = info["select_fields"][0], info["select_fields"][-1] + 1
+        names = [column[0].target.attname for column in select[start:end]]
+        related = get_related_populators(info, select, self.db)
+        games = []
+        for row in compiler.results_iter([rows]):
+            game = Game.from_db(self.db, names, row[start:end])
+            for populator in related:
+                populator.populate(row, game)
+            for attribute, index in compiler.annotation_col_map.items():
+                setattr(game, attribute, row[index])
+            games.append(game)
+        return _current_of(games)
 
     def with_seat_names(self) -> GameQuerySet:
         """The games with their four players' names (see :meth:`Game.seat_names`) in the same query.
@@ -514,6 +551,27 @@ class GameQuerySet(models.QuerySet):
         """
         sql = _seat_name_sql(self.db)
         return self.annotate(**{f"{seat.prefix}_name": RawSQL(sql, [seat.value]) for seat in Seat})
+
+
+def _current_of(games: Iterable[Game]) -> Game | None:
+    games = sorted(games, key=lambda game: game.pk, reverse=True)
+    return next((game for game in games if game.status == Game.Status.PLAYING), games[0] if games else None)
+
+
+@functools.cache
+def _link_query(alias: str) -> tuple[SQLCompiler, str, tuple[object, ...]]:
+    """:meth:`GameQuerySet.at_link`'s query compiled once per database: the compiler (which
+    knows how a row becomes the objects), its SQL and its parameters, with the stand-ins
+    ``_LINK_TOKEN`` and ``_LINK_ROUND`` where the link's token and round number go."""
+    games = Game.objects.using(alias).order_by().select_related("round__tournament", "table", "match")
+    games = games.with_seat_names().filter(table__token=_LINK_TOKEN, round__number=_LINK_ROUND)
+    compiler = games.query.get_compiler(alias)
+    sql, params = compiler.as_sql()
+    assert [params.count(p) for p in (_LINK_TOKEN, _LINK_ROUND)] == [1, 1], "each stand-in once, for its own value"
+    return compiler, sql, tuple(params)
+
+
+_LINK_TOKEN, _LINK_ROUND = "link-token-stand-in", 32_123  # a round number a filter keeps (not < 0)
 
 
 @functools.cache
@@ -594,6 +652,10 @@ class Game(models.Model):
         return self.time_up_hand is not None
 
     @property
+    def is_playing(self) -> bool:
+        return self.status == self.Status.PLAYING
+
+    @property
     def is_tied(self) -> bool:
         return self.status == self.Status.TIED
 
@@ -607,8 +669,10 @@ class Game(models.Model):
         return Seat(self.first_dealer).after(self.hands_played)
 
     def seat_names(self) -> dict[Seat, str]:
-        """Who sits where at this table: from the query when loaded :meth:`~GameQuerySet.with_seat_names`,
-        else read now."""
+        """Who sits where at this table: a match's teams (see :meth:`Match.seat_names`), else the
+        round's seating, from the query when loaded :meth:`~GameQuerySet.with_seat_names` or read now."""
+        if self.match_id:
+            return self.match.seat_names()
         if hasattr(self, "north_name"):
             return {seat: getattr(self, f"{seat.prefix}_name") or "" for seat in Seat}
         seatings = self.round.seatings.filter(table_id=self.table_id).annotate(name=playing_name())
@@ -994,7 +1058,8 @@ def ordinal(n: int | None) -> str:
 
 
 class Payout(models.Model):
-    """Money a prize pays to one winner (a player or a team); ``paid_at`` once handed over."""
+    """Money a prize pays to one winner (a player or a team); ``paid_at`` once handed over, and
+    ``method`` how (the drawer of that method pays it, as it took the fees)."""
 
     prize = models.ForeignKey(Prize, on_delete=models.RESTRICT, related_name="payouts")
     player = models.ForeignKey(Player, null=True, blank=True, on_delete=models.RESTRICT, related_name="payouts")
@@ -1002,6 +1067,7 @@ class Payout(models.Model):
     amount = models.DecimalField(**MONEY)
     paid_at = models.DateTimeField(null=True, blank=True)
     received_by = models.CharField(max_length=120, blank=True)
+    method = models.CharField(max_length=10, choices=Payment.Method, default=Payment.Method.CASH)
     recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
 
     class Meta:
@@ -1231,6 +1297,15 @@ class Match(models.Model):
         """The name inside a sentence: "the semi-final, match 5 is finished"."""
         return self.name[0].lower() + self.name[1:]
 
+    def seat_names(self) -> dict[Seat, str]:
+        """Who sits where in this match's games: home North–South, away East–West (each team's
+        players in registration order); an empty seat's name is ""."""
+        seats = dict.fromkeys(Seat, "")
+        for team, pair in ((self.home, (Seat.NORTH, Seat.SOUTH)), (self.away, (Seat.EAST, Seat.WEST))):
+            names = [player.name for player in team.players.all()] if team else []
+            seats.update(zip(pair, names, strict=False))
+        return seats
+
     @property
     def is_league(self) -> bool:
         return self.stage == self.Stage.LEAGUE
@@ -1254,6 +1329,11 @@ class Match(models.Model):
     @property
     def is_finished(self) -> bool:
         return self.status == self.Status.FINISHED
+
+    @property
+    def is_seated(self) -> bool:
+        """At its table, its round (a league night) seated but not started: play has not begun."""
+        return self.is_playing and self.games.filter(round__status=Round.Status.PLANNED).exists()
 
     @property
     def is_bye(self) -> bool:

@@ -27,9 +27,10 @@ from scoring.describe import bid_name, handout, summary
 from scoring.rules import readings_of
 from tournament import league, pdf, pdf_draw, print_jobs
 from tournament.formats import format_of
+from tournament.knockout import knockout_round
 from tournament.knockout_reports import bracket_view
 from tournament.links import qr_svg, table_url
-from tournament.models import Dispute, Hand, Payout, PrintJob, Round, Tournament, playing_name
+from tournament.models import Dispute, Game, Hand, Match, Payout, PrintJob, Round, Tournament, playing_name
 from tournament.reports import ledger, payment_entries, teams_with_balance, totals_by_method
 from tournament.templatetags.wording import score
 
@@ -114,6 +115,7 @@ HEAD_HEIGHT = 6.0
 ROOM_FOR_ROWS = 126  # mm of a Letter page left for the rows beside the heading, boxes and signatures
 BOXES_HEIGHT = 22.0  # the penalty and misdeal boxes: room for four lines, taller when they need more
 DISPUTES_HEIGHT = 16.0  # the disputes box: two lines
+RESULT_HEIGHT = 8.0  # a finished game's result line, under the disputes box
 NOTES_TOP = 4.8  # where a box's first line starts, under its title
 NOTE_FONT = 8  # points
 NOTE_LINE = NOTE_FONT * 1.35 / pdf_draw.PT  # mm
@@ -224,8 +226,11 @@ def _sheet(
     hands: list[Any],
     base: str | None = None,
     disputed: dict[int, list[Any]] | None = None,
+    *,
+    linked: bool = True,
 ) -> dict[str, Any]:
-    """A table's sheet; ``disputed`` holds the disputes of ``hands`` by the hand's id."""
+    """A table's sheet; ``disputed`` holds the disputes of ``hands`` by the hand's id; ``linked``
+    puts the table's QR code on it."""
     rules = tournament.rules
     rows, reneges, table_talk, misdeals, disputes = [], [], [], [], []
     for hand, result in _results(game, hands):
@@ -246,21 +251,28 @@ def _sheet(
         disputes += [DisputeNote(hand.number, d.note, d.resolution) for d in (disputed or {}).get(hand.pk, ())]
     for number in range(len(hands) + 1, _rows_needed(tournament, len(hands)) + 1):
         rows.append(SheetRow(number, [""] * 14))
-    url = table_url(game.table, base) if game else ""
+    # A closed round's sheet is a record: its table link now leads to another game, so no QR code.
+    closed = game is not None and game.round.is_closed
+    url = table_url(game.table, base) if game and linked and not closed else ""
     show_table_talk = bool(rules.table_talk_tricks) or bool(table_talk)
     box_width = NOTES_WIDTH[3 if show_table_talk else 2]
     boxes = max(BOXES_HEIGHT, _notes_height(max(_lines(n, box_width) for n in (reneges, table_talk, misdeals))))
     dispute_box = max(DISPUTES_HEIGHT, _notes_height(_lines(disputes, DISPUTES_WIDTH)))
-    grid = Grid(len(rows), room=ROOM_FOR_ROWS - (boxes - BOXES_HEIGHT) - (dispute_box - DISPUTES_HEIGHT))
+    names = {s.label: seats.get(s, "") for s in Seat}
+    result = _result(game, names)
+    room = ROOM_FOR_ROWS - (boxes - BOXES_HEIGHT) - (dispute_box - DISPUTES_HEIGHT) - (RESULT_HEIGHT if result else 0)
+    grid = Grid(len(rows), room=room)
     return {
         "layer": f"{grid.name}-{round(boxes * 10)}-{round(dispute_box * 10)}"
-        f"{'-talk' if show_table_talk else ''}{'-qr' if url else ''}",
+        f"{'-talk' if show_table_talk else ''}{'-qr' if url else ''}{'-closed' if closed else ''}"
+        f"{'-result' if result else ''}",
         "boxes_height": boxes,
         "disputes_height": dispute_box,
         "table": game.table.number if game else None,
         "heading": game.label if game else "",
         "first_dealer": Seat(game.first_dealer).label if game else "",
-        "seats": {s.label: seats.get(s, "") for s in Seat},
+        "seats": names,
+        "result": result,
         "rows": rows,
         "grid": grid,
         "misdeal_rows": [(grid.row_top(i), row.misdeal) for i, row in enumerate(rows) if row.misdeal],
@@ -270,8 +282,21 @@ def _sheet(
         "disputes": disputes,
         "url": url,
         "qr": pdf.qr_image(url) if url else "",
+        "closed": closed,
         "show_table_talk": show_table_talk,
     }
+
+
+def _result(game: Any, names: dict[str, str]) -> str:
+    """A finished game's result line: the winning side and its players, the final score, and how
+    a tie was settled; "" while the game is on (or without a game)."""
+    if game is None or not game.is_finished or not game.winner:
+        return ""
+    side = Side(game.winner)
+    players = " & ".join(name for name in (names[seat.label] for seat in side.seats) if name)
+    text = f"Won by {side.label}" + (f" ({players})" if players else "")
+    text += f", {score(game.ns_score)} to {score(game.ew_score)}"
+    return text + (f"; {game.decided_by}" if game.decided_by else "")
 
 
 def _results(game: Any, hands: list[Any]) -> list[tuple[Any, Any]]:
@@ -336,6 +361,7 @@ SHEET_STYLES = {
     "total": pdf_draw.Style(GRID_FONT, "bold", align="center", kern=False),
     "misdeal": pdf_draw.Style(GRID_FONT, "italic", align="center"),
     "note": pdf_draw.Style(NOTE_FONT),
+    "result": pdf_draw.Style(NAME_FONT, "bold"),
     "folio": pdf_draw.Style(FOLIO_FONT, align="right", color="#666"),
 }
 
@@ -353,8 +379,8 @@ def _drawing(sheet: dict[str, Any], round_: Round | None) -> list[list[Any]] | N
         [sheet["reneges"], sheet["misdeals"]]  # fmt: skip
     notes = [(f"box-{i}", NOTES_WIDTH[len(boxes)], box) for i, box in enumerate(boxes, start=1)]
     notes.append(("disputes", DISPUTES_WIDTH, sheet["disputes"]))
-    texts = [title, heading, sheet["folio"], *sheet["seats"].values(), *(r.misdeal for r in sheet["rows"]),
-             *(note.text for _, _, box in notes for note in box)]  # fmt: skip
+    texts = [title, heading, sheet["folio"], sheet["result"], *sheet["seats"].values(),
+             *(r.misdeal for r in sheet["rows"]), *(note.text for _, _, box in notes for note in box)]  # fmt: skip
     if not pdf_draw.can_set(texts):
         return None
     text = pdf_draw.text
@@ -383,6 +409,8 @@ def _drawing(sheet: dict[str, Any], round_: Round | None) -> list[list[Any]] | N
     for slot, width, box in notes:
         lines = [line for note in box for line in _wrapped(note.text, width)]
         items += [text(slot, i * NOTE_LINE, NOTE_LINE, "note", (0, line)) for i, line in enumerate(lines)]
+    if sheet["result"]:
+        items.append(text("result", 0, RESULT_HEIGHT, "result", (0, sheet["result"])))
     if sheet["folio"]:
         right, bottom = PAGE_MARGIN
         items.append(text("page-end", -bottom, bottom, "folio", (-right, sheet["folio"])))
@@ -407,29 +435,66 @@ def _side_cells(rules: RuleSet, hand: Any, first: str, second: str, side: Any) -
 
 
 def score_sheets(round_: Round, base: str | None = None) -> Document:
-    tournament = round_.tournament
     seats: dict[int, dict[str, str]] = defaultdict(dict)
     for table_id, seat, name in round_.seatings.annotate(name=playing_name()).values_list("table_id", "seat", "name"):
         seats[table_id][seat] = name
+    games = round_.games.order_by("table__number")
+    sheets = _game_sheets(round_.tournament, games, lambda game: seats[game.table_id], base)
+    title = f"Score sheets, round {round_.number}"
+    return _sheets_document(round_.tournament, f"score-sheets-round-{round_.number}", title, round_, sheets)
+
+
+def played_match_sheets(tournament: Tournament, base: str | None = None) -> Document:
+    """The record of a knockout's finished matches: each game's score sheet filled in, in the
+    order the matches finished (home North–South, away East–West, as the table's phone seats them)."""
+    games = Game.objects.filter(match__tournament=tournament, match__status=Match.Status.FINISHED).exclude(
+        match__stage=Match.Stage.LEAGUE
+    )
+    games = games.select_related("match__home", "match__away").prefetch_related("match__home__players",
+                                                                                "match__away__players")  # fmt: skip
+    games = games.order_by("match__finished_order", "match_game")
+    # No QR code: the table's link reaches the match now at that table, not this one.
+    sheets = _game_sheets(tournament, games, lambda game: game.match.seat_names(), None, linked=False)
+    title = "Played matches"
+    return _sheets_document(tournament, "played-match-sheets", title, knockout_round(tournament), sheets)
+
+
+def _game_sheets(
+    tournament: Tournament,
+    games: Any,
+    seats_of: Callable[[Game], dict[str, str]],
+    base: str | None,
+    *,
+    linked: bool = True,
+) -> list[dict[str, Any]]:
+    """A filled-in sheet for each of ``games`` (a queryset, in page order), its players'
+    names from ``seats_of``; the pages numbered through."""
+    ids = games.order_by().values("pk")  # a subquery, not a list of every game's id
     hands: dict[int, list[Any]] = defaultdict(list)
-    for hand in Hand.objects.filter(game__round=round_).order_by("game_id", "number"):
+    for hand in Hand.objects.filter(game__in=ids).order_by("game_id", "number"):
         hands[hand.game_id].append(hand)
     disputed: dict[int, list[Any]] = defaultdict(list)
-    for dispute in Dispute.objects.filter(hand__game__round=round_):  # a join, not a list of every hand's id
+    for dispute in Dispute.objects.filter(hand__game__in=ids):
         disputed[dispute.hand_id].append(dispute)
-    games = list(round_.games.select_related("table", "round__tournament", "match").order_by("table__number"))
+    games = list(games.select_related("table", "round__tournament", "match"))
     for game in games:
         if game.match:
             game.match.tournament = tournament  # one tournament, whose bracket names every match
-    sheets = [_sheet(tournament, g, seats[g.table_id], hands[g.pk], base, disputed) for g in games]
+    sheets = [_sheet(tournament, g, seats_of(g), hands[g.pk], base, disputed, linked=linked) for g in games]
     for number, sheet in enumerate(sheets, start=1):
         sheet["folio"] = f"page {number} of {len(sheets)}"  # across all the chunks
-    title = f"Score sheets, round {round_.number}"
+    return sheets
+
+
+def _sheets_document(
+    tournament: Tournament, name: str, title: str, round_: Round | None, sheets: list[dict[str, Any]]
+) -> Document:
+    """Filled-in score sheets as a document in chunks of pages; ``round_`` (the knockout's one
+    round for its matches) puts each game's heading beside its table number."""
     base = {**_base(tournament, title), "round": round_}
     size = pdf.chunk_size(len(sheets))
     chunks = [sheets[i : i + size] for i in range(0, len(sheets), size)] or [[]]
-    return Document(f"score-sheets-round-{round_.number}", title, "print/score_sheets.html",
-                    [_sheets_context(base, chunk) for chunk in chunks])  # fmt: skip
+    return Document(name, title, "print/score_sheets.html", [_sheets_context(base, chunk) for chunk in chunks])
 
 
 def _sheets_context(base: dict[str, Any], sheets: list[dict[str, Any]]) -> dict[str, Any]:
@@ -437,7 +502,8 @@ def _sheets_context(base: dict[str, Any], sheets: list[dict[str, Any]]) -> dict[
     talk box and a QR code) its pages lay their text over."""
     backgrounds = {
         sheet["layer"]: {"layer": sheet["layer"], "grid": sheet["grid"], "show_table_talk": sheet["show_table_talk"],
-                         "qr": bool(sheet["qr"]), "boxes_height": sheet["boxes_height"],
+                         "qr": bool(sheet["qr"]), "closed": sheet["closed"], "result": bool(sheet["result"]),
+                         "boxes_height": sheet["boxes_height"],
                          # the drawn boxes' own heights, inside the title margin and the padding
                          "cells_height": round(sheet["boxes_height"] - 1, 1),
                          "disputes_height": round(sheet["disputes_height"] - 2, 1)}
@@ -454,7 +520,8 @@ def _sheets_context(base: dict[str, Any], sheets: list[dict[str, Any]]) -> dict[
     overlay = pdf_draw.overlay(SHEET_STYLES, drawn) if drawn else None
     return {**base, "sheets": sheets, "laid_out": laid_out, "overlay": overlay,
             "backgrounds": list(backgrounds.values()), "grids": grids, "grid_css": grid_css(),
-            "grid_width": f"{GRID_WIDTH:.2f}", "head_height": _head_height(base)}  # fmt: skip
+            "grid_width": f"{GRID_WIDTH:.2f}", "head_height": _head_height(base),
+            "result_height": RESULT_HEIGHT}  # fmt: skip
 
 
 def _head_height(base: dict[str, Any]) -> str:
@@ -527,6 +594,7 @@ def standings(tournament: Tournament) -> Document:
         "rows": rows,
         "rounds": rounds,
         "tiebreak": format_of(tournament).places_text,
+        "prize_divisions": tournament.prize_divisions(),
     }
     return Document("standings", title, "print/standings.html", [context])
 
@@ -564,18 +632,82 @@ def fee_ledger(tournament: Tournament) -> Document:
 BRACKET_PARTS = (("", ("winners", "third-place", "final")), ("Losers' bracket", ("losers",)))
 
 
+# The bracket page's sizes at scale 1 (mm, or pt for fonts): what fits 32 teams of a double
+# elimination on one page. A smaller field is drawn larger, up to BRACKET_MAX_SCALE.
+BRACKET_MAX_SCALE = 2.0
+BRACKET_PAGE = {"A4": (297.0, 210.0), "LETTER": (279.4, 215.9)}  # landscape: width, height
+BRACKET_MARGINS = (16.0, 16.0)  # left and right, top and bottom (knockout/print_bracket.html)
+BRACKET_HEADING = 13.0  # the event's name and the line under it
+BRACKET_PART_TITLE = 5.0  # "Losers' bracket"
+BRACKET_SIZES = {"font": 6.3, "title_font": 7.0, "key_font": 5.5, "score_font": 6.0, "row": 2.55, "pad": 0.2,
+                 "key_room": 7.0, "gap": 1.2, "title_pad": 0.8}  # fmt: skip
+BRACKET_BOX = 48.0  # a match's box's width
+BRACKET_MIN_MARGIN = 0.25  # above and below a match's box: 0.5 mm between two
+
+
+@dataclass(frozen=True)
+class BracketLayout:
+    """The bracket's sizes on the page for a given scale: each size of :data:`BRACKET_SIZES` times
+    ``scale``, the boxes' width, and the height each part's columns share out."""
+
+    scale: float
+    box: float
+
+    @property
+    def sizes(self) -> dict[str, str]:
+        return {name: f"{value * self.scale:.2f}" for name, value in BRACKET_SIZES.items()}
+
+    @property
+    def card(self) -> float:
+        """A match's box's height: two lines and their padding, and room for the borders."""
+        return 2 * (BRACKET_SIZES["row"] + 2 * BRACKET_SIZES["pad"]) * self.scale + 0.45
+
+    @property
+    def column_title(self) -> float:
+        return BRACKET_SIZES["title_font"] * self.scale * 1.25 / pdf_draw.PT + BRACKET_SIZES["title_pad"] * self.scale
+
+    def margin(self, cards: int, height: float) -> float:
+        """The space above and below each of ``cards`` boxes spread evenly over ``height`` mm: each
+        box midway between the two it follows from, as a bracket is drawn."""
+        return max(BRACKET_MIN_MARGIN, (height / cards - self.card) / 2)
+
+
+def bracket_layout(paper: str, parts: list[list[int]]) -> tuple[BracketLayout, list[float]]:
+    """The largest layout (up to :data:`BRACKET_MAX_SCALE`, at least 1) in which ``parts`` (each
+    its columns' numbers of matches) fit one landscape page of ``paper``, and each part's height."""
+    width, height = BRACKET_PAGE["A4" if paper == "A4" else "LETTER"]
+    width, height = width - BRACKET_MARGINS[0], height - BRACKET_MARGINS[1] - BRACKET_HEADING
+    widest = max((len(columns) for columns in parts), default=1)
+    tallest = [max(columns, default=1) for columns in parts]
+    titles = BRACKET_PART_TITLE * (len(parts) - 1)
+    # 0.92: the heights above are estimates of WeasyPrint's line boxes; keep a little to spare
+    room = (height - titles) * 0.92
+    one = BracketLayout(1.0, BRACKET_BOX)
+    by_height = room / sum(n * (one.card + 2 * BRACKET_MIN_MARGIN) + one.column_title for n in tallest)
+    by_width = width / (widest * (BRACKET_BOX + 2 * BRACKET_SIZES["gap"]))
+    scale = round(min(BRACKET_MAX_SCALE, max(1.0, min(by_height, by_width))), 2)
+    box = min(BRACKET_BOX * scale, width / widest - 2 * BRACKET_SIZES["gap"] * scale - 1)
+    layout = BracketLayout(scale, round(box, 1))
+    cards = room - sum(layout.column_title for _ in parts)
+    return layout, [cards * n / sum(tallest) for n in tallest]
+
+
 def bracket_sheet(tournament: Tournament) -> Document:
     """The bracket on one landscape page (up to 32 teams): winners' side with the finals, then
-    the losers' bracket of a double elimination."""
+    the losers' bracket of a double elimination, drawn as large as the page allows."""
     view = bracket_view(tournament)
     parts = []
     for title, stages in BRACKET_PARTS:
         columns = [c for c in view.columns if c.cards and c.cards[0].match.stage in stages]
         if columns:
             parts.append({"title": title if view.double else "", "columns": columns})
-    widest = max((len(p["columns"]) for p in parts), default=1)
+    layout, heights = bracket_layout(tournament.paper_size, [[len(c.cards) for c in p["columns"]] for p in parts])
+    for part, height in zip(parts, heights, strict=True):
+        part["columns"] = [{"column": c, "margin": f"{layout.margin(len(c.cards), height):.2f}"}
+                           for c in part["columns"]]  # fmt: skip
     title = "Bracket"
-    context = {**_base(tournament, title), "view": view, "parts": parts, "box_mm": min(48, 240 // widest - 3)}
+    context = {**_base(tournament, title), "view": view, "parts": parts, "box_mm": layout.box,
+               "card_mm": f"{layout.card:.2f}", "size": layout.sizes}  # fmt: skip
     return Document("bracket", title, "knockout/print_bracket.html", [context])
 
 
@@ -623,6 +755,12 @@ TOURNAMENT_DOCUMENTS: dict[str, Callable[[Tournament], Document]] = {
     "bracket": bracket_sheet,
     "season-schedule": season_schedule,
     "league-table": league_table,
+}
+# The documents with the tables' links (QR codes), made for the address the director uses.
+LINKED_DOCUMENTS: dict[str, Callable[[Tournament, str | None], Document]] = {
+    "table-tents": table_tents,
+    "match-sheets": match_sheets,
+    "played-match-sheets": played_match_sheets,
 }
 ROUND_DOCUMENTS: dict[str, Callable[[Round, str | None], Document]] = {
     "score-sheets": score_sheets,

@@ -60,6 +60,16 @@ def allocate(total: Decimal, weights: Sequence[Decimal | int]) -> list[Decimal]:
     return shares
 
 
+def prize_amounts(fixed: Mapping[int, Decimal], shares: Mapping[int, Decimal], pool: Decimal) -> dict[int, Decimal]:
+    """Each prize's amount by id: ``fixed`` amounts as they are; ``shares`` (percent of the
+    ``pool``, the fees paid) split from their sum so that their cents add up exactly."""
+    amounts = dict(fixed)
+    if shares:
+        whole = (pool * sum(shares.values()) / 100).quantize(CENT)
+        amounts.update(zip(shares, allocate(whole, list(shares.values())), strict=True))
+    return amounts
+
+
 def award(
     prizes: Sequence[PrizeSpec],
     standings: Sequence[Standing[E]],

@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import io
 from collections import defaultdict
+from collections.abc import Hashable, Iterable
 from dataclasses import dataclass
 from decimal import Decimal
+from typing import TypeVar
 
 from django.db.models import Count, Q, Sum
 
@@ -30,9 +32,11 @@ from tournament.models import (
     Tournament,
     playing_name,
 )
+from tournament.prizes import prize_amounts
 from tournament.standings import RoundScore, Standing, rank, sit_out_points
 
 ZERO = Decimal("0.00")
+K = TypeVar("K", bound=Hashable)
 
 
 @dataclass(frozen=True)
@@ -113,6 +117,8 @@ class Ledger:
     fees_expected: Decimal
     payments: Decimal
     refunds: Decimal
+    owed_back: Decimal  # what teams paid beyond their fees, net of refunds: theirs, not the pool's
+    prizes_promised: Decimal  # the prizes' amounts as defined, or once worked out, as awarded
     prizes_awarded: Decimal
     paid_out: Decimal
     outstanding_fees: Decimal
@@ -122,13 +128,28 @@ class Ledger:
         return self.payments - self.refunds
 
     @property
+    def fees_paid(self) -> Decimal:
+        """The fees due and paid: the pool a prize's "% of fees" shares, never a team's excess."""
+        return self.collected - self.owed_back
+
+    @property
     def prizes_unpaid(self) -> Decimal:
         return self.prizes_awarded - self.paid_out
 
     @property
     def house(self) -> Decimal:
-        """What stays with the house once every awarded prize is paid."""
-        return self.collected - self.prizes_awarded
+        """What stays with the house once every awarded prize is paid (negative: the house pays)."""
+        return self.fees_paid - self.prizes_awarded
+
+    @property
+    def house_pays(self) -> Decimal:
+        """What the house pays out of its own pocket for the prizes awarded (zero when the fees cover them)."""
+        return max(ZERO, -self.house)
+
+    @property
+    def shortfall(self) -> Decimal:
+        """How far the prizes promised exceed the fees paid (zero when the fees cover them)."""
+        return max(ZERO, self.prizes_promised - self.fees_paid)
 
 
 def ledger(tournament: Tournament) -> Ledger:
@@ -137,18 +158,32 @@ def ledger(tournament: Tournament) -> Ledger:
         refunds=Sum("amount", filter=Q(kind=Payment.Kind.REFUND)),
     )
     payouts = Payout.objects.filter(prize__tournament=tournament).aggregate(
-        awarded=Sum("amount"), paid=Sum("amount", filter=Q(paid_at__isnull=False))
+        count=Count("id"), awarded=Sum("amount"), paid=Sum("amount", filter=Q(paid_at__isnull=False))
     )
     teams = teams_with_balance(tournament)
-    owed = sum((team.owed for team in teams), ZERO)
+    collected = (money["payments"] or ZERO) - (money["refunds"] or ZERO)
+    owed_back = sum((team.owed_back for team in teams), ZERO)
+    awarded = payouts["awarded"] or ZERO
     return Ledger(
-        outstanding_fees=owed,
+        outstanding_fees=sum((team.owed for team in teams), ZERO),
         fees_expected=sum((team.due for team in teams if team.status == Team.Status.ACTIVE), ZERO),
         payments=money["payments"] or ZERO,
         refunds=money["refunds"] or ZERO,
-        prizes_awarded=payouts["awarded"] or ZERO,
+        owed_back=owed_back,
+        prizes_promised=awarded if payouts["count"] else _prizes_defined(tournament, collected - owed_back),
+        prizes_awarded=awarded,
         paid_out=payouts["paid"] or ZERO,
     )
+
+
+def _prizes_defined(tournament: Tournament, pool: Decimal) -> Decimal:
+    fixed, shares = {}, {}
+    for pk, amount, share in tournament.prizes.values_list("pk", "amount", "share_percent"):
+        if amount is not None:
+            fixed[pk] = amount
+        else:
+            shares[pk] = share
+    return sum(prize_amounts(fixed, shares, pool).values(), ZERO)
 
 
 @dataclass(frozen=True)
@@ -156,10 +191,11 @@ class MethodTotal:
     method: str  # the method in words
     payments: Decimal
     refunds: Decimal
+    paid_out: Decimal  # prizes handed over this way
 
     @property
     def net(self) -> Decimal:
-        return self.payments - self.refunds
+        return self.payments - self.refunds - self.paid_out
 
 
 def payment_entries(tournament: Tournament) -> list[Payment]:
@@ -169,7 +205,8 @@ def payment_entries(tournament: Tournament) -> list[Payment]:
 
 
 def totals_by_method(tournament: Tournament) -> list[MethodTotal]:
-    """Money in and out for each method used (cash first, to count the drawer against)."""
+    """Money in and out for each method used (cash first, to count the drawer against): fees in,
+    refunds and prizes paid out."""
     sums = (
         Payment.objects.filter(team__tournament=tournament)
         .values("method")
@@ -179,10 +216,17 @@ def totals_by_method(tournament: Tournament) -> list[MethodTotal]:
         )
     )
     found = {row["method"]: row for row in sums}
+    paid = Payout.objects.filter(prize__tournament=tournament, paid_at__isnull=False)
+    paid_out = dict(paid.values("method").annotate(total=Sum("amount")).values_list("method", "total"))
     return [
-        MethodTotal(label, found[value]["payments"] or ZERO, found[value]["refunds"] or ZERO)
+        MethodTotal(
+            label,
+            found.get(value, {}).get("payments") or ZERO,
+            found.get(value, {}).get("refunds") or ZERO,
+            paid_out.get(value, ZERO),
+        )
         for value, label in Payment.Method.choices
-        if value in found
+        if value in found or value in paid_out
     ]
 
 
@@ -213,18 +257,27 @@ def fees_due(tournament: Tournament) -> dict[int, Decimal]:
     each night the team has been seated at a table."""
     teams = tournament.teams.values_list("pk", flat=True)
     if tournament.fee_per != Tournament.FeePer.NIGHT:
-        return {pk: tournament.entry_fee for pk in teams}
-    nights: dict[int, int] = defaultdict(int)
+        return fees_for(tournament, teams, [])
     seated = Match.objects.filter(tournament=tournament, stage=Match.Stage.LEAGUE, table__isnull=False)
-    for home, away in seated.values_list("home_id", "away_id"):
+    return fees_for(tournament, teams, seated.values_list("home_id", "away_id"))
+
+
+def fees_for(tournament: Tournament, teams: Iterable[K], seated: Iterable[tuple[K, K]]) -> dict[K, Decimal]:
+    """:func:`fees_due` of ``teams`` (any keys) given the league matches they were ``seated`` at
+    (home, away), read from the database or from a file being imported."""
+    if tournament.fee_per != Tournament.FeePer.NIGHT:
+        return {team: tournament.entry_fee for team in teams}
+    nights: dict[K, int] = defaultdict(int)
+    for home, away in seated:
         nights[home] += 1
         nights[away] += 1
-    return {pk: tournament.entry_fee * nights[pk] for pk in teams}
+    return {team: tournament.entry_fee * nights[team] for team in teams}
 
 
 def teams_with_balance(tournament: Tournament):
-    """The tournament's teams with ``due`` (:func:`fees_due`), ``paid`` and ``owed`` (due less net
-    payments) attached."""
+    """The tournament's teams with ``due`` (:func:`fees_due`), ``paid``, ``owed`` (due less net
+    payments) and ``owed_back`` (net payments beyond what is due, say after the fee was lowered)
+    attached."""
     teams = tournament.teams.prefetch_related("players").annotate(
         paid_in=Sum("payments__amount", filter=Q(payments__kind=Payment.Kind.PAYMENT)),
         refunded=Sum("payments__amount", filter=Q(payments__kind=Payment.Kind.REFUND)),
@@ -235,6 +288,7 @@ def teams_with_balance(tournament: Tournament):
         team.paid, team.due = (team.paid_in or ZERO) - (team.refunded or ZERO), due[team.pk]
         owed = team.due - team.paid if team.status == Team.Status.ACTIVE else ZERO
         team.owed = max(ZERO, owed)
+        team.owed_back = max(ZERO, team.paid - team.due)
         out.append(team)
     return out
 
@@ -326,7 +380,7 @@ def hands_csv(tournament: Tournament) -> str:
 class MovementSeat:
     seat: str
     name: str
-    came_from: str
+    came_from: str  # "from table 2 North", "sat out last round"; "" in round 1 (the first seating)
 
 
 @dataclass(frozen=True)
@@ -336,21 +390,22 @@ class MovementRow:
 
 
 def movement_rows(round_: Round) -> list[MovementRow]:
-    """Who sits where this round and where each came from (table and seat, or sat out)."""
+    """Who sits where this round and where each came from (table and seat, or sat out; round 1's
+    players come from nowhere: its seating is the first)."""
     before: dict[int, str] = {}
     previous = Round.objects.filter(tournament_id=round_.tournament_id, number=round_.number - 1).first()
     if previous is not None:
         for player, table, seat in previous.seatings.values_list("player_id", "table__number", "seat"):
-            before[player] = f"table {table} {Seat(seat).label}"
+            before[player] = f"from table {table} {Seat(seat).label}"
         for player in previous.sit_outs.values_list("player_id", flat=True):
-            before[player] = "sat out"
+            before[player] = "sat out last round"
     tables: dict[int, list[MovementSeat]] = defaultdict(list)
     for table, seat, player, name in (
         round_.seatings.order_by("table__number")
         .annotate(name=playing_name())
         .values_list("table__number", "seat", "player_id", "name")
     ):
-        tables[table].append(MovementSeat(Seat(seat).label, name, before.get(player, "new")))
+        tables[table].append(MovementSeat(Seat(seat).label, name, before.get(player, "")))
     order = {seat.label: i for i, seat in enumerate(Seat)}
     return [MovementRow(t, sorted(seats, key=lambda s: order[s.seat])) for t, seats in sorted(tables.items())]
 
@@ -374,11 +429,7 @@ def game_sheet(
     """
     hands = list(game.hands.order_by("number")) if hands is None else hands
     replayed = game.replay(hands) if replayed is None else replayed
-    if names is None and game.match_id:
-        found = match_seats(game.match)
-        names = {seat: found.get(seat, "") for seat in Seat}
-    elif names is None:
-        names = game.seat_names()
+    names = game.seat_names() if names is None else names
     sides = {side.value: " & ".join(names[seat] for seat in side.seats) for side in Side}
     rules = game.rules
     rows = [
@@ -393,12 +444,3 @@ def game_sheet(
         "replay": replayed,
         "rules": rules,
     }
-
-
-def match_seats(match: Match) -> dict[Seat, str]:
-    """A knockout match's seats: home North–South, away East–West (players in registration order)."""
-    seats = {}
-    for team, pair in ((match.home, (Seat.NORTH, Seat.SOUTH)), (match.away, (Seat.EAST, Seat.WEST))):
-        names = [player.name for player in team.players.all()] if team else []
-        seats.update({seat: name for seat, name in zip(pair, names, strict=False)})
-    return seats

@@ -14,7 +14,7 @@ from __future__ import annotations
 import datetime
 import json
 import re
-from collections import Counter
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from types import SimpleNamespace
@@ -60,6 +60,7 @@ from tournament.models import (
     new_token,
     roster_key,
 )
+from tournament.reports import fees_for
 from tournament.transfer import (
     CLOCK_FIELDS,
     FORMAT,
@@ -295,7 +296,8 @@ def check(data: dict[str, Any], *, replace: Tournament | None = None) -> _Plan:
     _match_games(plan)
     _league(plan)
     _bracket(plan)
-    pool = _pool(plan.payments)
+    _fees_paid(plan)
+    pool = _pool(plan.payments)  # no team paid beyond its fees: every cent of it is fees paid
     for index, entry in enumerate(root.items("prizes", "prizes"), start=1):
         _prize(plan, _Row(entry, f"Prize {index}"), players, users, pool)
     _prize_rules(plan.prizes)
@@ -784,6 +786,23 @@ def _pool(payments: list[Payment]) -> Decimal:
     return sum((-p.amount if p.kind == Payment.Kind.REFUND else p.amount for p in payments), Decimal("0"))
 
 
+def _fees_paid(plan: _Plan) -> None:
+    """No team has paid more than its fees, as when recorded at the desk (the prize pool
+    holds fees only)."""
+    seated = [(m.home.number, m.away.number) for m in plan.matches if m.stage == Match.Stage.LEAGUE and m.table]
+    due = fees_for(plan.tournament, [team.number for team in plan.teams], seated)
+    paid: dict[int, Decimal] = defaultdict(Decimal)
+    for payment in plan.payments:
+        paid[payment.team.number] += _pool([payment])
+    for number, net in paid.items():
+        if net > due[number]:
+            _fail(
+                f"Team {number}",
+                f"it paid ${net}, more than its fees of ${due[number]}; refund the excess",
+                "overpayment",
+            )
+
+
 def _prize(plan: _Plan, row: _Row, players: dict, users: dict, pool: Decimal) -> None:
     prize = Prize(tournament=plan.tournament, kind=row.text("kind"), place=row.number("place", optional=True, low=1,
                   high=32767), division=row.text("division"), amount=row.money("amount", optional=True),
@@ -817,6 +836,7 @@ def _prize(plan: _Plan, row: _Row, players: dict, users: dict, pool: Decimal) ->
                 _fail(o.where, "team is not one of the file's teams", "reference")
         payout = Payout(prize=prize, player=player, team=team, amount=o.money("amount"),
                         paid_at=o.when("paid_at", optional=True), received_by=o.text("received_by"),
+                        method=o.column(Payout, "method", default=True),
                         recorded_by=o.user("recorded_by", users))  # fmt: skip
         _clean(payout, o.where)
         if payout.amount < 0:
@@ -856,6 +876,8 @@ def import_tournament(data: dict[str, Any], *, by: Any = None, replace: Tourname
     plan = check(data, replace=replace)
     if replace is not None:
         plan.tournament.pk = replace.pk
+    elif Tournament.objects.filter(name=plan.tournament.name).exists():
+        plan.tournament.name = restored_name(plan.tournament.name, timezone.localdate())
     tables = [bulk_rows.prepare(model, rows) for model, rows in _rows(plan)]
     bulk_rows.reserve(tables)
     try:
@@ -893,6 +915,13 @@ def _roster(plan: _Plan) -> list[RosterPlayer]:
             new[key] = RosterPlayer(name=" ".join(name.split()), key=key)
         player.roster = known.get(key) or new[key]
     return list(new.values())
+
+
+def restored_name(name: str, day: datetime.date) -> str:
+    """A copy's name beside its original on the home page: "Friday Night (restored 2026-11-22)",
+    the original shortened if need be to fit the name's 120 characters."""
+    suffix = f" (restored {day.isoformat()})"
+    return name[: Tournament._meta.get_field("name").max_length - len(suffix)].rstrip() + suffix
 
 
 def _write(plan: _Plan, tables: list[bulk_rows.Prepared], *, by: Any, replace: Tournament | None) -> Tournament:

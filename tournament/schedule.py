@@ -113,9 +113,10 @@ class Schedule(Generic[T]):
         return {team for f in self.fixtures if f.night == night and f.to_play for team in f.teams}
 
     def resting_on(self, night: int) -> tuple[T, ...]:
-        """Teams in the league that night who have no match to play (the bye), in field order."""
+        """Teams in the league that night with no match on it (the bye), in field order: a team
+        given a walkover that night has its match (won without play), so it is not resting."""
         joined, withdrawn = dict(self.joined), dict(self.withdrawn)
-        busy = self.playing_on(night)
+        busy = {team for f in self.fixtures if f.night == night for team in f.teams}
         return tuple(
             t
             for t in self.teams
@@ -166,6 +167,24 @@ def postpone(schedule: Schedule[T], key: tuple[int, T, T], *, to_night: int) -> 
     moved = replace(match, night=to_night, postponed_from=None if first == to_night else first)
     rest = [f for f in schedule.fixtures if f.key != key]
     return replace(schedule, fixtures=_in_night_order([*rest, moved]))
+
+
+def free_nights(schedule: Schedule[T], *, first: int) -> dict[tuple[int, T, T], int]:
+    """For each match still to play, the first night from ``first`` on, other than its own, where
+    neither of its teams plays: where :func:`postpone` can move it (a new night after the last if
+    no night is free)."""
+    busy: dict[int, set[T]] = {}
+    for f in schedule.fixtures:
+        if f.to_play:
+            busy.setdefault(f.night, set()).update(f.teams)
+    free = {}
+    for f in schedule.fixtures:
+        if f.to_play:
+            night = first
+            while night <= schedule.nights and (night == f.night or busy.get(night, set()) & set(f.teams)):
+                night += 1
+            free[f.key] = night
+    return free
 
 
 def add_team(schedule: Schedule[T], team: T, *, from_night: int, missed: Missed) -> Schedule[T]:

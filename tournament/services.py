@@ -19,12 +19,12 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import F, Max
+from django.db.models import F, Max, QuerySet
 from django.utils import timezone
 
 from scoring import HandEntry, InvalidHand, Replay, Seat, Side
 from scoring.seats import draw_first_dealer
-from tournament import access, rotation
+from tournament import access, clocks, rotation
 from tournament import prizes as prize_rules
 from tournament.models import (
     Dispute,
@@ -179,12 +179,20 @@ def set_team_status(*, team: Team, status: str, by: User = None) -> None:
 
 @transaction.atomic
 def record_payment(*, team: Team, amount: Decimal, kind: str, method: str, note: str = "", by: User = None) -> Payment:
-    """Record money in (a payment) or out (a refund, never more than the team has paid)."""
-    team = Team.objects.select_for_update().get(pk=team.pk)
-    if kind == Payment.Kind.REFUND and amount > team_paid(team):
-        raise ValidationError(
-            {"amount": f"A refund cannot exceed what the team has paid (${team_paid(team)})."}, code="refund_too_large"
+    """Record money in (a payment, never more than the team still owes of its fees, so the
+    prizes' pool holds no money owed back) or out (a refund, never more than the team has paid)."""
+    team = Team.objects.select_for_update().select_related("tournament").get(pk=team.pk)
+    paid = team_paid(team)
+    if kind == Payment.Kind.REFUND and amount > paid:
+        message = f"A refund cannot exceed what the team has paid (${paid})."
+        raise ValidationError({"amount": ValidationError(message, code="refund_too_large")})
+    owed = max(fees_due(team.tournament)[team.pk] - paid, Decimal("0.00"))
+    if kind == Payment.Kind.PAYMENT and amount > owed:
+        message = (
+            f"A payment cannot be more than the team still owes of its fees: ${owed} at most "
+            f"(due ${owed + paid}, paid ${paid})."
         )
+        raise ValidationError({"amount": ValidationError(message, code="overpayment")})
     return Payment.objects.create(team=team, kind=kind, amount=amount, method=method, note=note, recorded_by=by)
 
 
@@ -263,11 +271,18 @@ def _save_movement(round_: Round, movement: rotation.Movement[int]) -> None:
 
 def load_movement(round_: Round) -> rotation.Movement[int]:
     """A round's seating as the rotation module's value."""
-    seats: dict[int, dict[str, int]] = {}
-    for table_number, seat, player in round_.seatings.values_list("table__number", "seat", "player_id"):
-        seats.setdefault(table_number, {})[seat] = player
-    tables = tuple(rotation.TableSeating(n, *(seats[n][s] for s in Seat)) for n in sorted(seats))
+    tables = tuple(_table_seatings(round_.seatings.all()))
     return rotation.Movement(tables, tuple(round_.sit_outs.values_list("player_id", flat=True)))
+
+
+def _table_seatings(seatings: QuerySet[Seating]) -> list[rotation.TableSeating[int]]:
+    """The seatings as one value a table a round, in round and table order."""
+    seats: dict[tuple[int, int], dict[str, int]] = {}
+    for round_number, table_number, seat, player in seatings.values_list(
+        "round__number", "table__number", "seat", "player_id"
+    ):
+        seats.setdefault((round_number, table_number), {})[seat] = player
+    return [rotation.TableSeating(key[1], *(seats[key][s] for s in Seat)) for key in sorted(seats)]
 
 
 @transaction.atomic
@@ -282,7 +297,7 @@ def close_round(*, round_: Round, by: User = None) -> Round | None:
     round_ = Round.objects.select_for_update().select_related("tournament").get(pk=round_.pk)
     round_.close()
     tournament = round_.tournament
-    if round_.number >= tournament.rounds_planned:
+    if round_.is_last:
         tournament.status = Tournament.Status.FINISHED
         tournament.save(update_fields=["status"])
         return None
@@ -292,7 +307,11 @@ def close_round(*, round_: Round, by: User = None) -> Round | None:
 
 
 def _next_movement(previous: Round) -> rotation.Movement[int]:
-    """The movement after ``previous``, with withdrawals and late arrivals applied."""
+    """The movement after ``previous``, with withdrawals and late arrivals applied.
+
+    Every table played up to ``previous`` (as seated, swaps included) is the history that
+    decides how split partners pair up.
+    """
     tournament = previous.tournament
     played = load_movement(previous)
     at = {t.table: t for t in played.tables}
@@ -311,8 +330,14 @@ def _next_movement(previous: Round) -> rotation.Movement[int]:
         active.setdefault(team_id, []).append(player_id)
     present = {player for players in active.values() for player in players}
     arrivals = [(ps[0], ps[1]) for ps in active.values() if len(ps) == 2 and placed.isdisjoint(ps)]
+    history = _table_seatings(Seating.objects.filter(round__tournament=tournament, round__number__lte=previous.number))
     return rotation.next_round(
-        results, sitting_out, split=tournament.split_partners, absent=placed - present, arrivals=arrivals
+        results,
+        sitting_out,
+        split=tournament.split_partners,
+        absent=placed - present,
+        arrivals=arrivals,
+        history=history,
     )
 
 
@@ -558,7 +583,8 @@ def update_tournament(
     *, tournament: Tournament, changes: Mapping[str, Any], by: User = None
 ) -> tuple[Tournament, list[str]]:
     """Change a tournament's fields (``changes``: field name to new value); if its rules changed,
-    score every hand again under them.
+    score every hand again under them. A time limit set, changed or taken away applies to the
+    matches and progressive tables still playing (:func:`clocks.apply_time_limits`).
 
     Returns the saved tournament and the closed-round tables whose winner flipped. A value the
     model refuses raises :class:`ValidationError`; so does a stored hand the new rules refuse,
@@ -568,14 +594,20 @@ def update_tournament(
     if unknown:
         raise TypeError(f"update_tournament cannot change {', '.join(sorted(unknown))}")
     locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
-    before = locked.rules
+    before, limits = locked.rules, _time_limits(locked)
     for field, value in changes.items():
         setattr(locked, field, value)
     locked.full_clean()
     locked.save(update_fields=list(changes) or None)
+    if _time_limits(locked) != limits:
+        clocks.apply_time_limits(tournament=locked)
     if locked.rules == before:
         return locked, []
     return locked, _rescore_all(locked)
+
+
+def _time_limits(tournament: Tournament) -> tuple[int | None, int | None]:
+    return tournament.rules.time_limit_minutes, tournament.final_rules.time_limit_minutes
 
 
 def _rescore_all(tournament: Tournament) -> list[str]:
@@ -676,8 +708,11 @@ def award_prizes(*, tournament: Tournament) -> list[Payout]:
         raise ValidationError("Prizes have already been paid out; they can no longer be re-assigned.", code="paid")
     payouts.delete()
     prizes = list(tournament.prizes.all())
-    pool = ledger(tournament).collected
-    amounts = _prize_amounts(prizes, pool)
+    amounts = prize_rules.prize_amounts(
+        {p.pk: p.amount for p in prizes if p.amount is not None},
+        {p.pk: p.share_percent for p in prizes if p.share_percent is not None},
+        ledger(tournament).fees_paid,
+    )
     specs = [prize_rules.PrizeSpec(p.pk, amounts[p.pk], p.place, p.division) for p in prizes]
     from tournament.formats import format_of  # formats sits above this module
 
@@ -694,18 +729,6 @@ def award_prizes(*, tournament: Tournament) -> list[Payout]:
     return Payout.objects.bulk_create(
         Payout(prize_id=a.prize_id, amount=a.amount, **{field: a.entrant}) for a in awards if a.amount > 0
     )
-
-
-def _prize_amounts(prizes: list[Prize], pool: Decimal) -> dict[int, Decimal]:
-    """Fixed amounts as they are; shares of the pool split so their cents add up exactly."""
-    amounts = {p.pk: p.amount for p in prizes if p.amount is not None}
-    shared = [p for p in prizes if p.share_percent is not None]
-    if shared:
-        percent = sum(p.share_percent for p in shared)
-        whole = (pool * percent / 100).quantize(prize_rules.CENT)
-        for prize, amount in zip(shared, prize_rules.allocate(whole, [p.share_percent for p in shared]), strict=True):
-            amounts[prize.pk] = amount
-    return amounts
 
 
 @transaction.atomic
@@ -739,12 +762,14 @@ def remove_prize(*, prize: Prize) -> None:
 
 
 @transaction.atomic
-def mark_payout_paid(*, payout: Payout, received_by: str, by: User = None) -> None:
+def mark_payout_paid(*, payout: Payout, received_by: str, method: str = Payment.Method.CASH, by: User = None) -> None:
+    """Record ``payout`` handed to ``received_by``, paid by ``method`` (the drawer it comes out of)."""
     payout = Payout.objects.select_for_update().get(pk=payout.pk)
     if payout.paid_at is not None:
         raise ValidationError("This prize has already been paid.", code="already_paid")
-    payout.paid_at, payout.received_by, payout.recorded_by = timezone.now(), received_by, by
-    payout.save(update_fields=["paid_at", "received_by", "recorded_by"])
+    payout.paid_at, payout.received_by, payout.method, payout.recorded_by = timezone.now(), received_by, method, by
+    payout.full_clean(validate_unique=False, validate_constraints=False)
+    payout.save(update_fields=["paid_at", "received_by", "method", "recorded_by"])
 
 
 # --- who runs the event -------------------------------------------------------------------------

@@ -81,7 +81,7 @@ FIELDS: dict[type[models.Model], list[str]] = {
     HandRevision: ["source", "changed_at", "before", "after"],
     Dispute: ["note", "raised_from", "raised_at", "resolution", "resolved_at"],
     Prize: ["kind", "place", "division", "amount", "share_percent"],
-    Payout: ["amount", "paid_at", "received_by"],
+    Payout: ["amount", "paid_at", "received_by", "method"],
     Clock: CLOCK_FIELDS,
     Match: MATCH_FIELDS,
 }

@@ -38,3 +38,19 @@ document.addEventListener("change", (event) => {
 document.addEventListener("DOMContentLoaded", () => {
   document.querySelectorAll("form[data-format-fields]").forEach(showFormatFields);
 });
+
+// A new tournament's form: choosing a preset whose rule text names the final's rule set (the
+// preset select's data-final-presets) fills in "Final's rule set", unless the director chose one.
+document.addEventListener("change", (event) => {
+  const field = event.target;
+  const form = field.form;
+  if (!form || !form.elements.final_preset) {
+    return;
+  }
+  const final = form.elements.final_preset;
+  if (field === final) {
+    final.dataset.chosen = "true";
+  } else if (field.name === "preset" && field.dataset.finalPresets && !final.dataset.chosen) {
+    final.value = JSON.parse(field.dataset.finalPresets)[field.value] || "";
+  }
+});

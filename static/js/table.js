@@ -73,6 +73,9 @@
         "Content-Type": "application/x-www-form-urlencoded",
         "X-CSRFToken": csrfToken(),
         "HX-Request": "true",
+        // This page blanks the form for the next hand itself (nextHand): a saved hand that leaves
+        // the game playing is answered with the notice, the totals and the new row only.
+        "X-Next-Hand": "client",
       },
       credentials: "same-origin",
       signal: controller.signal,
@@ -110,7 +113,7 @@
       var head = list.shift();
       store(list);
       if (head.waited) sent = sent.concat([head.number]).slice(-6);
-      if (!list.length || !list[0].refused) showPanel(html, { quiet: list.length > 0, scroll: true });
+      if (!list.length || !list[0].refused) showPanel(html, { quiet: list.length > 0, scroll: true, misdeal: head.misdeal });
       return;
     }
     if (status === 409 || status === 422) {
@@ -254,9 +257,14 @@
   /* The hand went on the waiting list: the form moves on to the next hand here and now. */
   function advance(entry) {
     markWaited(entry);
+    nextHand(entry.number, entry.misdeal);
+  }
+
+  /* The form, showing hand ``number`` just saved or waiting, is blanked for the hand after it. */
+  function nextHand(number, misdeal) {
     var form = document.getElementById("hand-form");
-    if (!form || Number(form.elements.number.value) !== entry.number) return;
-    setNumber(form, entry.number + 1, !entry.misdeal);
+    if (!form || Number(form.elements.number.value) !== number) return;
+    setNumber(form, number + 1, !misdeal);
     SEATS.forEach(function (seat) {
       setValue(form.elements[seat + "_bid"], "");
       setValue(form.elements[seat + "_tricks"], "");
@@ -267,6 +275,10 @@
     if (form.elements.confirmed_by) form.elements.confirmed_by.value = "";
     if (form.elements.version) form.elements.version.value = "";
     form.querySelectorAll("p.error, .message.error").forEach(function (p) { p.remove(); });
+    var section = form.closest(".entry") || document;
+    section.querySelectorAll("details.penalties, details.misdeal").forEach(function (d) { d.open = false; });
+    var initials = document.getElementById("misdeal-initials");
+    if (initials) initials.value = "";
     var preview = document.getElementById("preview");
     if (preview) preview.innerHTML = '<p class="muted preview-wait">The score appears here as you enter the hand.</p>';
     startHand(form);
@@ -329,6 +341,21 @@
     var fresh = doc.getElementById("panel");
     var form = document.getElementById("hand-form");
     var keepForm = options.quiet && form && dirty(form);
+    var saved = doc.getElementById("saved");
+    if (panel && saved && window.htmx) {
+      // A new hand saved, the game goes on: the totals and the row come out of band, the notice
+      // goes above the form, and the form moves on here (unless it has moved on already).
+      window.htmx.swap("#entry", html, { swapStyle: "none" });
+      if (keepForm) return;
+      var entry = document.getElementById("entry");
+      entry.querySelectorAll(".message.success").forEach(function (p) { p.remove(); });
+      var notice = document.importNode(saved, true);
+      notice.removeAttribute("id");
+      entry.insertBefore(notice, entry.firstChild);
+      nextHand(Number(saved.dataset.number), options.misdeal);
+      settle(panel, null, options.scroll);
+      return;
+    }
     if (panel && !fresh && doc.getElementById("entry") && window.htmx) {
       // A saved hand answers with the next form (#entry) and, out of band, the totals and the
       // rows that changed; a refused one with its form alone. A form being typed stays as it is.

@@ -1,7 +1,7 @@
 """Standings rows, built in Python: a 400-player table has 400 rows and 3,200 round cells, and
 the template loop alone cost most of the page's time (see bench/tournament_scale.py)."""
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 
 from django import template
 from django.utils.html import escape
@@ -28,14 +28,15 @@ def round_cells(standing: Standing) -> SafeString:
 
 
 @register.filter
-def standing_rows(rows: Iterable[StandingRow]) -> SafeString:
-    """One ``<tr>`` per entrant: rank, name (division, withdrawn), points, rounds won, then one
-    cell per round of the event with its points (* when sat out), blank if not played."""
+def standing_rows(rows: Iterable[StandingRow], prize_divisions: Collection[str] = ()) -> SafeString:
+    """One ``<tr>`` per entrant: rank, name (its division when a division prize names it;
+    withdrawn), points, rounds won, then one cell per round of the event with its points (* when
+    sat out), blank if not played."""
     html = []
     for row in rows:
         s = row.standing
         name = escape(row.name)
-        if row.division:
+        if row.division and row.division in prize_divisions:
             name += f' <small class="muted">{escape(row.division)}</small>'
         if row.withdrawn:
             name += ' <small class="muted">(withdrawn)</small>'

@@ -34,7 +34,10 @@ def _render(request: HttpRequest, game: Game, sheet: dict, form: HandForm, *, st
         "form": form,
         "dealer": sheet["replay"].dealer_of(whole_number(form["number"].value())),
         "tie_form": TieDecisionForm(),
-        "revisions": HandRevision.objects.filter(hand__game=game).select_related("hand", "changed_by"),
+        # The history in the order things happened (a late correction after the entries before it).
+        "revisions": HandRevision.objects.filter(hand__game=game)
+        .select_related("hand", "changed_by")
+        .order_by("changed_at", "id"),
         "disputes": Dispute.objects.filter(hand__game=game).select_related("hand", "raised_by", "resolved_by"),
         "table_url": table_url(game.table, base_url(request)),
     }

@@ -52,7 +52,8 @@ def _errors(request: HttpRequest, error: ValidationError) -> None:
 def swap_forms(tournament: Tournament, data: dict | None = None) -> tuple[SwapTeamsForm, MoveMatchForm]:
     """The match board's changes before play: two teams exchange places, a match changes table."""
     teams = tournament.teams.filter(seed__isnull=False).prefetch_related("players").order_by("seed")
-    seated = tournament.matches.filter(status=Match.Status.PLAYING).select_related("table", "tournament")
+    # Through tournament.matches every match shares this tournament, whose bracket names them all.
+    seated = tournament.matches.filter(status=Match.Status.PLAYING).select_related("table")
     return (
         SwapTeamsForm(data, teams=teams, prefix="swap"),
         MoveMatchForm(data, matches=seated.order_by("table__number"), tables=tournament.tables.order_by("number"),
@@ -94,7 +95,7 @@ def match_swap(request: HttpRequest, tournament_id: int) -> HttpResponse:
         if form is teams_form:
             format_of(tournament).swap_teams(tournament=tournament, first=data["first"], second=data["second"],
                                              by=request.user)  # fmt: skip
-            done = f"Teams {data['first'].number} and {data['second'].number} swapped places."
+            done = f"{data['first'].names} and {data['second'].names} swapped places in the bracket."
         else:
             other = matches.move_to_table(match=data["match"], table=data["table"], by=request.user)
             done = f"The {data['match'].label} is at table {data['table'].number} now" + (
@@ -144,7 +145,7 @@ def match_decide(request: HttpRequest, tournament_id: int, match_id: int) -> Htt
     if not form.is_valid():
         context = {"tournament": tournament, "match": match, "games": match.games.all(), "decide": form}
         return render(request, "knockout/match.html", context, status=422)
-    messages.success(request, f"The {match.label} is settled: {form.winner_team().names} go through.")
+    messages.success(request, f"The {match.label} is settled: {form.winner_team().names} {form.words.go}.")
     game = match.games.select_related("round").first()
     if game is None:
         return redirect("director:bracket", tournament.pk)

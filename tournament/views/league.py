@@ -41,10 +41,13 @@ def _forms(tournament: Tournament, data: dict | None = None) -> tuple[LateTeamFo
 def schedule(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = _league_or_404(tournament_id)
     join_form, withdraw_form = _forms(tournament)
+    next_night = league.nights_started(tournament) + 1
+    night_open = tournament.rounds.exclude(status=Round.Status.CLOSED).exists()
     context = {
         "tournament": tournament,
         "nights": league.nights(tournament),
-        "next_night": league.nights_started(tournament) + 1,
+        "next_night": next_night,
+        "can_open": None if night_open else next_night,  # nights open one at a time, in order
         "postpone_form": PostponeForm(),
         "join_form": join_form,
         "withdraw_form": withdraw_form,
@@ -164,6 +167,7 @@ def _table_context(tournament_id: int) -> dict:
         "current": current,
         "tonight": league.nights(tournament, only=current.number)[0] if current and current.number <= last else None,
         "championship": league.championship_matches(tournament).exists(),
+        "places": league.championship_places(tournament),
     }
 
 

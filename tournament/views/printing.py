@@ -5,8 +5,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 
 from tournament import printing
-from tournament.links import base_url
-from tournament.models import PrintJob, Round
+from tournament.links import base_url, unreachable_by_phones
+from tournament.models import Match, PrintJob, Round
 from tournament.views.common import director_required, render_page, round_or_404, tournament_or_404, whole_number
 
 
@@ -20,9 +20,13 @@ def _pdf_response(job: PrintJob) -> HttpResponse:
 def documents(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = tournament_or_404(tournament_id)
     rounds = tournament.rounds.order_by("number")
+    matches = tournament.matches.exclude(stage=Match.Stage.LEAGUE)
     context = {"tournament": tournament, "rounds": rounds.exclude(status=Round.Status.CLOSED),
                "finished": rounds.filter(status=Round.Status.CLOSED).reverse(),
-               "jobs": tournament.print_jobs.defer("pdf")[:10]}  # fmt: skip
+               "matches_open": matches.filter(status__in=[Match.Status.READY, Match.Status.PLAYING]).count(),
+               "matches_played": matches.filter(status=Match.Status.FINISHED).count(),
+               "jobs": tournament.print_jobs.defer("pdf")[:10],
+               "unreachable": unreachable_by_phones(base_url(request))}  # fmt: skip
     return render(request, "director/print.html", context)
 
 
@@ -32,10 +36,8 @@ def document(request: HttpRequest, tournament_id: int, name: str) -> HttpRespons
     if name in printing.ROUND_DOCUMENTS:
         round_ = round_or_404(tournament, whole_number(request.GET.get("round")))
         doc = printing.ROUND_DOCUMENTS[name](round_, base_url(request))
-    elif name == "table-tents":
-        doc = printing.table_tents(tournament, base_url(request))
-    elif name == "match-sheets":
-        doc = printing.match_sheets(tournament, base_url(request))
+    elif name in printing.LINKED_DOCUMENTS:
+        doc = printing.LINKED_DOCUMENTS[name](tournament, base_url(request))
     elif name in printing.TOURNAMENT_DOCUMENTS:
         doc = printing.TOURNAMENT_DOCUMENTS[name](tournament)
     else:

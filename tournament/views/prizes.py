@@ -81,10 +81,11 @@ def payout_paid(request: HttpRequest, tournament_id: int, payout_id: int) -> Htt
     payout = get_object_or_404(Payout, pk=payout_id, prize__tournament=tournament)
     form = PayoutPaidForm(request.POST)
     if not form.is_valid():
-        messages.error(request, "Write the name of the person who received the prize.")
+        for field, errors in form.errors.items():
+            messages.error(request, f"{form.fields[field].label}: {' '.join(errors)}")
         return redirect("director:prizes", tournament.pk)
     try:
-        services.mark_payout_paid(payout=payout, received_by=form.cleaned_data["received_by"], by=request.user)
+        services.mark_payout_paid(payout=payout, by=request.user, **form.cleaned_data)
     except ValidationError as error:
         messages.error(request, " ".join(error.messages))
     return redirect("director:prizes", tournament.pk)

@@ -20,15 +20,18 @@ def _standings_context(tournament_id: int) -> dict:
     event_format = format_of(tournament)
     return {
         "tournament": tournament,
-        "rows": event_format.standings(tournament),
+        **event_format.standings_context(tournament),  # a progressive event's rows, a knockout's places
+        "standings_partial": event_format.standings_partial,
         "tiebreak": event_format.places_text,
         "current": tournament.current_round(),
+        "prize_divisions": tournament.prize_divisions(),
     }
 
 
 def _format_page(request: HttpRequest, tournament_id: int, page: str) -> HttpResponse | None:
-    """A redirect to the format's own page of that kind (``public_page`` or ``projector_page``: a
-    knockout's bracket, a league's table) when it is not the page asked for; None when it is."""
+    """A redirect to the format's own page of that kind (``public_page``, ``projector_page`` or
+    ``standings_page``: a knockout's bracket, a league's table) when it is not the page asked for;
+    None when it is."""
     name = getattr(format_of(tournament_or_404(tournament_id)), page)
     return None if name == request.resolver_match.view_name else redirect(name, tournament_id)
 
@@ -73,4 +76,8 @@ def find_seat(request: HttpRequest, tournament_id: int) -> HttpResponse:
 
 @director_required
 def director_standings(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """The standings as the format shows them (a progressive event's table, a knockout's places;
+    a league's is its own page)."""
+    if elsewhere := _format_page(request, tournament_id, "standings_page"):
+        return elsewhere
     return render(request, "director/standings.html", _standings_context(tournament_id))

@@ -10,7 +10,7 @@ from django.views.decorators.http import require_POST
 from tournament import services
 from tournament.formats import format_of
 from tournament.forms import SwapPlayersForm, SwapTeamsForm
-from tournament.links import base_url, qr_svg, table_url
+from tournament.links import base_url, qr_svg, table_url, unreachable_by_phones
 from tournament.models import Player, Round, Team
 from tournament.reports import board, movement_rows, sitting_out_names
 from tournament.views.common import director_required, round_or_404, tournament_or_404
@@ -64,7 +64,8 @@ def round_links(request: HttpRequest, tournament_id: int, number: int) -> HttpRe
     games = list({game.table_id: game for game in games}.values())  # a knockout plays several games a table
     base = base_url(request)
     links = [(game, url, mark_safe(qr_svg(url))) for game in games for url in [table_url(game.table, base)]]
-    return render(request, "director/links.html", {"tournament": tournament, "round": round_, "links": links})
+    context = {"tournament": tournament, "round": round_, "links": links, "unreachable": unreachable_by_phones(base)}
+    return render(request, "director/links.html", context)
 
 
 @director_required

@@ -43,8 +43,7 @@ def _game_for_link_or_404(token: str, round_number: int) -> Game:
     """The game of round ``round_number`` at the token's table (a knockout's: the one being
     played, else the last), with its players' names, in one query; a closed round's raises
     RoundClosed."""
-    games = Game.objects.select_related("round__tournament", "table", "match").with_seat_names()
-    game = games.filter(table__token=token, round__number=round_number).current()
+    game = Game.objects.at_link(token, round_number)
     if game is None:
         raise Http404("This table has no game in that round.")
     if game.round.status == Round.Status.CLOSED:
@@ -77,10 +76,19 @@ def _hands(game: Game) -> list[Hand]:
     return list(game.hands.order_by("number"))
 
 
-def _form(game: Game, data: dict | None = None, *, hands: list[Hand] | None = None, correct: Hand | None = None):
+def _form(
+    game: Game,
+    data: dict | None = None,
+    *,
+    hands: list[Hand] | None = None,
+    correct: Hand | None = None,
+    preview: bool = False,
+):
     """The hand form: the next hand, ``correct`` (a stored hand), or the hand ``data`` names.
 
     A new hand stands on the game's cached totals; only a correction replays the hands before it.
+    A ``preview`` scores the hand being typed without the opponent's initials: they confirm the
+    score it shows, so they are asked for on saving only.
     """
     number = whole_number((data or {}).get("number"))
     if correct is not None:
@@ -96,7 +104,7 @@ def _form(game: Game, data: dict | None = None, *, hands: list[Hand] | None = No
         initial=hand_initial(correct) if correct else {"number": number},
         rules=game.rules,
         standing=standing,
-        confirm=tournament.require_confirmation,
+        confirm=tournament.require_confirmation and not preview,
     )
 
 
@@ -152,7 +160,7 @@ def table_page(request: HttpRequest, token: str) -> HttpResponse:
 def table_preview(request: HttpRequest, token: str, round_number: int) -> HttpResponse:
     """What the hand being typed would score, in words, and the totals after it."""
     game = _game_for_link_or_404(token, round_number)
-    form = _form(game, request.GET)
+    form = _form(game, request.GET, preview=True)
     result = None
     if form.is_valid() and not form.cleaned_data.get("misdeal"):
         result = score_hand(form.rules, form.sides())
@@ -195,7 +203,9 @@ def table_hand(request: HttpRequest, token: str, round_number: int) -> HttpRespo
 
 def _saved(request: HttpRequest, loaded: Game, entered: services.EnteredHand) -> HttpResponse:
     """The next form, the totals and the changed rows, rendered from what the service returned
-    (and the names the link's game was loaded with)."""
+    (and the names the link's game was loaded with). A new hand that leaves the game playing,
+    sent by a phone that moves its form on to the next hand itself (the ``X-Next-Hand`` header,
+    as table.js sends), is answered without the next form: it is the same form, blank."""
     game = entered.game
     if not request.htmx:
         return redirect("table:page", game.table.token)
@@ -203,10 +213,12 @@ def _saved(request: HttpRequest, loaded: Game, entered: services.EnteredHand) ->
     rows, number = sheet["rows"], entered.hand.number
     new = rows[-1].hand.number == number and entered.hand.version == 1
     changed = [] if new else [row for row in rows if row.hand.number == number]
-    context = _context(
-        game, _form(game, hands=entered.hands), sheet, notice=f"Hand {number} saved.",
-        new_row=rows[-1] if new else None, changed_rows=changed,
-    )  # fmt: skip
+    saved = {"notice": f"Hand {number} saved.", "saved_number": number, "new_row": rows[-1] if new else None,
+             "changed_rows": changed}  # fmt: skip
+    if new and game.is_playing and request.headers.get("X-Next-Hand") == "client":
+        context = {"game": game, "sheet": sheet, "last_number": number, **saved}
+    else:
+        context = _context(game, _form(game, hands=entered.hands), sheet, **saved)
     return render(request, f"{PAGE}#saved", context)
 
 

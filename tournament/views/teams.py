@@ -202,8 +202,7 @@ def payments(request: HttpRequest, tournament_id: int, team_id: int) -> HttpResp
     tournament = tournament_or_404(tournament_id)
     team = _team_or_404(tournament, team_id)
     due = fees_due(tournament)[team.pk]
-    initial = {"amount": max(due - team_paid(team), 0) or None}
-    form = PaymentForm(request.POST or None, initial=initial)
+    form = PaymentForm(request.POST or None, initial={"amount": max(due - team_paid(team), 0) or None})
     if request.method == "POST" and form.is_valid():
         try:
             services.record_payment(team=team, by=request.user, **form.cleaned_data)
@@ -211,17 +210,14 @@ def payments(request: HttpRequest, tournament_id: int, team_id: int) -> HttpResp
             form.add_error(None, error)
         else:
             messages.success(request, f"Recorded {form.cleaned_data['kind']} of {money(form.cleaned_data['amount'])}.")
-            paid = team_paid(team)
-            if paid > due:
-                over = money(paid - due)
-                messages.warning(request, f"Team {team.number} has now paid {money(paid)}: {over} more than the fee.")
             return redirect("director:payments", tournament.pk, team.pk)
     context = {
         "tournament": tournament,
         "team": team,
         "form": form,
-        "paid": team_paid(team),
+        "paid": (paid := team_paid(team)),
         "due": due,
+        "owed": max(due - paid, 0),
         "payments": team.payments.all(),
     }
     return render(request, "director/payments.html", context, status=422 if form.errors else 200)

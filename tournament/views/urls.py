@@ -77,6 +77,9 @@ director_patterns = [
     path(T + "league/nights/<int:number>/", league.night, name="league_night"),
     path(T + "league/nights/<int:number>/open/", league.night_open, name="league_night_open"),
     path(T + "league/table/", league.table, name="league_table"),
+    # A league match's page is the match page every format has, under the league's address.
+    path(T + "league/matches/<int:match_id>/", knockout.match_detail, name="league_match"),
+    path(T + "league/matches/<int:match_id>/decide/", knockout.match_decide, name="league_match_decide"),
     path(T + "league/championship/", league.championship_start, name="league_championship"),
 ]
 

@@ -2,6 +2,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 from tournament.demo import DEMO_PASSWORD, load_demo
+from tournament.links import network_address
 
 
 class Command(BaseCommand):
@@ -18,3 +19,10 @@ class Command(BaseCommand):
         )
         password = result.password or f"{DEMO_PASSWORD} (unless changed since)"
         self.stdout.write(f"{loaded} Director login at http://127.0.0.1:8000/login/ : {result.username} / {password}")
+        found = network_address()
+        self.stdout.write(
+            f"Phones reach this computer at http://{found}:8000/ once the app is served on the network "
+            f"(runserver 0.0.0.0:8000 with DJANGO_ALLOWED_HOSTS={found}; see the README)."
+            if found
+            else "No network address found: phones reach the app only at this computer's network address."
+        )

@@ -1,0 +1,150 @@
+"""Pages fit their screens: on a phone held upright (390x844) no page is wider than the phone, no
+word is split across lines, and the columns that matter are in sight without scrolling sideways;
+on the projector (1920x1080) no name is cut short."""
+
+import random
+from decimal import Decimal
+
+import pytest
+
+from tournament import services
+from tournament.formats import format_of
+from tournament.models import Player, Prize, Tournament
+from tournament.simulation import create_event, play_game
+from tournament.simulation_knockout import create_knockout
+from tournament.simulation_league import create_league, play_round
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+UPRIGHT = {"width": 390, "height": 844}
+PROJECTOR = {"width": 1920, "height": 1080}
+SURNAMES = ["Brooks-Hamilton", "Carter", "Montgomery-Smythe", "Evans-Whitfield", "Foster", "Garcia"]
+# How many lines each of an element's text nodes takes, against its words: a word split across
+# lines ("Hig h fe ma le") gives more lines than words (a hyphenated name counts as two).
+LINES_AND_WORDS = """element => {
+  let lines = 0, words = 0;
+  const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+  while (walker.nextNode()) {
+    const text = walker.currentNode.textContent.trim();
+    if (!text) continue;
+    const range = document.createRange();
+    range.selectNodeContents(walker.currentNode);
+    lines += new Set([...range.getClientRects()].map(r => Math.round(r.top))).size;
+    words += text.split(/[\\s-]+/).length;  // a hyphen may end a line
+  }
+  return [lines, words];
+}"""
+
+
+def _long_names(tournament: Tournament) -> None:
+    for index, player in enumerate(Player.objects.filter(team__tournament=tournament).order_by("pk")):
+        player.name = f"{player.name} {SURNAMES[index % len(SURNAMES)]}"
+        player.save(update_fields=["name"])
+
+
+def _page(browser, live_server, viewport, director=None):
+    context = browser.new_context(viewport=viewport, base_url=live_server.url, is_mobile=viewport == UPRIGHT)
+    page = context.new_page()
+    if director is not None:
+        page.goto("/login/")
+        page.fill("#id_username", director.username)
+        page.fill("#id_password", "correct-horse-battery")
+        page.click("button[type=submit]")
+        page.wait_for_url(lambda url: "/login/" not in url)
+    return page
+
+
+def _fits_the_phone(page) -> None:
+    assert page.evaluate("document.documentElement.scrollWidth") <= UPRIGHT["width"]
+
+
+def _in_sight(page, selector: str) -> None:
+    """Every element ``selector`` finds ends inside the page's content box (16 px margins)."""
+    boxes = [page.locator(selector).nth(i).bounding_box() for i in range(page.locator(selector).count())]
+    assert boxes
+    for box in boxes:
+        assert box["x"] >= 0 and box["x"] + box["width"] <= UPRIGHT["width"] - 15, selector
+
+
+def _no_word_split(page, selector: str) -> None:
+    cells = page.locator(selector)
+    assert cells.count()
+    for i in range(cells.count()):
+        lines, words = cells.nth(i).evaluate(LINES_AND_WORDS)
+        assert lines <= words, cells.nth(i).inner_text()
+
+
+def test_the_public_league_table_shows_every_column_on_a_phone(browser, live_server, screenshot):
+    tournament = create_league(teams=5, seed=4)
+    _long_names(tournament)
+    round_ = format_of(tournament).start(tournament=tournament)
+    services.start_round(round_=round_)
+    play_round(round_, random.Random(4))
+    page = _page(browser, live_server, UPRIGHT)
+    page.goto(f"/s/{tournament.pk}/league/")
+    _fits_the_phone(page)
+    _in_sight(page, "table.league-table thead th:last-child")  # Bags
+    _no_word_split(page, "table.league-table tbody td:nth-child(2)")
+    assert "P played, W won" in page.inner_text("#league")
+    screenshot(page, "layout-league-public-phone")
+
+
+def test_the_payouts_keep_prize_and_winner_names_whole_on_a_phone(browser, live_server, director, screenshot):
+    tournament = create_event(couples=4, rounds=1, seed=3)
+    _long_names(tournament)
+    Prize.objects.create(tournament=tournament, place=1, amount=Decimal("30"))
+    Player.objects.filter(team__tournament=tournament).update(division="newcomer")
+    Prize.objects.create(tournament=tournament, kind=Prize.Kind.DIVISION, division="newcomer", amount=Decimal("10"))
+    round_ = tournament.rounds.get(number=1)
+    services.start_round(round_=round_)
+    for game in round_.games.all():
+        play_game(game, random.Random(3))
+    services.close_round(round_=round_)
+    services.award_prizes(tournament=tournament)
+    page = _page(browser, live_server, UPRIGHT, director)
+    page.goto(f"/t/{tournament.pk}/prizes/")
+    _fits_the_phone(page)
+    _no_word_split(page, "table.payouts tbody td:nth-child(-n+2)")
+    _in_sight(page, "table.payouts tbody button")  # Mark paid
+    screenshot(page, "layout-payouts-phone")
+
+
+def test_the_teams_table_shows_paid_and_owes_on_a_phone(browser, live_server, director, screenshot):
+    tournament = create_knockout(teams=6, seed=3, format="single-elimination")
+    _long_names(tournament)
+    Tournament.objects.filter(pk=tournament.pk).update(entry_fee=Decimal("20.00"))
+    page = _page(browser, live_server, UPRIGHT, director)
+    page.goto(f"/t/{tournament.pk}/teams/")
+    page.wait_for_selector("#team-list .arrive")  # the arrival buttons: the widest cells
+    _fits_the_phone(page)
+    _in_sight(page, "#team-list thead th:nth-child(5)")  # Owes
+    _no_word_split(page, "#team-list thead th")
+    screenshot(page, "layout-teams-phone")
+
+
+def _not_cut_short(page, selector: str) -> None:
+    names = page.locator(selector)
+    assert names.count()
+    for i in range(names.count()):
+        assert names.nth(i).evaluate("e => e.scrollWidth <= e.clientWidth"), names.nth(i).inner_text()
+        box = names.nth(i).bounding_box()
+        assert box["x"] + box["width"] <= PROJECTOR["width"] and box["y"] + box["height"] <= PROJECTOR["height"]
+
+
+def test_the_projector_seating_shows_whole_names_and_fits_the_screen(browser, live_server):
+    tournament = create_event(couples=11, rounds=3, seed=7)  # 22 players: a full projector page
+    _long_names(tournament)
+    page = _page(browser, live_server, PROJECTOR)
+    page.goto(f"/s/{tournament.pk}/projector/")
+    assert page.locator(".seating-list li").count() == 22
+    _not_cut_short(page, ".seating-list .name")
+    _not_cut_short(page, ".seating-list .partner")
+    assert "with " + Player.objects.filter(team__tournament=tournament).first().name in page.inner_text(".seating")
+
+
+def test_the_knockout_projector_shows_whole_team_names(browser, live_server):
+    tournament = create_knockout(teams=6, seed=3, format="single-elimination")
+    _long_names(tournament)
+    format_of(tournament).start(tournament=tournament)
+    page = _page(browser, live_server, PROJECTOR)
+    page.goto(f"/s/{tournament.pk}/bracket/projector/")
+    _not_cut_short(page, ".playing-now .teams > span")
