@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import json
 import secrets
+from collections.abc import Iterable
 from datetime import datetime, timedelta
 from decimal import Decimal
 
@@ -20,6 +21,8 @@ from django.db import connections, models
 from django.db.models import F, OuterRef, Q, Subquery
 from django.db.models.expressions import RawSQL
 from django.db.models.functions import Lower
+from django.db.models.query import get_related_populators
+from django.db.models.sql.compiler import SQLCompiler
 from django.utils import timezone
 
 from scoring import Game as Scored
@@ -513,8 +516,32 @@ class GameQuerySet(models.QuerySet):
         after another in one round. (Picked here rather than ordered in SQL: SQLite plans that
         ordering badly once the seats' names are read too, and compiling an ORDER BY beside the
         many columns of a table POST's query costs more than sorting a table's few games.)"""
-        games = sorted(self.order_by(), key=lambda game: game.pk, reverse=True)
-        return next((game for game in games if game.status == Game.Status.PLAYING), games[0] if games else None)
+        return _current_of(self.order_by())
+
+    def at_link(self, token: str, round_number: int) -> Game | None:
+        """The :meth:`current` game of round ``round_number`` at the table whose link is
+        ``token``, with its round, tournament, table, match and seat names (see
+        :meth:`with_seat_names`), in one query whose SQL is compiled once per database (see
+        :func:`_link_query`): on a table POST, building it cost ten times more than running it."""
+        compiler, sql, params = _link_query(self.db)
+        given = {_LINK_TOKEN: token, _LINK_ROUND: round_number}
+        with connections[self.db].cursor() as cursor:
+            cursor.execute(sql, [given.get(param, param) for param in params])
+            rows = cursor.fetchall()
+        # As Django's ModelIterable builds a select_related row into its objects.
+        select, info = compiler.select, compiler.klass_info
+        start, end = info["select_fields"][0], info["select_fields"][-1] + 1
+        names = [column[0].target.attname for column in select[start:end]]
+        related = get_related_populators(info, select, self.db)
+        games = []
+        for row in compiler.results_iter([rows]):
+            game = Game.from_db(self.db, names, row[start:end])
+            for populator in related:
+                populator.populate(row, game)
+            for attribute, index in compiler.annotation_col_map.items():
+                setattr(game, attribute, row[index])
+            games.append(game)
+        return _current_of(games)
 
     def with_seat_names(self) -> GameQuerySet:
         """The games with their four players' names (see :meth:`Game.seat_names`) in the same query.
@@ -524,6 +551,27 @@ class GameQuerySet(models.QuerySet):
         """
         sql = _seat_name_sql(self.db)
         return self.annotate(**{f"{seat.prefix}_name": RawSQL(sql, [seat.value]) for seat in Seat})
+
+
+def _current_of(games: Iterable[Game]) -> Game | None:
+    games = sorted(games, key=lambda game: game.pk, reverse=True)
+    return next((game for game in games if game.status == Game.Status.PLAYING), games[0] if games else None)
+
+
+@functools.cache
+def _link_query(alias: str) -> tuple[SQLCompiler, str, tuple[object, ...]]:
+    """:meth:`GameQuerySet.at_link`'s query compiled once per database: the compiler (which
+    knows how a row becomes the objects), its SQL and its parameters, with the stand-ins
+    ``_LINK_TOKEN`` and ``_LINK_ROUND`` where the link's token and round number go."""
+    games = Game.objects.using(alias).order_by().select_related("round__tournament", "table", "match")
+    games = games.with_seat_names().filter(table__token=_LINK_TOKEN, round__number=_LINK_ROUND)
+    compiler = games.query.get_compiler(alias)
+    sql, params = compiler.as_sql()
+    assert [params.count(p) for p in (_LINK_TOKEN, _LINK_ROUND)] == [1, 1], "each stand-in once, for its own value"
+    return compiler, sql, tuple(params)
+
+
+_LINK_TOKEN, _LINK_ROUND = "link-token-stand-in", 32_123  # a round number a filter keeps (not < 0)
 
 
 @functools.cache

@@ -43,8 +43,7 @@ def _game_for_link_or_404(token: str, round_number: int) -> Game:
     """The game of round ``round_number`` at the token's table (a knockout's: the one being
     played, else the last), with its players' names, in one query; a closed round's raises
     RoundClosed."""
-    games = Game.objects.select_related("round__tournament", "table", "match").with_seat_names()
-    game = games.filter(table__token=token, round__number=round_number).current()
+    game = Game.objects.at_link(token, round_number)
     if game is None:
         raise Http404("This table has no game in that round.")
     if game.round.status == Round.Status.CLOSED:
