@@ -675,6 +675,8 @@ class BracketLayout:
 def bracket_layout(paper: str, parts: list[list[int]]) -> tuple[BracketLayout, list[float]]:
     """The largest layout (up to :data:`BRACKET_MAX_SCALE`, at least 1) in which ``parts`` (each
     its columns' numbers of matches) fit one landscape page of ``paper``, and each part's height."""
+    if not parts:  # a league before its championship is drawn: no bracket yet
+        return BracketLayout(1.0, BRACKET_BOX), []
     width, height = BRACKET_PAGE["A4" if paper == "A4" else "LETTER"]
     width, height = width - BRACKET_MARGINS[0], height - BRACKET_MARGINS[1] - BRACKET_HEADING
     widest = max((len(columns) for columns in parts), default=1)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import datetime
 import json
 import re
-from collections import Counter, defaultdict
+from collections import Counter
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from types import SimpleNamespace
@@ -60,7 +60,6 @@ from tournament.models import (
     new_token,
     roster_key,
 )
-from tournament.reports import fees_for
 from tournament.transfer import (
     CLOCK_FIELDS,
     FORMAT,
@@ -296,7 +295,6 @@ def check(data: dict[str, Any], *, replace: Tournament | None = None) -> _Plan:
     _match_games(plan)
     _league(plan)
     _bracket(plan)
-    _fees_paid(plan)
     pool = _pool(plan.payments)  # no team paid beyond its fees: every cent of it is fees paid
     for index, entry in enumerate(root.items("prizes", "prizes"), start=1):
         _prize(plan, _Row(entry, f"Prize {index}"), players, users, pool)
@@ -540,7 +538,7 @@ def _round(plan: _Plan, row: _Row, index: int, tables: dict, players: dict, user
         _fail(row.where, "each seated table has exactly one game, and each game a seated table", "games")
     for entry, table_number in zip(games, at, strict=True):
         game = _Row(entry, f"Round {number}, table {table_number}")
-        if seats and table_number not in seats:
+        if seats and game.number("table", low=1, high=32767) not in seats:
             _fail(game.where, "the game is at a table nobody is seated at this round", "games")
         _game(plan, game, round_, tables, users, matches, clocks)
 
@@ -784,23 +782,6 @@ def _event(plan: _Plan) -> None:
 def _pool(payments: list[Payment]) -> Decimal:
     """Money in, net of refunds."""
     return sum((-p.amount if p.kind == Payment.Kind.REFUND else p.amount for p in payments), Decimal("0"))
-
-
-def _fees_paid(plan: _Plan) -> None:
-    """No team has paid more than its fees, as when recorded at the desk (the prize pool
-    holds fees only)."""
-    seated = [(m.home.number, m.away.number) for m in plan.matches if m.stage == Match.Stage.LEAGUE and m.table]
-    due = fees_for(plan.tournament, [team.number for team in plan.teams], seated)
-    paid: dict[int, Decimal] = defaultdict(Decimal)
-    for payment in plan.payments:
-        paid[payment.team.number] += _pool([payment])
-    for number, net in paid.items():
-        if net > due[number]:
-            _fail(
-                f"Team {number}",
-                f"it paid ${net}, more than its fees of ${due[number]}; refund the excess",
-                "overpayment",
-            )
 
 
 def _prize(plan: _Plan, row: _Row, players: dict, users: dict, pool: Decimal) -> None:
