@@ -333,6 +333,16 @@ def test_director_correction_keeps_the_history(director_client, running_round, t
     assert stale.status_code == 422 and "changed by someone else" in stale.content.decode()
 
 
+def test_the_game_page_writes_a_set_sides_points_and_score_with_a_true_minus_sign(
+    director_client, running_round, tournament
+):
+    game = running_round.games.get(table__number=1)
+    target = reverse("director:game_hand", args=[tournament.pk, game.pk])
+    director_client.post(target, _hand_post(1, north_tricks=1, south_tricks=1, east_tricks=6, west_tricks=5))
+    page = director_client.get(reverse("director:game", args=[tournament.pk, game.pk])).content.decode()
+    assert '<td class="num">\u221260</td>' in page and '<td class="num">-60</td>' not in page  # NS bid 6, took 2
+
+
 def test_recording_a_tie_decision(director_client, running_round, tournament):
     game = running_round.games.get(table__number=1)
     finish_game(game, hands=2, ns_tricks=7)
