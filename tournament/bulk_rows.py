@@ -23,6 +23,8 @@ from typing import Any
 from django.db import connection, models
 from psycopg.copy import Copy, FileWriter
 
+from tournament.row_sql import db_value
+
 
 @dataclass
 class Prepared:
@@ -53,7 +55,7 @@ def prepare(model: type[models.Model], objects: Sequence[models.Model]) -> Prepa
             if field.is_relation:
                 row.append(getattr(obj, field.name))  # the linked object: its id may not exist yet
             else:
-                row.append(field.get_db_prep_save(field.pre_save(obj, True), connection))
+                row.append(db_value(field, obj, connection, add=True))
         rows.append(row)
     return Prepared(model, objects, [f.column for f in fields], rows, links)
 

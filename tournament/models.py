@@ -11,6 +11,7 @@ import functools
 import json
 import secrets
 from collections.abc import Iterable
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from decimal import Decimal
 
@@ -29,6 +30,7 @@ from scoring import Game as Scored
 from scoring import HandEntry, InvalidRules, Replay, RuleSet, Seat, Side, replay, rules_from_json
 from scoring.entry import FIELD_NAMES
 from scoring.rules import MISDEAL_REASONS, PRESETS
+from tournament import row_sql
 from tournament.bracket import Bracket, double_elimination, single_elimination
 from tournament.league_table import DEFAULT_TIEBREAKERS, Tiebreaker
 
@@ -528,27 +530,14 @@ class GameQuerySet(models.QuerySet):
     def at_link(self, token: str, round_number: int) -> Game | None:
         """The :meth:`current` game of round ``round_number`` at the table whose link is
         ``token``, with its round, tournament, table, match and seat names (see
-        :meth:`with_seat_names`), in one query whose SQL is compiled once per database (see
-        :func:`_link_query`): on a table POST, building it cost ten times more than running it."""
-        compiler, sql, params = _link_query(self.db)
+        :meth:`with_seat_names`), in one query compiled once per database (see
+        :class:`_LinkQuery`): on a table POST, building it cost ten times more than running it."""
+        query = _link_query(self.db)
         given = {_LINK_TOKEN: token, _LINK_ROUND: round_number}
         with connections[self.db].cursor() as cursor:
-            cursor.execute(sql, [given.get(param, param) for param in params])
+            cursor.execute(query.sql, [given.get(param, param) for param in query.params])
             rows = cursor.fetchall()
-        # As Django's ModelIterable builds a select_related row into its objects.
-        select, info = compiler.select, compiler.klass_info
-        start, end = info["select_fields"][0], info["select_fields"][-1] + 1
-        names = [column[0].target.attname for column in select[start:end]]
-        related = get_related_populators(info, select, self.db)
-        games = []
-        for row in compiler.results_iter([rows]):
-            game = Game.from_db(self.db, names, row[start:end])
-            for populator in related:
-                populator.populate(row, game)
-            for attribute, index in compiler.annotation_col_map.items():
-                setattr(game, attribute, row[index])
-            games.append(game)
-        return _current_of(games)
+        return _current_of(query.games(rows))
 
     def with_seat_names(self) -> GameQuerySet:
         """The games with their four players' names (see :meth:`Game.seat_names`) in the same query.
@@ -565,17 +554,52 @@ def _current_of(games: Iterable[Game]) -> Game | None:
     return next((game for game in games if game.status == Game.Status.PLAYING), games[0] if games else None)
 
 
+@dataclass(frozen=True)
+class _LinkQuery:
+    """:meth:`GameQuerySet.at_link`'s query compiled once for a database: its SQL and parameters,
+    with the stand-ins ``_LINK_TOKEN`` and ``_LINK_ROUND`` where the link's token and round number
+    go, and what turns its rows into games (Django's own converters and populators, as a
+    queryset's iteration builds them for every query)."""
+
+    sql: str
+    params: tuple[object, ...]
+    compiler: SQLCompiler
+    converters: dict
+    names: list[str]
+    columns: slice
+    related: list
+
+    def games(self, rows: list[tuple]) -> list[Game]:
+        """The games of ``rows``, as Django's ModelIterable builds a select_related row."""
+        games = []
+        for row in self.compiler.apply_converters(rows, self.converters) if self.converters else map(list, rows):
+            game = Game.from_db(self.compiler.using, self.names, row[self.columns])
+            for populator in self.related:
+                populator.populate(row, game)
+            for attribute, index in self.compiler.annotation_col_map.items():
+                setattr(game, attribute, row[index])
+            games.append(game)
+        return games
+
+
 @functools.cache
-def _link_query(alias: str) -> tuple[SQLCompiler, str, tuple[object, ...]]:
-    """:meth:`GameQuerySet.at_link`'s query compiled once per database: the compiler (which
-    knows how a row becomes the objects), its SQL and its parameters, with the stand-ins
-    ``_LINK_TOKEN`` and ``_LINK_ROUND`` where the link's token and round number go."""
+def _link_query(alias: str) -> _LinkQuery:
     games = Game.objects.using(alias).order_by().select_related("round__tournament", "table", "match")
     games = games.with_seat_names().filter(table__token=_LINK_TOKEN, round__number=_LINK_ROUND)
     compiler = games.query.get_compiler(alias)
     sql, params = compiler.as_sql()
     assert [params.count(p) for p in (_LINK_TOKEN, _LINK_ROUND)] == [1, 1], "each stand-in once, for its own value"
-    return compiler, sql, tuple(params)
+    select, info = compiler.select, compiler.klass_info
+    start, end = info["select_fields"][0], info["select_fields"][-1] + 1
+    return _LinkQuery(
+        sql=sql,
+        params=tuple(params),
+        compiler=compiler,
+        converters=compiler.get_converters([column[0] for column in select[: compiler.col_count]]),
+        names=[column[0].target.attname for column in select[start:end]],
+        columns=slice(start, end),
+        related=get_related_populators(info, select, alias),
+    )
 
 
 _LINK_TOKEN, _LINK_ROUND = "link-token-stand-in", 32_123  # a round number a filter keeps (not < 0)
@@ -752,19 +776,7 @@ class Game(models.Model):
         or the new last scored hand alone when :meth:`replay_next` scored it: the ending by time
         reads only the last scored hand)."""
         self.apply(replayed, hands)
-        self.save(
-            update_fields=[
-                "ns_score",
-                "ew_score",
-                "ns_bags",
-                "ew_bags",
-                "hands_played",
-                "status",
-                "winner",
-                "decided_by",
-                "time_up_hand",
-            ]
-        )
+        row_sql.update(self, RECORDED)
 
     def apply(self, replayed: Replay, hands: list[Hand]) -> None:
         """Set (not save) the totals and status of ``replayed``, this game's ``hands`` scored."""
@@ -806,6 +818,9 @@ class Game(models.Model):
         self.save(update_fields=["status", "winner", "decided_by"])
 
 
+RECORDED = ("ns_score", "ew_score", "ns_bags", "ew_bags", "hands_played", "status", "winner", "decided_by",
+            "time_up_hand")  # fmt: skip
+"""The columns :meth:`Game.record` writes: what a replay of the hands decides."""
 GAME_COLUMNS = tuple(field.attname for field in Game._meta.concrete_fields if not field.primary_key)
 # Game.lock reads these with plain SQL, so each must come back from the database as its Python value.
 _PLAIN_FIELDS = (models.IntegerField, models.CharField, models.ForeignKey)

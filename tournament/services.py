@@ -24,7 +24,7 @@ from django.utils import timezone
 
 from scoring import HandEntry, InvalidHand, Replay, Seat, Side
 from scoring.seats import draw_first_dealer
-from tournament import access, clocks, rotation
+from tournament import access, clocks, rotation, row_sql
 from tournament import prizes as prize_rules
 from tournament.models import (
     Dispute,
@@ -517,8 +517,11 @@ def _store(
     else:
         ordered = sorted([h for h in hands if h.number != hand.number] + [hand], key=lambda h: h.number)
         replayed = game.replay(ordered)
-    hand.save()
-    HandRevision.objects.create(hand=hand, source=source, changed_by=by, before=before, after=hand.snapshot())
+    if new:
+        row_sql.insert(hand)
+    else:
+        row_sql.update(hand)
+    row_sql.insert(HandRevision(hand=hand, source=source, changed_by=by, before=before, after=hand.snapshot()))
     if new:
         game.call_time(hand.number)
     game.record(replayed, ordered)

@@ -117,6 +117,11 @@ DATABASES = {
         conn_max_age=_env_int("DATABASE_CONN_MAX_AGE", 0),
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and _env_bool("DATABASE_PREPARED", True):
+    # Server-side binding, and each statement prepared on a connection once it has run there
+    # twice: a scorekeeper's save looks its game up with a join that took longer to plan than to
+    # run. Set DATABASE_PREPARED=false behind a pooler that cannot keep prepared statements.
+    DATABASES["default"]["OPTIONS"] = {"server_side_binding": True, "prepare_threshold": 2}
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Score entry from many phones at once. WAL lets readers run beside the one writer (a long
     # read no longer blocks a phone's save); synchronous=NORMAL is safe under WAL (a power cut
