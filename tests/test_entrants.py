@@ -10,7 +10,7 @@ from tests.conftest import finish_game, make_tournament
 from tournament import restore, services, transfer
 from tournament.models import Payment, Player, Seating, SeatingChange, Team
 from tournament.places import round_places
-from tournament.reports import game_sheet, standings_rows
+from tournament.reports import game_sheet, movement_rows, standings_rows
 
 pytestmark = pytest.mark.django_db
 
@@ -77,6 +77,19 @@ def test_a_substitute_sits_in_the_players_seat_and_the_scores_stay_with_the_play
     assert "Zoe Park" not in rows
     assert [s.round for s in rows["Ada"].standing.rounds] == [1, 2]
     assert SeatingChange.objects.get(round=following).description == "Zoe Park plays for Ada from round 2."
+
+
+def test_the_movement_says_a_substitute_joins_rather_than_naming_a_seat_they_never_sat_in(
+    director_client, finished_round, tournament
+):
+    ada = Player.objects.get(name="Ada")
+    following = services.close_round(round_=finished_round)
+    services.substitute_player(player=ada, substitute="Zoe", from_round=2)
+    seats = {s.name: s.came_from for row in movement_rows(following) for s in row.seats}
+    assert seats["Zoe"] == "joins, playing for Ada"
+    assert all(came.startswith(("from table", "sat out")) for name, came in seats.items() if name != "Zoe")
+    html = director_client.get(reverse("director:round", args=[tournament.pk, 2])).content.decode()
+    assert 'Zoe <small class="muted">joins, playing for Ada</small>' in html
 
 
 def test_a_substitute_cannot_rewrite_a_closed_round(finished_round, tournament):

@@ -625,6 +625,13 @@ def test_the_standings_tab_of_a_league_is_its_table_headed_by_the_champion(direc
         assert text.index("Champion:") < text.index("league-table")
     places = [row.name for row in league.standing_rows(tournament)]
     assert places[:2] == [final.away.names, final.home.names]
+    # The projector and the director's schedule page name the champion too.
+    champion = f'<p class="champion">Champion: <strong>{escape(final.away.names)}</strong></p>'
+    schedule_url = reverse("director:league_schedule", args=[tournament.pk])
+    assert champion in director_client.get(schedule_url).content.decode()
+    projector_url = reverse("public:league_projector", args=[tournament.pk])
+    assert champion in Client().get(projector_url).content.decode()
+    assert champion in Client().get(projector_url, headers={"HX-Request": "true"}).content.decode()
 
 
 @pytest.mark.django_db

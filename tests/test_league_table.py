@@ -79,6 +79,22 @@ def test_level_teams_are_split_by_the_directors_tiebreakers_in_order_and_each_ti
     assert table.ties == (tie,)
 
 
+@pytest.mark.parametrize(
+    ("tiebreakers", "note"),
+    [
+        ((DIFF,), "point difference A +150, B \u2212150."),
+        ((SCORED,), "points scored A 100, B \u221250."),
+        ((BAGS, DIFF), "fewest bags level (0 bags each); point difference A +150, B \u2212150."),
+    ],
+)
+def test_a_tie_note_writes_a_negative_score_with_a_true_minus_sign(tiebreakers, note):
+    # Spades scores go below zero: B won 50 to -200 but lost -100 to 300.
+    results = [MatchResult("A", "B", "A", 300, -100), MatchResult("B", "A", "B", 50, -200)]
+    (tie,) = league_table(["A", "B"], results, tiebreakers).ties
+    assert tie == f"A and B are level on 1 won, 1 lost: {note}"
+    assert "-" not in tie  # a hyphen is no minus sign
+
+
 def test_the_table_counts_won_lost_points_and_bags():
     table = league_table(["A", "B", "C", "D"], CYCLE)
     a = next(row for row in table.rows if row.team == "A")

@@ -18,8 +18,11 @@ from scoring import HandEntry
 from scoring.describe import handout
 from scoring.rules import PRESETS, rules_from_json
 from tests.conftest import even_hand, finish_game, make_tournament
+from tests.test_knockout import knockout_event, win_game
+from tests.test_league import make_league
 from tournament import pdf, pdf_draw, printing, services
-from tournament.models import HandRevision, Payout, PrintJob, Prize, Tournament
+from tournament.formats import format_of
+from tournament.models import HandRevision, Match, Payout, PrintJob, Prize, Tournament
 from tournament.pdf import render_pdf
 
 pytestmark = pytest.mark.django_db
@@ -114,6 +117,18 @@ def test_score_sheets_a_page_per_table_with_names_rules_and_round(running_round,
     assert "4 hands a round" in pages[0] and "Scan to enter scores" in pages[0]
     assert "Table 4" in pages[3] and "Mia" in pages[3]
     assert "61 0 61" in pages[0] or "61" in pages[0]  # the hands entered so far are filled in
+
+
+def test_score_sheets_are_titled_by_what_is_played_round_night_or_the_knockouts_stages(running_round, tournament):
+    assert printing.score_sheets(running_round).title == "Score sheets, round 1"
+    knockout = knockout_event(teams=4)
+    assert printing.score_sheets(knockout.rounds.get()).title == "Score sheets, semi-finals"
+    for semi_final in knockout.matches.filter(stage=Match.Stage.WINNERS):
+        win_game(semi_final)
+    assert printing.score_sheets(knockout.rounds.get()).title == "Score sheets, semi-finals and final"
+    season = make_league()
+    night = format_of(season).start(tournament=season)
+    assert printing.score_sheets(night).title == "Score sheets, night 1"
 
 
 def test_a_closed_rounds_score_sheets_say_so_instead_of_inviting_a_scan(finished_round, tournament):

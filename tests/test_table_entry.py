@@ -14,8 +14,10 @@ from scoring.rules import PRESETS
 from tests.conftest import even_hand, finish_game, make_tournament
 from tests.test_knockout import hand as knockout_hand
 from tests.test_knockout import knockout_event
+from tests.test_league import make_league
 from tournament import services
-from tournament.models import Dispute, Game, Hand, HandRevision, Match, Round
+from tournament.formats import format_of
+from tournament.models import Dispute, Game, Hand, HandRevision, Match, Round, Table, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -115,6 +117,24 @@ def test_a_round_not_started_shows_a_waiting_page_and_takes_no_hand(client, tour
     assert b"Round 1 is next" in client.get(page(game.table.token)).content
     response = post_hand(client, game, 1, even_hand(7))
     assert response.status_code == 422 and game.hands.count() == 0
+
+
+def test_a_knockouts_waiting_page_speaks_of_the_bracket_and_its_matches_not_rounds(client):
+    before_the_draw = make_tournament(couples=4, preset="league-300", split=False)
+    Tournament.objects.filter(pk=before_the_draw.pk).update(format=Tournament.Format.SINGLE_ELIMINATION)
+    table = Table.objects.create(tournament=before_the_draw, number=1)
+    assert "The bracket is not drawn yet" in client.get(page(table.token)).content.decode()
+    tournament = knockout_event(teams=4, tables_available=3)  # two semi-finals: table 3 is free
+    free = client.get(page(tournament.tables.get(number=3).token)).content.decode()
+    assert "No match at table 3 just now" in free and "in round" not in free and "this round" not in free
+
+
+def test_a_league_nights_waiting_page_names_the_match_and_the_night(client):
+    tournament = make_league()
+    night = format_of(tournament).start(tournament=tournament)
+    game = night.games.select_related("table", "match").order_by("table__number").first()
+    waiting = client.get(page(game.table.token)).content.decode()
+    assert f"{game.match.name} is next" in waiting and "when the director starts the night" in waiting
 
 
 def test_the_table_page_links_to_no_director_page(client, game):

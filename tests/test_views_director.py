@@ -1,13 +1,15 @@
 """The director's pages over HTTP: success, bad input, wrong method, missing object, permission."""
 
 import json
+import re
 from decimal import Decimal
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
-from tests.conftest import even_hand, finish_game
+from tests.conftest import even_hand, finish_game, make_tournament
+from tests.test_league import make_league
 from tournament import links, services
 from tournament.models import HandRevision, Payment, Payout, Prize, Round, SeatingChange, Team, Tournament
 from tournament.views.urls import director_patterns
@@ -540,3 +542,16 @@ def test_the_links_and_print_pages_warn_when_phones_cannot_reach_the_address(
     if warned:
         assert 'href="http://192.168.1.20:8000/' in html and "runserver 0.0.0.0:8000" in html
         assert "DJANGO_ALLOWED_HOSTS=192.168.1.20," in html
+
+
+@pytest.mark.parametrize(
+    ("make_event", "lands_on"), [(make_tournament, "director:standings"), (make_league, "director:league_table")]
+)
+def test_the_navs_standings_link_goes_where_the_format_keeps_its_standings(director_client, make_event, lands_on):
+    tournament = make_event()
+    dashboard = director_client.get(reverse("director:dashboard", args=[tournament.pk])).content.decode()
+    link = re.search(r'<a href="([^"]+)" >Standings</a>', dashboard)
+    assert link is not None and link[1] == reverse("director:standings", args=[tournament.pk])
+    page = director_client.get(link[1], follow=True)
+    assert page.request["PATH_INFO"] == reverse(lands_on, args=[tournament.pk])
+    assert 'aria-current="page">Standings</a>' in page.content.decode()

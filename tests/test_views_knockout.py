@@ -7,8 +7,11 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
+from tests.conftest import make_tournament
 from tests.test_knockout import current_game, enter, hand, knockout_event, match, win_game
-from tournament import clocks
+from tests.test_league import make_league
+from tournament import clocks, services
+from tournament.formats import format_of
 from tournament.knockout_reports import PROJECTOR_COLUMNS, PROJECTOR_PLAYING_ROWS
 from tournament.models import Clock, Match, Round, Tournament
 
@@ -130,6 +133,29 @@ def test_a_progressive_rounds_clock_runs_at_every_table(director_client, running
     assert clocks.count() == running_round.games.count() and all(c.running for c in clocks)
     page = director_client.get(reverse("director:round", args=[tournament.pk, running_round.number]))
     assert b"data-clock" in page.content
+
+
+def _clock_buttons(director_client, url: str) -> list[str]:
+    return re.findall(r'name="action" value="(start|pause)"', director_client.get(url).content.decode())
+
+
+@pytest.mark.parametrize("event", ["progressive round", "league night"])
+def test_the_round_page_offers_start_while_the_clock_is_stopped_and_pause_while_it_runs(director_client, event):
+    if event == "league night":
+        tournament = make_league()  # rule text 004: a 30-minute clock
+        round_ = format_of(tournament).start(tournament=tournament)
+        page = reverse("director:league_night", args=[tournament.pk, 1])
+    else:
+        tournament = make_tournament(couples=8, rule_overrides={"time_limit_minutes": 20})
+        round_ = services.seat_first_round(tournament=tournament)
+        page = reverse("director:round", args=[tournament.pk, 1])
+    services.start_round(round_=round_)
+    clock = reverse("director:round_clock", args=[tournament.pk, 1])
+    assert _clock_buttons(director_client, page) == ["start"]
+    director_client.post(clock, {"action": "start"})
+    assert _clock_buttons(director_client, page) == ["pause"]
+    director_client.post(clock, {"action": "pause"})
+    assert _clock_buttons(director_client, page) == ["start"]
 
 
 def test_a_round_clock_without_a_time_limit_is_refused_with_a_message(director_client, running_round):
@@ -361,7 +387,6 @@ def test_a_match_has_one_name_on_every_board_page_and_sheet(director_client, cli
 
 
 def test_the_table_pages_header_names_the_game_by_its_match_or_its_round(client, running_round):
-    from tests.test_league import make_league
     from tournament import league
 
     knockout = knockout_event(teams=4, best_of=3)
@@ -422,6 +447,18 @@ def test_after_the_final_the_knockouts_standings_give_every_place_with_matches_w
         won = tournament.matches.filter(winner=team, status=Match.Status.FINISHED).count()
         assert row[3:] == [str(won), str(points_scored(tournament, team))]
     assert rows[0][3] != rows[0][4]  # points scored, not a copy of the matches won
+
+
+def test_a_knockouts_standings_refresh_themselves_as_the_other_standings_do(director_client):
+    tournament = knockout_event(teams=4)
+    url = reverse("director:standings", args=[tournament.pk])
+    page = director_client.get(url).content.decode()
+    assert f'<div id="standings" hx-get="{url}" hx-trigger="every 10s" hx-swap="outerHTML">' in page
+    assert "<td>Semi-finals</td>" not in page
+    win_game(match(tournament, "W1-1"))
+    fragment = director_client.get(url, headers={"HX-Request": "true"}).content.decode()
+    assert fragment.strip().startswith('<div id="standings"') and "<nav" not in fragment
+    assert "<td>Semi-finals</td>" in fragment  # the semi-final's loser is out now
 
 
 def escape_names(team) -> str:

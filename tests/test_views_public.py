@@ -8,6 +8,8 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from tests.conftest import finish_game, make_tournament
+from tests.test_knockout import knockout_event
+from tests.test_league import make_league
 from tournament import services
 from tournament.models import Player, Prize, Seating
 from tournament.places import page_of
@@ -56,6 +58,18 @@ def test_standings_fragment_polls_for_updates(client, running_round, tournament)
     response = client.get(reverse("public:standings", args=[tournament.pk]), HTTP_HX_REQUEST="true")
     html = response.content.decode()
     assert 'hx-trigger="every 10s"' in html and "<html" not in html
+
+
+@pytest.mark.parametrize(
+    "make_event", [make_tournament, knockout_event, make_league], ids=["progressive", "knockout", "league"]
+)
+def test_every_formats_projector_is_the_same_page_around_its_own_view(client, make_event):
+    tournament = make_event()
+    page = client.get(reverse("public:projector", args=[tournament.pk]), follow=True)
+    html = page.content.decode()
+    assert "public/_projector_page.html" in [t.name for t in page.templates]
+    assert 'class="projector"' in html and html.count(f"<h1>&spades; {tournament.name}</h1>") == 1
+    assert html.count('id="projector"') == 1  # the format's own view, once, under the name
 
 
 def test_projector_shows_the_top_and_the_tables_still_playing(client, running_round, tournament):

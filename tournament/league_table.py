@@ -20,6 +20,8 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
+from tournament.templatetags.wording import score, signed
+
 T = TypeVar("T", bound=Hashable)
 
 
@@ -93,7 +95,7 @@ class LeagueTable(Generic[T]):
 
 def order_text(tiebreakers: Sequence[Tiebreaker]) -> str:
     """The ranking rule in words, for the foot of every league table."""
-    then = f" Then {_join([t.label for t in tiebreakers])}, in that order." if tiebreakers else ""
+    then = f" Then {join_names([t.label for t in tiebreakers])}, in that order." if tiebreakers else ""
     return (
         f"Ranked by matches won, then fewest lost.{then} A walkover counts as won and lost with no points. "
         "Teams still level share a place."
@@ -137,14 +139,14 @@ def league_table(
             rank = len(rows) + 1
             rows.extend(LeagueRow(rank, t, *stats[t]) for t in place)
             if len(place) > 1 and len(places) > 1:
-                notes.append(f"{_join([name(t) for t in place])} share {ordinal(rank)}")
+                notes.append(f"{join_names([name(t) for t in place])} share {ordinal(rank)}")
         if len(group) > 1:
             won, lost = stats[group[0]][1], stats[group[0]][2]
-            level = f"{_join([name(t) for t in group])} are level on {won} won, {lost} lost"
+            level = f"{join_names([name(t) for t in group])} are level on {won} won, {lost} lost"
             if len(places) > 1:
                 ties.append(f"{level}: {'; '.join(notes)}.")
             else:
-                every = f" and on {_join([t.label for t in tiebreakers])}" if tiebreakers else ""
+                every = f" and on {join_names([t.label for t in tiebreakers])}" if tiebreakers else ""
                 ties.append(f"{level}{every}: they share {ordinal(first)}.")
     return LeagueTable(tuple(rows), tuple(ties))
 
@@ -182,7 +184,7 @@ class _Ranker(Generic[T]):
                 sub_places, sub_notes = self.order(level, again)
                 places.extend(sub_places)
                 if sub_notes:
-                    notes.append(f"between {_join([self.name(t) for t in level])}: {', '.join(sub_notes)}")
+                    notes.append(f"between {join_names([self.name(t) for t in level])}: {', '.join(sub_notes)}")
             return places, notes
         return [group], notes
 
@@ -199,16 +201,18 @@ class _Ranker(Generic[T]):
 
     @staticmethod
     def show(criterion: Tiebreaker, value: int) -> str:
+        """A tiebreaker's value as the league table shows it: points with a true minus sign."""
         if criterion is Tiebreaker.HEAD_TO_HEAD:
             return f"{value} won"
         if criterion is Tiebreaker.POINT_DIFFERENCE:
-            return f"{value:+d}"
+            return signed(value)
         if criterion is Tiebreaker.FEWEST_BAGS:
             return f"{-value} bags"
-        return str(value)
+        return score(value)
 
 
-def _join(names: Sequence[str]) -> str:
+def join_names(names: Sequence[str]) -> str:
+    """Names in a sentence: "A", "A and B", "A, B and C"."""
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 

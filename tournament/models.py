@@ -425,6 +425,13 @@ class Round(models.Model):
         """The last round the tournament plans: closing it finishes the event."""
         return self.number >= self.tournament.rounds_planned
 
+    @property
+    def clock_running(self) -> bool:
+        """Whether the round's clock is running at a table still playing: the director then can
+        pause it, and start it once it is paused or not started (see :mod:`tournament.clocks`)."""
+        unfinished = self.games.exclude(status=Game.Status.FINISHED)
+        return unfinished.filter(clock__started_at__isnull=False, clock__paused_at__isnull=True).exists()
+
     def start(self) -> None:
         if self.status != self.Status.PLANNED:
             raise RoundNotReady(f"Round {self.number} is already {self.get_status_display().lower()}.")

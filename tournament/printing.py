@@ -29,6 +29,7 @@ from tournament import league, pdf, pdf_draw, print_jobs
 from tournament.formats import format_of
 from tournament.knockout import knockout_round
 from tournament.knockout_reports import bracket_view
+from tournament.league_table import join_names
 from tournament.links import qr_svg, table_url
 from tournament.models import Dispute, Game, Hand, Match, Payout, PrintJob, Round, Tournament, playing_name
 from tournament.reports import ledger, payment_entries, teams_with_balance, totals_by_method
@@ -440,8 +441,25 @@ def score_sheets(round_: Round, base: str | None = None) -> Document:
         seats[table_id][seat] = name
     games = round_.games.order_by("table__number")
     sheets = _game_sheets(round_.tournament, games, lambda game: seats[game.table_id], base)
-    title = f"Score sheets, round {round_.number}"
+    title = f"Score sheets, {_played_in(round_)}"
     return _sheets_document(round_.tournament, f"score-sheets-round-{round_.number}", title, round_, sheets)
+
+
+def _played_in(round_: Round) -> str:
+    """What a round's games are, inside a sentence: "round 2" of a progressive event, a league's
+    "night 3", or the knockout rounds its matches belong to by the bracket's names ("semi-finals
+    and final"): a knockout (or a league's championship) plays every match in one round."""
+    tournament = round_.tournament
+    knockout_rounds = (
+        round_.games.filter(match__isnull=False)
+        .exclude(match__stage=Match.Stage.LEAGUE)
+        .order_by("match__position")
+        .values_list("match__stage", "match__round")
+    )
+    names = dict.fromkeys(tournament.bracket.column_title(stage, number) for stage, number in knockout_rounds)
+    if not names:
+        return f"{format_of(tournament).round_name.lower()} {round_.number}"
+    return join_names([name[0].lower() + name[1:] for name in names])
 
 
 def played_match_sheets(tournament: Tournament, base: str | None = None) -> Document:

@@ -380,7 +380,8 @@ def hands_csv(tournament: Tournament) -> str:
 class MovementSeat:
     seat: str
     name: str
-    came_from: str  # "from table 2 North", "sat out last round"; "" in round 1 (the first seating)
+    # "from table 2 North", "sat out last round", "joins, playing for Ada"; "" in round 1 (the first seating)
+    came_from: str
 
 
 @dataclass(frozen=True)
@@ -391,7 +392,8 @@ class MovementRow:
 
 def movement_rows(round_: Round) -> list[MovementRow]:
     """Who sits where this round and where each came from (table and seat, or sat out; round 1's
-    players come from nowhere: its seating is the first)."""
+    players come from nowhere: its seating is the first). A substitute playing their first round
+    sat nowhere before it: they join, in the seat of the player they play for."""
     before: dict[int, str] = {}
     previous = Round.objects.filter(tournament_id=round_.tournament_id, number=round_.number - 1).first()
     if previous is not None:
@@ -400,12 +402,14 @@ def movement_rows(round_: Round) -> list[MovementRow]:
         for player in previous.sit_outs.values_list("player_id", flat=True):
             before[player] = "sat out last round"
     tables: dict[int, list[MovementSeat]] = defaultdict(list)
-    for table, seat, player, name in (
+    for table, seat, player, name, entrant, substitute_from in (
         round_.seatings.order_by("table__number")
         .annotate(name=playing_name())
-        .values_list("table__number", "seat", "player_id", "name")
+        .values_list("table__number", "seat", "player_id", "name", "player__name", "player__substitute_from")
     ):
-        tables[table].append(MovementSeat(Seat(seat).label, name, before.get(player, "")))
+        joins = previous is not None and substitute_from == round_.number
+        came_from = f"joins, playing for {entrant}" if joins else before.get(player, "")
+        tables[table].append(MovementSeat(Seat(seat).label, name, came_from))
     order = {seat.label: i for i, seat in enumerate(Seat)}
     return [MovementRow(t, sorted(seats, key=lambda s: order[s.seat])) for t, seats in sorted(tables.items())]
 

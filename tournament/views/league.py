@@ -52,6 +52,7 @@ def schedule(request: HttpRequest, tournament_id: int) -> HttpResponse:
         "join_form": join_form,
         "withdraw_form": withdraw_form,
         "championship": league.championship_matches(tournament).exists(),
+        "places": league.championship_places(tournament),  # the champion first, once the final is decided
         "season_over": not league.league_matches(tournament).exclude(status=Match.Status.FINISHED).exists(),
     }
     return render(request, "director/league_schedule.html", context)

@@ -77,7 +77,8 @@ def find_seat(request: HttpRequest, tournament_id: int) -> HttpResponse:
 @director_required
 def director_standings(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """The standings as the format shows them (a progressive event's table, a knockout's places;
-    a league's is its own page)."""
+    a league's is its own page); to htmx, the format's standings alone (they ask for themselves)."""
     if elsewhere := _format_page(request, tournament_id, "standings_page"):
         return elsewhere
-    return render(request, "director/standings.html", _standings_context(tournament_id))
+    context = _standings_context(tournament_id)
+    return render(request, context["standings_partial"] if request.htmx else "director/standings.html", context)
