@@ -1,6 +1,7 @@
 """What one hand entry costs the server: one replay of the game and a fixed handful of queries."""
 
 import pytest
+from django.db import connection, transaction
 from django.urls import reverse
 
 from tests.conftest import even_hand
@@ -85,3 +86,24 @@ def test_a_director_correction_replays_the_game_once(director_client, running_ro
     response = director_client.post(url, {"number": 1, "version": 1, **even_hand(8)})
     assert response.status_code == 302
     assert replays == [2, 2], "one replay to show the form, one to store the correction"
+
+
+def test_the_resent_entry_lookup_reads_the_entry_key_index_not_every_hand(running_round):
+    """Game.lock looks an entry key up among every game's hands: with the key bound as a parameter
+    the lookup must still be able to use the partial unique index on it (a scan would read a
+    national event's 32,000 hands on every save)."""
+    game = running_round.games.first()
+    with transaction.atomic():
+        _, read, params = models._lock_sql(connection.alias)
+        given = [{models._LOCK_KEY: "phone-attempt-1", models._LOCK_GAME: game.pk}.get(p, p) for p in params]
+        with connection.cursor() as cursor:
+            if connection.vendor == "sqlite":
+                cursor.execute("EXPLAIN QUERY PLAN " + read, given)
+                plan = " / ".join(row[-1] for row in cursor.fetchall())
+                assert "SCAN" not in plan and "one_hand_per_entry_key" in plan, plan
+            else:
+                cursor.execute("SET LOCAL enable_seqscan = off")  # the index whenever it may be used
+                cursor.execute("SET LOCAL plan_cache_mode = force_generic_plan")
+                cursor.execute("EXPLAIN " + read, given)
+                plan = " / ".join(row[0] for row in cursor.fetchall())
+                assert "one_hand_per_entry_key" in plan, plan

@@ -738,14 +738,15 @@ class Game(models.Model):
         the number of the game's last hand and the id of the hand stored under ``entry_key``
         (``None`` for none), read once the lock is held."""
         connection = connections[self._state.db or "default"]
-        lock, hands = _lock_sql(connection.alias)
+        lock, hands, params = _lock_sql(connection.alias)
         with connection.cursor() as cursor:
             cursor.execute(lock, [self.pk])
             row = dict(zip([column[0] for column in cursor.description], cursor.fetchone(), strict=True))
             # A statement of its own: PostgreSQL reads a statement's subqueries as they were
             # when it began, which for the locking one may be before the last holder committed.
             # NULL for no key matches no hand (hands entered without one store "").
-            cursor.execute(hands, [entry_key or None, self.pk])
+            given = {_LOCK_KEY: entry_key or None, _LOCK_GAME: self.pk}
+            cursor.execute(hands, [given.get(param, param) for param in params])
             last_number, sent_id = cursor.fetchone()
         for column in GAME_COLUMNS:
             setattr(self, column, row[column])
@@ -828,21 +829,27 @@ assert all(isinstance(field, _PLAIN_FIELDS) for field in Game._meta.concrete_fie
 
 
 @functools.cache
-def _lock_sql(alias: str) -> tuple[str, str]:
+def _lock_sql(alias: str) -> tuple[str, str, tuple[object, ...]]:
     """SQL for :meth:`Game.lock`: the game's row locked (parameter: its id), then its last
-    hand's number and the hand stored under an entry key (parameters: the key, the game's id).
+    hand's number and the hand stored under an entry key, and that statement's parameters with
+    ``_LOCK_KEY`` and ``_LOCK_GAME`` standing in for the key and the game's id.
     The ORM's queries compiled once per database, as :func:`_seat_name_sql` is and for the
     same reason; compiled in the first caller's transaction, where Django lets a row lock be
     asked for."""
-    pk, key = -1, "entry-key"
+    pk, key = _LOCK_GAME, _LOCK_KEY
     games = Game.objects.using(alias).order_by().filter(pk=pk)
     locked = games.select_for_update(of=("self",)).values(*GAME_COLUMNS, round_status=F("round__status"))
     last = Hand.objects.filter(game=OuterRef("pk")).order_by("-number").values("number")[:1]
-    sent = Hand.objects.order_by().filter(entry_key=key).values("pk")[:1]
+    # "Not blank" as the unique index on entry_key says it, so that the lookup may use that
+    # partial index (a bound key alone cannot prove it is not blank): else every hand is read.
+    sent = Hand.objects.order_by().filter(entry_key=key).exclude(entry_key="").values("pk")[:1]
     hands = games.values(last_number=Subquery(last), sent_id=Subquery(sent))
     (lock, lock_params), (read, read_params) = (q.query.get_compiler(alias).as_sql() for q in (locked, hands))
-    assert tuple(lock_params) == (pk,) and tuple(read_params) == (key, pk), "parameters in the order Game.lock gives"
-    return lock, read
+    assert tuple(lock_params) == (pk,) and [read_params.count(p) for p in (key, pk)] == [1, 1], "each stand-in once"
+    return lock, read, tuple(read_params)
+
+
+_LOCK_GAME, _LOCK_KEY = -1, "entry-key-stand-in"
 
 
 BID_VALUES = [str(n) for n in range(14)] + ["nil", "blind_nil"]
