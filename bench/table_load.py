@@ -1,12 +1,14 @@
 """Load test of score entry: gunicorn (2 workers) on loopback, 100 tables posting hands at once.
 
 For each database (SQLite file, and PostgreSQL when a server answers at 127.0.0.1:5432), a
-tournament of 100 running tables (and two more, kept apart) is built. First, one hand entry's
+tournament of 100 running tables (and three more, kept apart) is built. First, one hand entry's
 SQL statements are counted in-process at a spare table. Then one phone alone posts SEQUENTIAL
-hands in a row at the other spare table, and as many posts to a bare view that does one database
-write, through the same middleware: the ratio of their median latencies is one entry's cost.
-Beside it, the server's CPU time per request of each (its workers' user and system time, read
-from /proc), which other work on the machine disturbs far less than it does latency. Then the
+hands at another spare table, each followed by a post to a bare view that does one database
+write through the same middleware (alternated, so that both see the machine as it is at that
+moment: on a shared 2-core machine that drifts by a third within a minute): the ratio of their
+median latencies is one entry's cost. Beside it, the server's CPU time per request of each (its
+workers' user and system time, read from /proc in 10 ms ticks, over CPU_BLOCK requests of each
+kind in a row at the third spare table). Then the
 burst: 100 client threads, one per table, each load their table's page (for the CSRF cookie)
 and post HANDS hands in a row, as phones would (htmx requests, what changed sent back); the
 same threads then post as often to the bare view. Reported: requests/s, p50 and p95 latency,
@@ -38,7 +40,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 TABLES = 100
 HANDS = 10
-SEQUENTIAL = 40
+SEQUENTIAL = 100
+CPU_BLOCK = 60
 WARM_UP = 8
 PG_ADMIN = "postgresql://postgres@127.0.0.1:5432/test"
 PG_DATABASE = os.environ.get("BENCH_PG_DATABASE", "spades_bench")
@@ -67,7 +70,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from tournament import services
 from tournament.simulation import create_event
-t = create_event(couples={2 * (TABLES + 2)}, rounds=2, seed=1, partners="fixed")
+t = create_event(couples={2 * (TABLES + 3)}, rounds=2, seed=1, partners="fixed")
 t.rule_overrides = {{"target_score": 10000}}
 t.save()
 r = t.rounds.get(number=1)
@@ -145,32 +148,37 @@ def server_cpu(server: subprocess.Popen) -> float:
     return ticks / os.sysconf("SC_CLK_TCK")
 
 
-def run_sequential(port: int, token: str, server: subprocess.Popen) -> tuple[float, float, float, float]:
-    """One phone alone: median latency of SEQUENTIAL hand entries, then of as many bare writes,
-    and the server's CPU time per request of each."""
-    phone, rng = Phone(port), random.Random(0)
-    phone.get(f"/table/{token}/")
+def run_sequential(port: int, tokens: list[str], server: subprocess.Popen) -> tuple[float, float, float, float]:
+    """One phone alone: the median latencies of SEQUENTIAL hand entries at ``tokens[0]`` and of as
+    many bare writes, alternated; then the server's CPU time per request of each kind, over
+    CPU_BLOCK entries at ``tokens[1]`` and as many bare writes in a row."""
+    phone = Phone(port)
+    phone.get(f"/table/{tokens[0]}/")
+    hands = {token: (iter(range(1, 10_000)), random.Random(0)) for token in tokens[:2]}
 
-    def entry(number: int) -> tuple[int, float]:
-        return phone.post(hand_url(token), {"number": number, **random_values(rng)})
+    def entry(token: str) -> tuple[int, float]:
+        numbers, rng = hands[token]
+        return phone.post(hand_url(token), {"number": next(numbers), **random_values(rng)})
 
-    # The CPU time leaves out each kind's first WARM_UP requests: a worker's first request
-    # compiles templates and SQL that every later one reuses.
-    entries = [entry(n) for n in range(1, WARM_UP + 1)]
+    def bare() -> tuple[int, float]:
+        return phone.post("/bench/write/", {})
+
+    # A worker's first requests compile templates and SQL that every later one reuses.
+    for _ in range(WARM_UP):
+        entry(tokens[0]), bare()
+    pairs = [(entry(tokens[0]), bare()) for _ in range(SEQUENTIAL)]
     start = server_cpu(server)
-    entries += [entry(n) for n in range(WARM_UP + 1, SEQUENTIAL + 1)]
+    cpu_entries = [entry(tokens[1]) for _ in range(CPU_BLOCK)]
     middle = server_cpu(server)
-    bare = [phone.post("/bench/write/", {}) for _ in range(WARM_UP)]
-    bare_start = server_cpu(server)
-    bare += [phone.post("/bench/write/", {}) for _ in range(WARM_UP, SEQUENTIAL)]
+    cpu_bare = [bare() for _ in range(CPU_BLOCK)]
     end = server_cpu(server)
-    assert all(status == 200 for status, _ in entries + bare), [status for status, _ in entries + bare]
-    measured = SEQUENTIAL - WARM_UP
+    statuses = [status for pair in pairs for status, _ in pair] + [status for status, _ in cpu_entries + cpu_bare]
+    assert all(status == 200 for status in statuses), statuses
     return (
-        statistics.median(s for _, s in entries),
-        statistics.median(s for _, s in bare),
-        (middle - start) / measured,
-        (end - bare_start) / measured,
+        statistics.median(seconds for (_, seconds), _ in pairs),
+        statistics.median(seconds for _, (_, seconds) in pairs),
+        (middle - start) / CPU_BLOCK,
+        (end - middle) / CPU_BLOCK,
     )
 
 
@@ -225,8 +233,8 @@ def measure(label: str, database_url: str) -> None:
                 break
             except OSError:
                 time.sleep(0.1)
-        entry, bare_write, entry_cpu, bare_cpu = run_sequential(port, tokens[0], server)
-        tokens = tokens[1:]
+        entry, bare_write, entry_cpu, bare_cpu = run_sequential(port, tokens[:2], server)
+        tokens = tokens[2:]
         print(f"  {label}: one hand entry runs {statements} SQL statements (besides BEGIN/COMMIT)")
         print(f"    alone: hand entry p50 {entry * 1000:.1f} ms, bare write p50 {bare_write * 1000:.1f} ms,"
               f" {entry / bare_write:.2f} x the bare write's time")  # fmt: skip

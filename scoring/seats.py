@@ -78,13 +78,16 @@ class Seat(StrEnum):
 
     def after(self, steps: int = 1) -> Seat:
         """The seat ``steps`` places to the left (the deal passes North, East, South, West)."""
-        order = list(Seat)
-        return order[(order.index(self) + steps) % 4]
+        return PLAY_ORDER[(PLAY_ORDER.index(self) + steps) % 4]
 
     @classmethod
     def of(cls, team: int, player: int) -> Seat:
         """The seat an :class:`~scoring.hand.InvalidHand` names (team and player count from 1)."""
         return Side.at(team - 1).seats[player - 1]
+
+
+PLAY_ORDER: tuple[Seat, ...] = tuple(Seat)
+"""North, East, South, West: the order the deal (and the play) passes in."""
 
 
 def draw_first_dealer(seed: int, *place: object) -> Seat:
