@@ -594,13 +594,15 @@ def test_the_dashboard_counts_a_leagues_nights_played(director_client):
     assert '<span class="big">1/3</span> nights played' in page and "Night 1" in page
 
 
-def play_nights(tournament: Tournament, last: int) -> None:
-    """Nights 1 to ``last`` opened, played (each match won by its home team) and closed."""
-    for number in range(1, last + 1):
+def play_nights(tournament: Tournament, last: int, first: int = 1, winner=lambda match: match.home) -> None:
+    """Nights ``first`` to ``last`` opened, played (each match won 300 to 100 by ``winner(match)``,
+    its home team unless told) and closed."""
+    for number in range(first, last + 1):
         night = league.open_night(tournament=tournament, night=number)
         night.start()
         for m in league.league_matches(tournament).filter(round=number, status=Match.Status.PLAYING):
-            finish(m, winner=m.home, home_points=300, away_points=100)
+            won = winner(m)
+            finish(m, winner=won, home_points=300 if won == m.home else 100, away_points=100 if won == m.home else 300)
         league.close_night(round_=night)
 
 
@@ -632,6 +634,58 @@ def test_the_standings_tab_of_a_league_is_its_table_headed_by_the_champion(direc
     projector_url = reverse("public:league_projector", args=[tournament.pk])
     assert champion in Client().get(projector_url).content.decode()
     assert champion in Client().get(projector_url, headers={"HX-Request": "true"}).content.decode()
+
+
+def _league_pages(director_client, tournament: Tournament) -> dict[str, str]:
+    """The pages that name a league's champion: the league table (the director's and everyone's),
+    the projector and the director's schedule."""
+    urls = {
+        "table": (director_client, reverse("director:league_table", args=[tournament.pk])),
+        "public": (Client(), reverse("public:league", args=[tournament.pk])),
+        "projector": (Client(), reverse("public:league_projector", args=[tournament.pk])),
+        "schedule": (director_client, reverse("director:league_schedule", args=[tournament.pk])),
+    }
+    return {page: client.get(url).content.decode() for page, (client, url) in urls.items()}
+
+
+@pytest.mark.django_db
+def test_a_league_without_a_championship_is_won_by_the_top_of_its_final_table(director_client):
+    tournament = make_league(4, championship_teams=0)
+    league.build_schedule(tournament=tournament)
+    last = league.load_schedule(tournament).nights
+
+    def lower_number_wins(match: Match) -> Team:
+        return min(match.home, match.away, key=lambda team: team.number)
+
+    play_nights(tournament, last - 1, winner=lower_number_wins)
+    assert league.champion(tournament) is None  # a match still to play
+    assert not any("Champion:" in page for page in _league_pages(director_client, tournament).values())
+    play_nights(tournament, last, first=last, winner=lower_number_wins)
+    top = escape(tournament.teams.get(number=1).names)
+    assert league.champion(tournament).team == tournament.teams.get(number=1).names
+    pages = _league_pages(director_client, tournament)
+    for page in ("table", "public"):
+        assert f"Champion: {top}</h2>" in pages[page] and "top of the final league table" in pages[page]
+        assert pages[page].index("Champion:") < pages[page].index("league-table")
+    for page in ("projector", "schedule"):
+        assert f'<p class="champion">Champion: <strong>{top}</strong></p>' in pages[page]
+
+
+@pytest.mark.django_db
+def test_a_league_without_a_championship_level_at_the_top_leaves_the_champion_to_the_director(director_client):
+    tournament = make_league(3, championship_teams=0)
+    league.build_schedule(tournament=tournament)
+
+    def round_the_circle(match: Match) -> Team:  # 1 beats 2, 2 beats 3, 3 beats 1: level on everything
+        numbers = {match.home.number, match.away.number}
+        beaten = {frozenset({1, 2}): 2, frozenset({2, 3}): 3, frozenset({1, 3}): 1}[frozenset(numbers)]
+        return match.away if match.home.number == beaten else match.home
+
+    play_nights(tournament, league.load_schedule(tournament).nights, winner=round_the_circle)
+    assert league.champion(tournament).team == ""
+    for name, page in _league_pages(director_client, tournament).items():
+        assert "Champion:" not in page, name
+        assert "level at the top after every tiebreaker: the director decides the champion" in page, name
 
 
 @pytest.mark.django_db

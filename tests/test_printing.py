@@ -19,8 +19,8 @@ from scoring.describe import handout
 from scoring.rules import PRESETS, rules_from_json
 from tests.conftest import even_hand, finish_game, make_tournament
 from tests.test_knockout import knockout_event, win_game
-from tests.test_league import make_league
-from tournament import pdf, pdf_draw, printing, services
+from tests.test_league import finish, make_league
+from tournament import league, pdf, pdf_draw, printing, services
 from tournament.formats import format_of
 from tournament.models import HandRevision, Match, Payout, PrintJob, Prize, Tournament
 from tournament.pdf import render_pdf
@@ -138,6 +138,22 @@ def test_a_closed_rounds_score_sheets_say_so_instead_of_inviting_a_scan(finished
     pages = pages_text(data)
     assert all("Round closed: scores are final" in page and "Scan to enter" not in page for page in pages)
     assert not any(page.images for page in PdfReader(io.BytesIO(data)).pages)  # no QR code
+
+
+def test_closed_score_sheets_say_what_was_played_a_league_night_or_a_knockout_match(db):
+    season = make_league(2, championship_teams=0)
+    night = format_of(season).start(tournament=season)
+    night.start()
+    (played,) = season.matches.all()
+    finish(played, winner=played.home, home_points=300, away_points=100)
+    league.close_night(round_=night)
+    night.refresh_from_db()
+    (page,) = pages_text(produce(season, printing.score_sheets(night)))
+    assert "Night closed: scores are final" in page and "Round closed" not in page
+    knockout = knockout_event(teams=2)
+    win_game(knockout.matches.get())  # the final: the knockout is over and its round closed
+    (page,) = pages_text(produce(knockout, printing.score_sheets(knockout.rounds.get())))
+    assert "Match over: scores are final" in page and "Round closed" not in page
 
 
 def test_score_sheet_html_carries_each_tables_qr_code(running_round, settings):
@@ -313,6 +329,16 @@ def test_movement_slips_tell_each_player_their_table_and_seat(finished_round, to
     text = " ".join(pages_text(produce(tournament, printing.movement_slips(following))))
     assert "Ada Round 2" not in text  # the name and the place are apart on the strip
     assert "Round 2: table 1, North" in text and "Round 2: table 4, South" in text
+    assert printing.movement_slips(following).title == "Movement slips, round 2"
+
+
+def test_a_league_nights_movement_slips_speak_of_the_night(db):
+    season = make_league(4)
+    night = format_of(season).start(tournament=season)
+    document = printing.movement_slips(night)
+    assert document.title == "Movement slips, night 1"
+    text = " ".join(pages_text(produce(season, document)))
+    assert "Night 1: table 1, North" in text and "round" not in text.lower()
 
 
 def test_table_tents_show_the_number_large(running_round, tournament):

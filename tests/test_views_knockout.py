@@ -136,7 +136,7 @@ def test_a_progressive_rounds_clock_runs_at_every_table(director_client, running
 
 
 def _clock_buttons(director_client, url: str) -> list[str]:
-    return re.findall(r'name="action" value="(start|pause)"', director_client.get(url).content.decode())
+    return re.findall(r'name="action" value="(start|pause)">([^<]*)<', director_client.get(url).content.decode())
 
 
 @pytest.mark.parametrize("event", ["progressive round", "league night"])
@@ -149,13 +149,18 @@ def test_the_round_page_offers_start_while_the_clock_is_stopped_and_pause_while_
         tournament = make_tournament(couples=8, rule_overrides={"time_limit_minutes": 20})
         round_ = services.seat_first_round(tournament=tournament)
         page = reverse("director:round", args=[tournament.pk, 1])
+    minutes = tournament.rules.time_limit_minutes
     services.start_round(round_=round_)
     clock = reverse("director:round_clock", args=[tournament.pk, 1])
-    assert _clock_buttons(director_client, page) == ["start"]
+    assert _clock_buttons(director_client, page) == [("start", f"Start the {minutes}-minute clock")]
     director_client.post(clock, {"action": "start"})
-    assert _clock_buttons(director_client, page) == ["pause"]
+    assert _clock_buttons(director_client, page) == [("pause", "Pause the clock")]
     director_client.post(clock, {"action": "pause"})
-    assert _clock_buttons(director_client, page) == ["start"]
+    # Paused 5 minutes 30 seconds in: resuming says so, with the minutes left (rounded up).
+    for paused in Clock.objects.filter(games__round=round_).distinct():
+        paused.paused_at = paused.started_at + datetime.timedelta(minutes=5, seconds=30)
+        paused.save()
+    assert _clock_buttons(director_client, page) == [("start", f"Resume the clock ({minutes - 5} minutes left)")]
 
 
 def test_a_round_clock_without_a_time_limit_is_refused_with_a_message(director_client, running_round):

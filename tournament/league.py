@@ -21,7 +21,7 @@ from scoring import InvalidHand, Seat
 from tournament import knockout
 from tournament import schedule as pure
 from tournament.bracket import Place
-from tournament.league_table import LeagueRow, MatchResult, league_table, order_text, ordinal
+from tournament.league_table import LeagueRow, MatchResult, join_names, league_table, order_text, ordinal
 from tournament.matches import finish_match, next_game, winner_from_games
 from tournament.models import Clock, Game, Match, Round, RoundNotReady, Seating, Table, Team, Tournament
 from tournament.reports import StandingRow
@@ -332,6 +332,12 @@ def open_night(*, tournament: Tournament, night: int, by: User = None) -> Round:
 
 
 @transaction.atomic
+def season_over(tournament: Tournament) -> bool:
+    """Whether the season's schedule is made and every league match in it decided."""
+    matches = league_matches(tournament)
+    return matches.exists() and not matches.exclude(status=Match.Status.FINISHED).exists()
+
+
 def close_night(*, round_: Round) -> None:
     """Close a night whose matches are all decided (:class:`RoundNotReady` says which are not)."""
     round_ = Round.objects.select_for_update().select_related("tournament").get(pk=round_.pk)
@@ -345,8 +351,7 @@ def close_night(*, round_: Round) -> None:
             code="match_open",
         )
     tournament = round_.tournament
-    season_over = not league_matches(tournament).exclude(status=Match.Status.FINISHED).exists()
-    if season_over and not tournament.championship_teams:
+    if season_over(tournament) and not tournament.championship_teams:
         tournament.status = Tournament.Status.FINISHED
         tournament.save(update_fields=["status"])
 
@@ -543,6 +548,33 @@ def championship_places(tournament: Tournament) -> list[ChampionshipPlace]:
     until the final is decided."""
     names = {t.pk: t.names for t in tournament.teams.prefetch_related("players")}
     return [ChampionshipPlace(p.place, [names[t] for t in p.teams]) for p in _championship(tournament)]
+
+
+@dataclass(frozen=True)
+class LeagueChampion:
+    """Who won the season, for the league's pages: ``team`` (its names) and the championship's
+    ``places`` when its final is decided; in a league without a championship, the top of the final
+    league table and no places, or no ``team`` while ``level`` teams share first place."""
+
+    team: str
+    places: list[ChampionshipPlace]
+    level: str = ""
+
+
+def champion(tournament: Tournament, standings: LeagueStandings | None = None) -> LeagueChampion | None:
+    """The season's champion, or None before it is known: the championship's winner once its
+    final is decided; without a championship, the top of the league table once every league match
+    is decided. Teams level at the top after every tiebreaker make no champion: the director
+    decides between them (``level`` names them). ``standings``: the league table, if already read."""
+    places = championship_places(tournament)
+    if places:
+        return LeagueChampion(" and ".join(places[0].names), places)
+    if tournament.championship_teams or not season_over(tournament):
+        return None
+    top = [line.name for line in (standings or league_standings(tournament)).lines if line.row.rank == 1]
+    if len(top) == 1:
+        return LeagueChampion(top[0], [])
+    return LeagueChampion("", [], level=join_names(top))
 
 
 def _standing_row(rank: int, team: Team, won: dict[int, int]) -> StandingRow:

@@ -432,6 +432,18 @@ class Round(models.Model):
         unfinished = self.games.exclude(status=Game.Status.FINISHED)
         return unfinished.filter(clock__started_at__isnull=False, clock__paused_at__isnull=True).exists()
 
+    @property
+    def paused_minutes_left(self) -> int | None:
+        """The minutes left (rounded up, 0 once over) on the round's clock while it is paused at the
+        tables still playing, for the button that resumes it; None while no such clock is paused.
+        The round's clock is that of the tables with the least extra time, as the pages show it."""
+        unfinished = self.games.exclude(status=Game.Status.FINISHED).values("clock_id")
+        paused = Clock.objects.filter(pk__in=unfinished, paused_at__isnull=False).order_by("extra_minutes", "pk")
+        clock = paused.first()
+        if clock is None:
+            return None
+        return max(0, -(-clock.remaining_seconds() // 60))
+
     def start(self) -> None:
         if self.status != self.Status.PLANNED:
             raise RoundNotReady(f"Round {self.number} is already {self.get_status_display().lower()}.")

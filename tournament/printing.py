@@ -253,7 +253,7 @@ def _sheet(
     for number in range(len(hands) + 1, _rows_needed(tournament, len(hands)) + 1):
         rows.append(SheetRow(number, [""] * 14))
     # A closed round's sheet is a record: its table link now leads to another game, so no QR code.
-    closed = game is not None and game.round.is_closed
+    closed = _closed_caption(tournament, game) if game is not None and game.round.is_closed else ""
     url = table_url(game.table, base) if game and linked and not closed else ""
     show_table_talk = bool(rules.table_talk_tricks) or bool(table_talk)
     box_width = NOTES_WIDTH[3 if show_table_talk else 2]
@@ -263,9 +263,10 @@ def _sheet(
     result = _result(game, names)
     room = ROOM_FOR_ROWS - (boxes - BOXES_HEIGHT) - (dispute_box - DISPUTES_HEIGHT) - (RESULT_HEIGHT if result else 0)
     grid = Grid(len(rows), room=room)
+    closed_layer = f"-closed-{closed.split()[0].lower()}" if closed else ""  # a background per caption
     return {
         "layer": f"{grid.name}-{round(boxes * 10)}-{round(dispute_box * 10)}"
-        f"{'-talk' if show_table_talk else ''}{'-qr' if url else ''}{'-closed' if closed else ''}"
+        f"{'-talk' if show_table_talk else ''}{'-qr' if url else ''}{closed_layer}"
         f"{'-result' if result else ''}",
         "boxes_height": boxes,
         "disputes_height": dispute_box,
@@ -286,6 +287,14 @@ def _sheet(
         "closed": closed,
         "show_table_talk": show_table_talk,
     }
+
+
+def _closed_caption(tournament: Tournament, game: Game) -> str:
+    """What a closed round's sheet says where the QR code was, by what was played: a knockout
+    match (a league's championship too), or the round of a progressive event or a league night."""
+    if game.match is not None and not game.match.is_league:
+        return "Match over: scores are final"
+    return f"{format_of(tournament).round_name} closed: scores are final"
 
 
 def _result(game: Any, names: dict[str, str]) -> str:
@@ -587,9 +596,10 @@ def movement_slips(round_: Round, base: str | None = None) -> Document:
     ]
     slips.sort(key=lambda slip: slip["name"].casefold())
     resting = sorted(round_.sit_outs.annotate(name=playing_name()).values_list("name", flat=True), key=str.casefold)
-    title = f"Movement slips, round {round_.number}"
-    return Document(f"movement-slips-round-{round_.number}", title, "print/slips.html",
-                    [{**_base(tournament, title), "round": round_, "slips": slips, "resting": resting}])  # fmt: skip
+    played_in = _played_in(round_)
+    title = f"Movement slips, {played_in}"
+    context = {**_base(tournament, title), "played_in": played_in, "slips": slips, "resting": resting}
+    return Document(f"movement-slips-round-{round_.number}", title, "print/slips.html", [context])
 
 
 # --- whole-tournament documents ---------------------------------------------------------------------

@@ -52,8 +52,8 @@ def schedule(request: HttpRequest, tournament_id: int) -> HttpResponse:
         "join_form": join_form,
         "withdraw_form": withdraw_form,
         "championship": league.championship_matches(tournament).exists(),
-        "places": league.championship_places(tournament),  # the champion first, once the final is decided
-        "season_over": not league.league_matches(tournament).exclude(status=Match.Status.FINISHED).exists(),
+        "champion": league.champion(tournament),
+        "season_over": league.season_over(tournament),
     }
     return render(request, "director/league_schedule.html", context)
 
@@ -162,13 +162,14 @@ def _table_context(tournament_id: int) -> dict:
     tournament = _league_or_404(tournament_id)
     current = tournament.rounds.exclude(status=Round.Status.CLOSED).first()
     last = league.load_schedule(tournament).nights
+    standings = league.league_standings(tournament)
     return {
         "tournament": tournament,
-        "standings": league.league_standings(tournament),
+        "standings": standings,
         "current": current,
         "tonight": league.nights(tournament, only=current.number)[0] if current and current.number <= last else None,
         "championship": league.championship_matches(tournament).exists(),
-        "places": league.championship_places(tournament),
+        "champion": league.champion(tournament, standings),
     }
 
 
