@@ -148,10 +148,11 @@ def server_cpu(server: subprocess.Popen) -> float:
     return ticks / os.sysconf("SC_CLK_TCK")
 
 
-def run_sequential(port: int, tokens: list[str], server: subprocess.Popen) -> tuple[float, float, float, float]:
+def run_sequential(port: int, tokens: list[str], server: subprocess.Popen) -> tuple[float, ...]:
     """One phone alone: the median latencies of SEQUENTIAL hand entries at ``tokens[0]`` and of as
     many bare writes, alternated; then the server's CPU time per request of each kind, over
-    CPU_BLOCK entries at ``tokens[1]`` and as many bare writes in a row."""
+    CPU_BLOCK entries at ``tokens[1]`` and as many bare writes in a row, and those blocks' median
+    latencies (the measure before the alternation, printed beside it)."""
     phone = Phone(port)
     phone.get(f"/table/{tokens[0]}/")
     hands = {token: (iter(range(1, 10_000)), random.Random(0)) for token in tokens[:2]}
@@ -179,6 +180,8 @@ def run_sequential(port: int, tokens: list[str], server: subprocess.Popen) -> tu
         statistics.median(seconds for _, (_, seconds) in pairs),
         (middle - start) / CPU_BLOCK,
         (end - middle) / CPU_BLOCK,
+        statistics.median(seconds for _, seconds in cpu_entries),
+        statistics.median(seconds for _, seconds in cpu_bare),
     )
 
 
@@ -233,11 +236,13 @@ def measure(label: str, database_url: str) -> None:
                 break
             except OSError:
                 time.sleep(0.1)
-        entry, bare_write, entry_cpu, bare_cpu = run_sequential(port, tokens[:2], server)
+        entry, bare_write, entry_cpu, bare_cpu, entry_block, bare_block = run_sequential(port, tokens[:2], server)
         tokens = tokens[2:]
         print(f"  {label}: one hand entry runs {statements} SQL statements (besides BEGIN/COMMIT)")
         print(f"    alone: hand entry p50 {entry * 1000:.1f} ms, bare write p50 {bare_write * 1000:.1f} ms,"
               f" {entry / bare_write:.2f} x the bare write's time")  # fmt: skip
+        print(f"    in blocks ({CPU_BLOCK} entries, then {CPU_BLOCK} bare writes): p50 {entry_block * 1000:.1f} ms vs"
+              f" {bare_block * 1000:.1f} ms, {entry_block / bare_block:.2f} x")  # fmt: skip
         print(f"    server CPU per request: hand entry {entry_cpu * 1000:.1f} ms, bare write {bare_cpu * 1000:.1f} ms,"
               f" {entry_cpu / max(bare_cpu, 1e-9):.2f} x (load average {os.getloadavg()[0]:.1f})")  # fmt: skip
         rows = {}
