@@ -267,7 +267,7 @@ def test_a_tied_round_asks_for_one_more_hand(client, game):
     finish_game(game, hands=2, ns_tricks=7)
     finish_game(game, hands=2, ns_tricks=6)
     html = client.get(page(game.table.token)).content.decode()
-    assert "The game is tied 242–242: play one more hand" in html and "Save hand 5" in html
+    assert "The game is tied at 242 each: play one more hand" in html and "Save hand 5" in html
     post_hand(client, game, 5, even_hand(7))
     game.refresh_from_db()
     assert (game.status, game.winner) == (Game.Status.FINISHED, "NS")
