@@ -1,6 +1,7 @@
 """A scorekeeper enters a round on a phone (360×740, headless Chromium) through the table link."""
 
 import pytest
+from playwright.sync_api import expect
 
 from scoring import Seat
 from tests.conftest import make_tournament
@@ -149,3 +150,49 @@ def test_with_confirmation_asked_the_opponent_sees_the_score_before_typing_initi
     save(page, 1)
     page.wait_for_selector("text=Hand 1 saved.")
     assert table_game.hands.get().confirmed_by == "RC"
+
+
+def _one_set_of_cells(page) -> None:
+    """The hand form shows one tap cell per bid and trick count, the plain fields hidden under them."""
+    expect(page.locator("#hand-form .cell-wrap")).to_have_count(8)
+    expect(page.locator("#hand-form.padded")).to_have_count(1)
+    hidden = page.eval_on_selector_all("#hand-form .cell-wrap select, #hand-form .cell-wrap input",
+                                       "fields => fields.map(f => getComputedStyle(f).opacity)")  # fmt: skip
+    assert hidden == ["0"] * 8
+
+
+def test_the_saved_notice_with_the_score_stays_in_view_above_the_next_hand(phone_page, table_game, screenshot):
+    page = phone_page
+    page.goto(f"/table/{table_game.table.token}/")
+    enter(page, {"north": "3", "south": "3", "east": "3", "west": "3"}, {"north": 5, "south": 3, "east": 3, "west": 2})
+    save(page, 1)
+    notice = page.locator(".message.success:has-text('Hand 1 saved.')")
+    notice.wait_for()
+    assert "North–South 62, East–West −60" in notice.inner_text()  # East–West set: a true minus sign
+    page.wait_for_timeout(300)  # the scroll to the next hand
+    box = notice.bounding_box()
+    assert box and box["y"] >= 0 and box["y"] + box["height"] <= page.viewport_size["height"], box
+    screenshot(page, "table-saved-in-view")
+
+
+def test_the_form_keeps_one_set_of_tap_cells_after_a_correction_a_dealer_change_and_a_dispute(phone_page, table_game):
+    page = phone_page
+    page.goto(f"/table/{table_game.table.token}/")
+    _one_set_of_cells(page)
+    page.click("summary:has-text('Another dealer for hand 1?')")
+    page.select_option(".first-dealer select", "E")
+    page.locator(".first-dealer button[type=submit]").click()
+    page.wait_for_selector("text=East deals hand 1.")
+    _one_set_of_cells(page)
+    enter(page, {"north": "3", "south": "3", "east": "3", "west": "3"}, {"north": 4, "south": 3, "east": 3, "west": 3})
+    save(page, 1)
+    page.wait_for_selector("text=Hand 1 saved.")
+    page.get_by_role("link", name="Correct").click()
+    page.wait_for_selector("text=Correct hand 1")
+    _one_set_of_cells(page)
+    page.reload()
+    page.click(".hand-list summary:has-text('Dispute')")
+    page.fill("input[name=note]", "West says she took 4")
+    page.get_by_role("button", name="Flag hand 1").click()
+    page.wait_for_selector("text=the director will come over")
+    _one_set_of_cells(page)

@@ -17,6 +17,7 @@ from tests.test_knockout import knockout_event
 from tests.test_league import make_league
 from tournament import services
 from tournament.formats import format_of
+from tournament.forms import HandForm
 from tournament.models import Dispute, Game, Hand, HandRevision, Match, Round, Table, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -180,6 +181,8 @@ def test_the_preview_explains_the_hand_in_words_before_it_is_saved(client, game)
     assert game.hands.count() == 0
     waiting = client.get(url, {"number": 1, "north_bid": "3"}).content.decode()
     assert "Enter East" in waiting
+    blank = client.get(url, {"number": 2, **dict.fromkeys(HandForm.SEAT_FIELDS, "")}).content.decode()
+    assert "The score appears here as you enter the hand." in blank and "Enter" not in blank  # the next hand, untouched
 
 
 def test_the_preview_scores_the_hand_before_the_opponent_types_initials(client, game):

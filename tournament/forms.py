@@ -504,6 +504,12 @@ class HandForm(forms.Form):
     SEAT_FIELDS = tuple(f"{seat.prefix}_{kind}" for seat in Seat for kind in ("bid", "tricks"))
     PENALTY_FIELDS = ("ns_reneges", "ew_reneges", "ns_table_talk", "ew_table_talk")
 
+    @property
+    def is_blank(self) -> bool:
+        """Whether no bid or trick count is entered yet: the live preview then waits, rather than
+        list all eight as still to enter (as it would as a phone blanks its form after a save)."""
+        return self.is_bound and all(self.data.get(name, "") == "" for name in self.SEAT_FIELDS)
+
     def seat_errors(self) -> list[tuple[str, str]]:
         """(field name, message) of every error on a seat's bid or tricks, seat by seat."""
         if not self.is_bound:

@@ -341,13 +341,13 @@ def open_night(*, tournament: Tournament, night: int, by: User = None) -> Round:
     return round_
 
 
-@transaction.atomic
 def season_over(tournament: Tournament) -> bool:
     """Whether the season's schedule is made and every league match in it decided."""
     matches = league_matches(tournament)
     return matches.exists() and not matches.exclude(status=Match.Status.FINISHED).exists()
 
 
+@transaction.atomic
 def close_night(*, round_: Round) -> None:
     """Close a night whose matches are all decided (:class:`RoundNotReady` says which are not)."""
     round_ = Round.objects.select_for_update().select_related("tournament").get(pk=round_.pk)

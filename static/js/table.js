@@ -479,7 +479,9 @@
       }
     });
   });
-  document.addEventListener("htmx:afterSwap", function (event) {
+  // After the settle, not the swap: htmx gives a swapped-in element the attributes of the one it
+  // replaces until it settles (so an enhanced form's "padded" looked done), then takes them back.
+  document.addEventListener("htmx:afterSettle", function (event) {
     var target = event.detail.target && event.detail.target.id;
     if (event.target.id === "panel" || target === "panel" || target === "entry") {
       settle(document.getElementById("panel"));
@@ -641,7 +643,7 @@
     var save = form.querySelector("button[type=submit]");
     if (!scroll && save && save.getBoundingClientRect().bottom <= window.innerHeight) return;
     // The saved notice moves down beside the next hand, which comes to the top with Save in reach.
-    var notice = document.querySelector("#panel > .message.success");
+    var notice = document.querySelector("#panel > .message.success, #entry > .message.success");
     if (notice && scroll) section.insertBefore(notice, section.firstChild);
     section.scrollIntoView({ block: "start" });
   }

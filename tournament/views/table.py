@@ -20,12 +20,13 @@ from django.templatetags.static import static
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import reswap, retarget
 
-from scoring import InvalidHand, Seat, score_hand
+from scoring import InvalidHand, Seat, Side, score_hand
 from scoring.describe import first_dealer_rule
 from tournament import services
 from tournament.forms import DisputeForm, HandForm, error_text, hand_initial
 from tournament.models import Dispute, Game, Hand, HandRevision, Round, Table
 from tournament.reports import game_sheet
+from tournament.templatetags.wording import score
 from tournament.views.common import whole_number
 
 PAGE = "table/page.html"
@@ -213,8 +214,11 @@ def _saved(request: HttpRequest, loaded: Game, entered: services.EnteredHand) ->
     rows, number = sheet["rows"], entered.hand.number
     new = rows[-1].hand.number == number and entered.hand.version == 1
     changed = [] if new else [row for row in rows if row.hand.number == number]
-    saved = {"notice": f"Hand {number} saved.", "saved_number": number, "new_row": rows[-1] if new else None,
-             "changed_rows": changed}  # fmt: skip
+    # The scores are in the notice too: after a save the phone shows the next hand's form, and the
+    # notice beside it is what the scorekeeper sees of the hand just stored.
+    totals = f"{Side.NS.label} {score(game.ns_score)}, {Side.EW.label} {score(game.ew_score)}"
+    saved = {"notice": f"Hand {number} saved. {totals}.", "saved_number": number,
+             "new_row": rows[-1] if new else None, "changed_rows": changed}  # fmt: skip
     if new and game.is_playing and request.headers.get("X-Next-Hand") == "client":
         context = {"game": game, "sheet": sheet, "last_number": number, **saved}
     else:
