@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from scoring.hand import BLIND_NIL, NIL, PlayerHand, SideHand, score_hand
 from scoring.rules import MISDEAL_REASONS, RuleSet
+from scoring.words import listed, signed
 
 OUR_READING = "Our reading: "
 
@@ -325,7 +326,7 @@ def _nil_words(rules: RuleSet, say: _Sayer) -> list[str]:
 def _scoring_table(rules: RuleSet) -> tuple[tuple[str, str], ...]:
     rows = [
         ("Contract made", "+10 a trick bid"),
-        ("Each extra trick", _signed(rules.overtrick_points)),
+        ("Each extra trick", signed(rules.overtrick_points)),
         ("Contract set", "−10 a trick bid" if rules.set_penalty == "minus_bid" else "0"),
     ]
     if rules.big_bid is not None:
@@ -408,7 +409,7 @@ def _misdeals(rules: RuleSet, say: _Sayer) -> tuple[str, ...]:
     reasons = [r for r in rules.misdeal_reasons if r not in any_time and r != "table_talk_in_bidding"]
     lines = []
     if reasons:
-        text = "; ".join(MISDEAL_REASONS[r] for r in reasons)
+        text = listed([MISDEAL_REASONS[r] for r in reasons], "or")
         lines.append(say("misdeals", f"A misdeal may be called before bidding starts when {text}."))
     if rules.misdeal_card_count_any_time and "wrong_card_count" in rules.misdeal_reasons:
         lines.append(
@@ -516,10 +517,6 @@ def _example(
 
 def _points(n: int) -> str:
     return "1 point" if n == 1 else f"{n} points"
-
-
-def _signed(n: int) -> str:
-    return f"+{n}" if n else "0"
 
 
 def _count(n: int, noun: str) -> str:

@@ -159,7 +159,7 @@ def replay(
             number = numbers[position] if numbers else position + 1
             raise InvalidHand(
                 f"hand {number}: {error.message}",
-                field=error.field, team=error.team, player=error.player, code=error.code,
+                field=error.field, team=error.team, player=error.player, code=error.code, teams=error.teams,
             ) from None  # fmt: skip
         results.append(game.hands[-1])
         dealer = dealer.after()

@@ -30,6 +30,7 @@ from functools import cached_property
 from typing import Any
 
 from scoring.rules import RuleSet
+from scoring.words import signed
 
 NIL = "nil"
 BLIND_NIL = "blind_nil"
@@ -41,20 +42,29 @@ Bid = int | str
 class InvalidHand(ValueError):
     """A hand that breaks a rule; ``team`` and ``player`` count from 1 and may be None.
 
-    ``code`` names the rule for programs (``tricks_total``, ``blind_nil_deficit``, …).
+    ``teams`` names every side that breaks it: ``(team,)``, or both sides (``team`` None then)
+    for a rule both break at once, such as the minimum side bid. ``code`` names the rule for
+    programs (``tricks_total``, ``blind_nil_deficit``, …).
     """
 
     def __init__(
-        self, message: str, *, field: str, team: int | None = None, player: int | None = None, code: str = "invalid"
+        self,
+        message: str,
+        *,
+        field: str,
+        team: int | None = None,
+        player: int | None = None,
+        code: str = "invalid",
+        teams: tuple[int, ...] = (),
     ) -> None:
         self.message = message
         self.field = field
         self.code = code
         self.team = team
+        self.teams = (team,) if team else teams
         self.player = player
-        where = ", ".join(
-            part for part in (f"team {team}" if team else "", f"player {player}" if player else "") if part
-        )
+        sides = f"team {team}" if team else f"teams {' and '.join(map(str, teams))}" if teams else ""
+        where = ", ".join(part for part in (sides, f"player {player}" if player else "") if part)
         super().__init__(f"{where + ': ' if where else ''}{field}: {message}")
 
 
@@ -136,8 +146,10 @@ def validate_hand(rules: RuleSet, sides: Sequence[SideHand]) -> None:
     first, second = sides
     _validate_standing(first, 1)
     _validate_standing(second, 2)
-    _validate_side(rules, first, 1, trailing_by=second.score - first.score)
-    _validate_side(rules, second, 2, trailing_by=first.score - second.score)
+    first_short = _validate_side(rules, first, 1, trailing_by=second.score - first.score)
+    second_short = _validate_side(rules, second, 2, trailing_by=first.score - second.score)
+    if first_short or second_short:
+        _refuse_short_bids(rules, sides, [team for team, short in ((1, first_short), (2, second_short)) if short])
     total = first.players[0].tricks + first.players[1].tricks + second.players[0].tricks + second.players[1].tricks
     if total != TRICKS_IN_A_HAND:
         raise InvalidHand(
@@ -160,7 +172,9 @@ def _validate_standing(side: SideHand, team: int) -> None:
             raise InvalidHand("cannot be negative", field=name, team=team, code="negative")
 
 
-def _validate_side(rules: RuleSet, side: SideHand, team: int, *, trailing_by: int) -> None:
+def _validate_side(rules: RuleSet, side: SideHand, team: int, *, trailing_by: int) -> bool:
+    """Raise for a bad bid or trick count of the side; returns whether it bids under the minimum
+    side bid (refused once both sides are seen, so that a rule both break names both)."""
     has_nil = rules.nil_points is not None
     contract, nils = 0, 0
     for player, hand in enumerate(side.players, start=1):
@@ -170,14 +184,20 @@ def _validate_side(rules: RuleSet, side: SideHand, team: int, *, trailing_by: in
             contract += hand.bid  # type: ignore[operator]  # a non-nil bid is a whole number
     if contract > TRICKS_IN_A_HAND:
         raise InvalidHand("a side can bid at most 13 tricks", field="bid", team=team, code="max_team_bid")
-    if nils < 2 and contract < rules.min_team_bid:
-        raise InvalidHand(
-            f"the side must bid at least {rules.min_team_bid} tricks together"
-            + (" (a nil bidder's partner alone must reach it)" if nils else ""),
-            field="bid",
-            team=team,
-            code="min_team_bid",
-        )
+    return nils < 2 and contract < rules.min_team_bid
+
+
+def _refuse_short_bids(rules: RuleSet, sides: Sequence[SideHand], short: list[int]) -> None:
+    """Raise for the sides (team numbers) that bid under the minimum side bid."""
+    nil = any(is_nil(rules, p.bid) for team in short for p in sides[team - 1].players)
+    raise InvalidHand(
+        f"{'the side' if len(short) == 1 else 'each side'} must bid at least {rules.min_team_bid} tricks together"
+        + (" (a nil bidder's partner alone must reach it)" if nil else ""),
+        field="bid",
+        code="min_team_bid",
+        team=short[0] if len(short) == 1 else None,
+        teams=tuple(short),
+    )
 
 
 def _validate_player(rules: RuleSet, hand: PlayerHand, team: int, player: int, trailing_by: int, has_nil: bool) -> bool:
@@ -300,7 +320,7 @@ def _score_side(
     if award:
         points += award
         if words is not None:
-            words.append(f"Opponents reneged: +{award}")
+            words.append(f"Opponents reneged: {signed(award)}")
     bags += side.bags
     bag_penalty = 0
     limit = rules.bag_limit
@@ -369,15 +389,15 @@ def _contract_words(
 ) -> None:
     head = f"Bid {contract}, took {counted}" + (f" + {received} received" if received else "")
     if made:
-        label = f"a bid of {rules.big_bid} or more scores {value}" if big else f"{contract} × 10 = +{value}"
+        label = f"a bid of {rules.big_bid} or more scores {value}" if big else f"{contract} × 10 = {signed(value)}"
         words.append(f"{head}: made, {label}" if contract else f"{head}: nothing bid")
         if over:
-            words.append(f"{_count(over, 'overtrick')} (bags): +{over * rules.overtrick_points}")
+            words.append(f"{_count(over, 'overtrick')} (bags): {signed(over * rules.overtrick_points)}")
     else:
-        words.append(f"{head}: set, {value}" if value else f"{head}: set, scores 0")
+        words.append(f"{head}: set, {signed(value)}" if value else f"{head}: set, scores 0")
     if extra:
         per_trick = rules.reneg_trick_points
-        words.append(f"{_count(extra // per_trick, 'received trick')} × {per_trick} (never bags): +{extra}")
+        words.append(f"{_count(extra // per_trick, 'received trick')} × {per_trick} (never bags): {signed(extra)}")
 
 
 def _score_with_nil(
@@ -402,7 +422,8 @@ def _score_with_nil(
         points += nil_left * rules.overtrick_points
         bags += nil_left
         if words is not None:
-            words.append(f"The failed nil's {_count(nil_left, 'trick')}: bags, +{nil_left * rules.overtrick_points}")
+            extra = signed(nil_left * rules.overtrick_points)
+            words.append(f"The failed nil's {_count(nil_left, 'trick')}: bags, {extra}")
     elif nil_tricks and failed == "ignored" and words is not None:
         words.append(f"The failed nil's {_count(nil_tricks, 'trick')} {_verb(nil_tricks)} for nothing")
     return points, bags, made
@@ -414,9 +435,9 @@ def _score_nil(rules: RuleSet, player: PlayerHand, words: list[str] | None) -> i
     if words is not None:
         name = rules.blind_nil_name.capitalize() if player.bid == BLIND_NIL else "Nil"
         if player.tricks == 0:
-            words.append(f"{name} made: +{value}")
+            words.append(f"{name} made: {signed(value)}")
         else:
-            words.append(f"{name} failed ({_count(player.tricks, 'trick')} taken): -{value}")
+            words.append(f"{name} failed ({_count(player.tricks, 'trick')} taken): {signed(-value)}")
     return points
 
 
@@ -433,20 +454,21 @@ def _score_both_nil(
             points += tricks * rules.overtrick_points
             bags = tricks
             if words is not None:
-                words.append(f"The failed nils' {_count(tricks, 'trick')}: bags, +{tricks * rules.overtrick_points}")
+                extra = signed(tricks * rules.overtrick_points)
+                words.append(f"The failed nils' {_count(tricks, 'trick')}: bags, {extra}")
     else:
         value = rules.both_nil_points
         if value is None:
             value = nil_value(rules, players[0].bid) + nil_value(rules, players[1].bid)
         if both_made:
             points = value
-            line = f"Both partners bid nil and made it: +{value}"
+            line = f"Both partners bid nil and made it: {signed(value)}"
         elif rules.both_nil == "all_or_nothing":
             points = 0
             line = "Both partners bid nil and not both made it: scores 0"
         else:
             points = -value
-            line = f"Both partners bid nil and not both made it: -{value}"
+            line = f"Both partners bid nil and not both made it: {signed(-value)}"
         if words is not None:
             words.append(line)
     if received:
@@ -456,12 +478,13 @@ def _score_both_nil(
             points += received * rules.overtrick_points
             bags += received
             if words is not None:
-                words.append(f"{_count(received, 'received trick')} (bags): +{received * rules.overtrick_points}")
+                extra = signed(received * rules.overtrick_points)
+                words.append(f"{_count(received, 'received trick')} (bags): {extra}")
         else:
             points += received * per_trick
             if words is not None:
                 words.append(
-                    f"{_count(received, 'received trick')} × {per_trick} (never bags): +{received * per_trick}"
+                    f"{_count(received, 'received trick')} × {per_trick} (never bags): {signed(received * per_trick)}"
                 )
     return points, bags, both_made
 
@@ -478,7 +501,7 @@ def _bag_penalty(rules: RuleSet, bags: int) -> tuple[int, int]:
 def _bag_line(rules: RuleSet, before: int, bags: int, penalty: int, left: int) -> str:
     times = bags // rules.bag_limit if rules.bag_overflow == "carry" else 1  # type: ignore[operator]
     how = f"{times} × {rules.bag_limit}" if times > 1 else f"the limit of {rules.bag_limit}"
-    return f"Bags: {before} + {bags - before} = {bags} reached {how}: {penalty}, {left} left"
+    return f"Bags: {before} + {bags - before} = {bags} reached {how}: {signed(penalty)}, {left} left"
 
 
 def _penalty_line(rules: RuleSet, side: SideHand) -> str:

@@ -172,6 +172,20 @@ def test_004_partners_may_discuss_the_bid_but_not_their_cards_and_the_misdeal_re
 
 
 @pytest.mark.parametrize(
+    ("name", "sentence"),
+    [
+        ("tennessee", "A misdeal may be called before bidding starts when a player was dealt no spades or a player "
+                      "does not hold 13 cards."),
+        ("league-300", "A misdeal may be called before bidding starts when a player was dealt no face cards, a "
+                       "player was dealt no spades or a player does not hold 13 cards."),
+    ],
+)  # fmt: skip
+def test_the_misdeal_causes_read_as_one_list_joined_by_or(name, sentence):
+    misdeals = next(s for s in handout(PRESETS[name].rules) if s.title == "Misdeals").paragraphs
+    assert misdeals[0] == sentence
+
+
+@pytest.mark.parametrize(
     ("name", "order"),
     [
         ("tennessee", "Bidding starts with the player to the dealer's left"),

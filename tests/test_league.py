@@ -266,6 +266,31 @@ def test_the_schedule_page_shows_each_night_its_matches_and_who_rests(director_c
 
 
 @pytest.mark.django_db
+def test_the_schedule_writes_each_result_as_the_bracket_does_and_names_a_directors_decision(director_client):
+    import io
+
+    from pypdf import PdfReader
+
+    from tournament import knockout
+
+    tournament = make_league(4)
+    league.build_schedule(tournament=tournament)
+    league.open_night(tournament=tournament, night=1).start()
+    played, decided = league_matches(tournament)[:2]
+    finish(played, winner=played.home, home_points=360, away_points=-120)
+    knockout.decide_match(match=decided, winner=decided.away, reason="Time up and level")
+    page = director_client.get(reverse("director:league_schedule", args=[tournament.pk])).content.decode()
+    assert f"{escape(played.home.names)} won 360 to −120" in page
+    assert f"{escape(decided.away.names)} won on the director's decision (Time up and level)" in page
+    assert "won, 0" not in page
+    public = Client().get(reverse("public:league", args=[tournament.pk])).content.decode()
+    assert "(360 to −120)" in public and "(decided by the director)" in public
+    printed = director_client.get(reverse("director:print_document", args=[tournament.pk, "season-schedule"])).content
+    text = " ".join(page.extract_text() for page in PdfReader(io.BytesIO(printed)).pages)
+    assert "360 to −120" in text and "decided by the director" in text and "0 to 0" not in text
+
+
+@pytest.mark.django_db
 def test_postponing_through_the_page(director_client):
     tournament = make_league(4)
     league.build_schedule(tournament=tournament)
@@ -317,7 +342,7 @@ def test_a_night_through_the_pages(director_client):
     director_client.post(reverse("director:round_start", args=[tournament.pk, 1]))
     assert tournament.rounds.get(number=1).status == Round.Status.RUNNING
     refused = director_client.post(reverse("director:round_close", args=[tournament.pk, 1]), follow=True)
-    assert "cannot close" in refused.content.decode()
+    assert "Night 1 cannot close: still playing at table 1, 2." in refused.content.decode()
 
 
 @pytest.mark.django_db
@@ -775,7 +800,7 @@ def test_a_league_match_page_speaks_of_the_league_and_says_seated_before_the_nig
     response = director_client.post(
         decide, {"kind": "decision", "winner": match.home_id, "reason": "Time up and level"}, follow=True
     )
-    assert f"{escape(match.home.names)} win the match." in response.content.decode()
+    assert f"Night 1, match 1 is settled: {escape(match.home.names)} win the match." in response.content.decode()
 
 
 @pytest.mark.django_db

@@ -377,6 +377,13 @@ def test_standings_sheet_explains_the_tiebreak(finished_round, tournament):
     assert "Ada" in text and "244" in text and "Ranked by total points; then by rounds won" in text
 
 
+def test_standings_sheet_writes_a_lost_total_with_the_minus_sign_its_rounds_use(running_round, tournament):
+    for game in running_round.games.all():
+        finish_game(game, ns_tricks=4)  # North–South set every hand: 4 × −60
+    text = " ".join(pages_text(produce(tournament, printing.standings(tournament))))
+    assert text.count("−240") >= 16 and "-240" not in text  # each North–South player's round and total
+
+
 def test_payout_sheet_lists_winners_amounts_and_a_signature_line(finished_round, tournament):
     services.close_round(round_=finished_round)
     Prize.objects.create(tournament=tournament, place=1, amount="40")

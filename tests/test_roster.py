@@ -71,6 +71,17 @@ def test_a_persons_history_lists_every_event_with_their_place(director_client, l
     assert "Quinn" in html and "1 of 8" in html and "244" in html
 
 
+def test_a_persons_history_writes_a_lost_total_with_a_true_minus_sign(director_client):
+    bad_night = make_tournament(couples=4, name="Bad night", rounds_planned=1)
+    round_ = services.seat_first_round(tournament=bad_night)
+    services.start_round(round_=round_)
+    for game in round_.games.all():
+        finish_game(game, ns_tricks=4)  # North–South set every hand: 4 × −60
+    ada = RosterPlayer.objects.get(name="Ada")
+    html = director_client.get(reverse("director:roster_player", args=[ada.pk])).content.decode()
+    assert '<td class="num">−240</td>' in html and "-240" not in html
+
+
 def test_renaming_on_the_roster_leaves_each_events_record_as_it_was(director_client, last_week):
     ada = RosterPlayer.objects.get(name="Ada")
     url = reverse("director:roster_player", args=[ada.pk])

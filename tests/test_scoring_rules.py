@@ -237,8 +237,18 @@ def test_a_made_contract_lines_explain_the_points_in_words():
     assert result.lines == (
         "Bid 5, took 8: made, 5 × 10 = +50",
         "3 overtricks (bags): +3",
-        "Bags: 7 + 3 = 10 reached the limit of 10: -100, 0 left",
+        "Bags: 7 + 3 = 10 reached the limit of 10: −100, 0 left",
     )
+
+
+def test_lines_write_lost_points_with_a_true_minus_sign():
+    set_ = score("progressive-500", side((4, 2), (3, 2)), side((3, 5), (3, 4))).teams[0]
+    assert set_.lines == ("Bid 7, took 4: set, −70",)
+    nil = score("progressive-500", side(("nil", 1), (4, 4)), side((4, 4), (4, 4))).teams[0]
+    assert nil.lines[0] == "Nil failed (1 trick taken): −100"
+    both = score("tennessee", side(("nil", 1), ("nil", 0)), side((6, 6), (4, 6))).teams[0]
+    assert "−" in " ".join(both.lines) and "-" not in " ".join(both.lines)
+    assert set_.points == -70  # the number itself stays a plain int for programs
 
 
 @pytest.mark.parametrize(
@@ -256,6 +266,21 @@ def test_bad_hands_name_the_player_field_and_rule(first, second, field, player, 
         score("classic", side(first, second), side((3, 2), (1, 0)))
     assert (refused.value.field, refused.value.player) == (field, player)
     assert message in refused.value.message
+
+
+@pytest.mark.parametrize(
+    ("us", "them", "teams", "text"),
+    [
+        (((1, 4), (2, 2)), ((4, 7), (4, 0)), (1,), "team 1: bid: the side must bid at least 4 tricks together"),
+        (((4, 7), (4, 0)), ((1, 4), (2, 2)), (2,), "team 2: bid: the side must bid at least 4 tricks together"),
+        (((1, 4), (2, 2)), ((1, 5), (2, 2)), (1, 2), "teams 1 and 2: bid: each side must bid at least 4 tricks"),
+    ],
+)
+def test_a_short_side_bid_names_every_side_that_bid_under_the_minimum(us, them, teams, text):
+    with pytest.raises(InvalidHand) as refused:
+        score("league-300", side(*us), side(*them))
+    assert (refused.value.code, refused.value.teams) == ("min_team_bid", teams)
+    assert str(refused.value).startswith(text)
 
 
 def test_friendly_bid_below_one_refused_only_for_non_nil_bids():

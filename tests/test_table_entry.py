@@ -243,6 +243,20 @@ def test_error_messages_name_the_seat_and_the_rule(client, game):
     assert "the four players&#x27; tricks must total 13 (they total 14)" in html.replace("The", "the")
 
 
+@pytest.mark.django_db
+def test_a_short_bid_on_both_sides_names_both_sides(client):
+    tournament = make_tournament(couples=2, preset="league-300")
+    round_ = services.seat_first_round(tournament=tournament)
+    services.start_round(round_=round_)
+    game = round_.games.get()
+    both_short = even_hand(7) | {"north_bid": "1", "south_bid": "2", "east_bid": "1", "west_bid": "1"}
+    html = post_hand(client, game, 1, both_short).content.decode()
+    assert "North–South and East–West: Each side must bid at least 4 tricks together." in html
+    one_short = even_hand(7) | {"east_bid": "1", "west_bid": "1"}
+    html = post_hand(client, game, 1, one_short).content.decode()
+    assert "East–West: The side must bid at least 4 tricks together." in html and "North–South:" not in html
+
+
 def test_no_hand_after_the_rounds_four_hands(client, game):
     finish_game(game)
     response = post_hand(client, game, 5, even_hand(7))

@@ -482,6 +482,14 @@ def test_the_format_cannot_change_once_seated(director_client, running_round, to
     ]
 
 
+@pytest.mark.parametrize("preset", ["", "no-such-rules"])
+def test_a_missing_preset_is_one_message_under_the_preset(director_client, preset):
+    response = director_client.post(reverse("director:tournament_new"), NEW | {"preset": preset})
+    errors = response.context["form"].errors
+    assert response.status_code == 422 and errors["preset"]
+    assert "rule_overrides" not in errors and "unknown preset" not in response.content.decode()
+
+
 def test_the_format_must_match_how_the_preset_plays_partners(director_client):
     response = director_client.post(reverse("director:tournament_new"), NEW | {"format": "progressive_split"})
     assert "partners_mismatch" in [e.code for e in response.context["form"].errors.as_data()["format"]]

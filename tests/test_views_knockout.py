@@ -257,6 +257,7 @@ def test_the_bracket_prints_on_one_landscape_page_for_32_teams(director_client, 
     assert page.mediabox.width > page.mediabox.height  # landscape
     text = page.extract_text()
     assert "Losers' bracket" in text and "(1) Ada & Ben" in text
+    assert f"{tournament.name}: double-elimination bracket" in " ".join(text.split())
 
 
 def test_match_score_sheets_print_the_time_rule_for_each_match_playing(director_client, tmp_path):
@@ -436,7 +437,8 @@ def test_a_knockouts_standings_show_the_teams_still_in_then_those_out_by_round(d
     assert {row[2] for row in rows[:4]} == {"Still in"}
     assert [row[1] for row in rows[4:]] == [escape_names(team) for team in losers]
     assert all(row[2] == "Quarter-finals" and row[3] == "0" for row in rows[4:])
-    assert [row[4] for row in rows[4:]] == [str(points_scored(tournament, team)) for team in losers]
+    # points lost are written with a true minus sign, as every score is
+    assert [row[4] for row in rows[4:]] == [str(points_scored(tournament, team)).replace("-", "−") for team in losers]
 
 
 def test_after_the_final_the_knockouts_standings_give_every_place_with_matches_won_and_points(director_client):

@@ -488,10 +488,11 @@ class HandForm(forms.Form):
             seat = Seat.of(error.team, error.player)
             field = f"{seat.prefix}_{error.field}" if error.field in ("bid", "tricks") else None
             message = f"{seat.label}: {error.message[0].upper()}{error.message[1:]}."
-        elif error.team:
-            seat = Seat.of(error.team, 1)
+        elif error.teams:  # a side's rule, or one both sides break: the message names each
+            seat = Seat.of(error.teams[0], 1)
             field = f"{seat.prefix}_bid" if error.field == "bid" else None
-            message = f"{seat.side.label}: {error.message[0].upper()}{error.message[1:]}."
+            sides = " and ".join(Seat.of(team, 1).side.label for team in error.teams)
+            message = f"{sides}: {error.message[0].upper()}{error.message[1:]}."
         else:
             field, message = None, f"{error.message[0].upper()}{error.message[1:]}."
         self.add_error(field, ValidationError(message, code=error.code))

@@ -220,7 +220,7 @@ def assign_table(*, match: Match, table: Table) -> None:
     """The director puts a ready match at a table of their choice (it must be free)."""
     match = Match.objects.select_for_update().select_related("tournament").get(pk=match.pk)
     if match.status != Match.Status.READY:
-        raise ValidationError(f"The {match.label} is not waiting for a table.", code="not_ready")
+        raise ValidationError(f"{match.subject} is not waiting for a table.", code="not_ready")
     if Match.objects.filter(table=table, status=Match.Status.PLAYING).exists():
         raise ValidationError(f"Table {table.number} is in use.", code="table_busy")
     _put_at_table(match, table)

@@ -86,7 +86,7 @@ def settle(*, match: Match, winner: Team, reason: str, outcome: str) -> Match:
             {"reason": ValidationError("Give the reason: it goes on the record.", code="reason_required")}
         )
     if not match.is_open:
-        raise ValidationError(f"The {match.label} is {match.get_status_display().lower()}.", code="not_open")
+        raise ValidationError(f"{match.subject} is {match.get_status_display().lower()}.", code="not_open")
     if winner.pk not in (match.home_id, match.away_id):
         raise ValidationError({"winner": ValidationError("Choose one of the match's two teams.", code="not_in_match")})
     side = Side.NS if winner.pk == match.home_id else Side.EW
@@ -104,11 +104,11 @@ def settle(*, match: Match, winner: Team, reason: str, outcome: str) -> Match:
 def refuse_if_started(match: Match, change: str) -> None:
     """A match has started once a hand is entered in one of its games (or it has a result)."""
     if match.status == Match.Status.FINISHED:
-        raise ValidationError(f"The {match.label} is finished: {change}.", code="match_finished")
+        raise ValidationError(f"{match.subject} is finished: {change}.", code="match_finished")
     game = match.games.filter(hands__isnull=False).select_related("table").first()
     if game is not None:
         raise ValidationError(
-            f"The {match.label} has started (a hand is entered at table {game.table.number}): {change}.",
+            f"{match.subject} has started (a hand is entered at table {game.table.number}): {change}.",
             code="match_started",
         )
 
@@ -120,9 +120,9 @@ def move_to_table(*, match: Match, table: Table, by: User = None) -> Match | Non
     Recorded in the round's changes."""
     match = Match.objects.select_for_update(of=("self",)).select_related("table").get(pk=match.pk)
     if match.status != Match.Status.PLAYING or match.table_id is None:
-        raise ValidationError(f"The {match.label} has no table yet: seat it first.", code="not_seated")
+        raise ValidationError(f"{match.subject} has no table yet: seat it first.", code="not_seated")
     if table.pk == match.table_id:
-        raise ValidationError(f"The {match.label} is at table {table.number} already.", code="same_table")
+        raise ValidationError(f"{match.subject} is at table {table.number} already.", code="same_table")
     refuse_if_started(match, "it stays at its table")
     other = Match.objects.select_for_update().filter(table=table, status=Match.Status.PLAYING).first()
     if other is not None:
@@ -141,8 +141,8 @@ def move_to_table(*, match: Match, table: Table, by: User = None) -> Match | Non
         m.games.update(table=new)
     Seating.objects.bulk_create(Seating(round=round_, table=t, seat=seat, player_id=p) for t, seat, p in seats)
     if other is not None:
-        what = f"The {match.label} and the {other.label} swapped tables {old.number} and {table.number}."
+        what = f"{match.subject} and {other.in_sentence} swapped tables {old.number} and {table.number}."
     else:
-        what = f"The {match.label} moved from table {old.number} to table {table.number}."
+        what = f"{match.subject} moved from table {old.number} to table {table.number}."
     SeatingChange.objects.create(round=round_, changed_by=by, description=what)
     return other

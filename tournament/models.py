@@ -200,10 +200,13 @@ class Tournament(models.Model):
         return tuple(Tiebreaker(name) for name in self.tiebreakers.split(",") if name)
 
     def clean(self) -> None:
-        try:
-            self.rules  # noqa: B018 - building the rule set is the check
-        except InvalidRules as error:
-            raise ValidationError({"rule_overrides": f"{error.field}: {error.message}"}) from None
+        # A missing or unknown preset is the preset field's own error: the changes to it cannot
+        # be checked then, and a second message under them would only repeat it.
+        if self.preset in PRESETS:
+            try:
+                self.rules  # noqa: B018 - building the rule set is the check
+            except InvalidRules as error:
+                raise ValidationError({"rule_overrides": f"{error.field}: {error.message}"}) from None
         names = [name for name in self.tiebreakers.split(",") if name]
         if not set(names) <= {t.value for t in Tiebreaker} or len(set(names)) != len(names):
             raise ValidationError(
@@ -225,6 +228,13 @@ class Tournament(models.Model):
         if self.format == self.Format.DOUBLE_ELIMINATION:
             return double_elimination(teams)
         return single_elimination(teams, third_place=self.third_place_match)
+
+    @property
+    def bracket_title(self) -> str:
+        """The bracket by its kind, as its sheet is titled: "Single-elimination bracket" (a league's
+        championship is one too)."""
+        kind = "Double" if self.format == self.Format.DOUBLE_ELIMINATION else "Single"
+        return f"{kind}-elimination bracket"
 
     @functools.cached_property
     def bracket(self) -> Bracket:
@@ -409,6 +419,13 @@ class Round(models.Model):
         return f"Round {self.number}"
 
     @property
+    def name(self) -> str:
+        """What the director's pages call this round, by the event's format: "Round 3", "Night 3"."""
+        from tournament.formats import format_of  # formats sits above the models: imported when needed
+
+        return f"{format_of(self.tournament).round_name} {self.number}"
+
+    @property
     def is_planned(self) -> bool:
         return self.status == self.Status.PLANNED
 
@@ -446,7 +463,7 @@ class Round(models.Model):
 
     def start(self) -> None:
         if self.status != self.Status.PLANNED:
-            raise RoundNotReady(f"Round {self.number} is already {self.get_status_display().lower()}.")
+            raise RoundNotReady(f"{self.name} is already {self.get_status_display().lower()}.")
         self.status = self.Status.RUNNING
         self.started_at = timezone.now()
         self.save(update_fields=["status", "started_at"])
@@ -454,7 +471,7 @@ class Round(models.Model):
     def close(self) -> None:
         """Close a running round; :class:`RoundNotReady` names every table still unfinished or tied."""
         if self.status != self.Status.RUNNING:
-            raise RoundNotReady(f"Round {self.number} is not running, so it cannot be closed.")
+            raise RoundNotReady(f"{self.name} is not running, so it cannot be closed.")
         games = list(self.games.select_related("table").order_by("table__number"))
         tied = [g.table.number for g in games if g.status == Game.Status.TIED]
         playing = [g.table.number for g in games if g.status == Game.Status.PLAYING]
@@ -469,7 +486,7 @@ class Round(models.Model):
         if tied:
             problems.append(f"tied at table {_numbers(tied)} (play one more hand or record the decision)")
         if problems:
-            raise RoundNotReady(f"Round {self.number} cannot close: " + "; ".join(problems) + ".")
+            raise RoundNotReady(f"{self.name} cannot close: " + "; ".join(problems) + ".")
         self.status = self.Status.CLOSED
         self.closed_at = timezone.now()
         self.save(update_fields=["status", "closed_at"])
@@ -1335,8 +1352,20 @@ class Match(models.Model):
 
     @property
     def label(self) -> str:
-        """The name inside a sentence: "the semi-final, match 5 is finished"."""
+        """The name in lower case: "semi-final, match 5", "night 3, match 2" (:attr:`in_sentence`
+        adds the article a sentence needs)."""
         return self.name[0].lower() + self.name[1:]
+
+    @property
+    def in_sentence(self) -> str:
+        """The name inside a sentence, with its article where it takes one: "the semi-final,
+        match 5", "the final", but "night 3, match 2" (a night is named by its number)."""
+        return self.label if self.is_league else f"the {self.label}"
+
+    @property
+    def subject(self) -> str:
+        """The name opening a sentence: "The semi-final, match 5 is finished", "Night 3, match 2 is…"."""
+        return self.in_sentence[0].upper() + self.in_sentence[1:]
 
     def seat_names(self) -> dict[Seat, str]:
         """Who sits where in this match's games: home North–South, away East–West (each team's
@@ -1392,6 +1421,11 @@ class Match(models.Model):
     @property
     def is_walkover(self) -> bool:
         return self.outcome == self.Outcome.WALKOVER
+
+    @property
+    def is_decision(self) -> bool:
+        """Settled by the director's decision (its reason on the record), not by its games."""
+        return self.outcome == self.Outcome.DECISION
 
     @property
     def was_played_out(self) -> bool:

@@ -33,7 +33,7 @@ from tournament.league_table import join_names
 from tournament.links import qr_svg, table_url
 from tournament.models import Dispute, Game, Hand, Match, Payout, PrintJob, Round, Tournament, playing_name
 from tournament.reports import ledger, payment_entries, teams_with_balance, totals_by_method
-from tournament.templatetags.wording import score
+from tournament.templatetags.wording import score, score_to
 
 log = logging.getLogger(__name__)
 
@@ -305,7 +305,7 @@ def _result(game: Any, names: dict[str, str]) -> str:
     side = Side(game.winner)
     players = " & ".join(name for name in (names[seat.label] for seat in side.seats) if name)
     text = f"Won by {side.label}" + (f" ({players})" if players else "")
-    text += f", {score(game.ns_score)} to {score(game.ew_score)}"
+    text += f", {score_to(game.ns_score, game.ew_score)}"
     return text + (f"; {game.decided_by}" if game.decided_by else "")
 
 

@@ -6,7 +6,7 @@ from typing import Any
 from django import template
 from django.utils.safestring import mark_safe
 
-from tournament.templatetags.wording import score
+from scoring.words import signed
 
 register = template.Library()
 
@@ -26,7 +26,7 @@ def seat_name(sheet: dict[str, Any], title: str) -> str:
 @register.filter
 def points(value: int) -> str:
     """Points a hand scored: "+61", "0", "−60" (a true minus sign, as scores have)."""
-    return f"+{value}" if value > 0 else score(value)
+    return signed(value)
 
 
 @register.simple_tag

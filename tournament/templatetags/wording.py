@@ -2,30 +2,36 @@
 
 from django import template
 
-from scoring import Side
+from scoring import Side, words
 
 register = template.Library()
-MINUS = "\u2212"
 
 
 @register.filter
 def score(value: object) -> str:
     """A score with a true minus sign, so "71–−60" never reads as "71–-60"."""
     try:
-        number = int(value)
+        points = int(value)
     except (TypeError, ValueError):
         return ""
-    return f"{MINUS}{-number}" if number < 0 else str(number)
+    return words.number(points)
+
+
+@register.simple_tag
+def score_to(first: object, second: object) -> str:
+    """A game's or match's score, the one way the pages write it: "550 to 84", "360 to −120"
+    (a dash between the two would read "360–−120")."""
+    return f"{score(first)} to {score(second)}"
 
 
 @register.filter
 def signed(value: object) -> str:
     """A change in points: "+4", "−4" (a true minus), or "±0"."""
     try:
-        number = int(value)
+        points = int(value)
     except (TypeError, ValueError):
         return ""
-    return "±0" if number == 0 else f"+{number}" if number > 0 else f"{MINUS}{-number}"
+    return words.signed(points, zero="±0")
 
 
 @register.simple_tag

@@ -98,8 +98,8 @@ def match_swap(request: HttpRequest, tournament_id: int) -> HttpResponse:
             done = f"{data['first'].names} and {data['second'].names} swapped places in the bracket."
         else:
             other = matches.move_to_table(match=data["match"], table=data["table"], by=request.user)
-            done = f"The {data['match'].label} is at table {data['table'].number} now" + (
-                f"; the {other.label} took its table." if other else "."
+            done = f"{data['match'].subject} is at table {data['table'].number} now" + (
+                f"; {other.in_sentence} took its table." if other else "."
             )
     except ValidationError as error:
         _errors(request, error)
@@ -145,7 +145,7 @@ def match_decide(request: HttpRequest, tournament_id: int, match_id: int) -> Htt
     if not form.is_valid():
         context = {"tournament": tournament, "match": match, "games": match.games.all(), "decide": form}
         return render(request, "knockout/match.html", context, status=422)
-    messages.success(request, f"The {match.label} is settled: {form.winner_team().names} {form.words.go}.")
+    messages.success(request, f"{match.subject} is settled: {form.winner_team().names} {form.words.go}.")
     game = match.games.select_related("round").first()
     if game is None:
         return redirect("director:bracket", tournament.pk)
