@@ -148,3 +148,82 @@ def test_the_knockout_projector_shows_whole_team_names(browser, live_server):
     page = _page(browser, live_server, PROJECTOR)
     page.goto(f"/s/{tournament.pk}/bracket/projector/")
     _not_cut_short(page, ".playing-now .teams > span")
+
+
+WALL = {"width": 1366, "height": 768}  # a hall's projector at its common native size
+# Two 20-character player names a team: the longest a projector is asked to show whole.
+LONG_FIRST = ["Alexandrina", "Bartholomew", "Christopher", "Maximiliana"]
+LONG_LAST = ["Montague", "Ashcroft", "Hartwell", "Kingsley", "Thornton", "Whitaker", "Lockhart", "Blakeney"]
+
+
+def _twenty_character_names(tournament: Tournament) -> None:
+    players = Player.objects.filter(team__tournament=tournament).order_by("pk")
+    for index, player in enumerate(players):
+        player.name = f"{LONG_FIRST[index // len(LONG_LAST)]} {LONG_LAST[index % len(LONG_LAST)]}"
+        assert len(player.name) == 20
+        player.save(update_fields=["name"])
+
+
+def _whole_and_on_screen(page, selector: str, viewport: dict) -> None:
+    """Every element ``selector`` finds shows its whole text (neither cut short nor clipped by its
+    card) inside the screen."""
+    names = page.locator(selector)
+    assert names.count()
+    for i in range(names.count()):
+        name = names.nth(i)
+        assert name.evaluate(
+            "e => e.scrollWidth <= e.clientWidth && e.scrollHeight <= e.clientHeight"
+            " && getComputedStyle(e).textOverflow !== 'ellipsis'"
+        ), name.inner_text()
+        box = name.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= viewport["width"], name.inner_text()
+        assert box["y"] >= 0 and box["y"] + box["height"] <= viewport["height"], name.inner_text()
+
+
+@pytest.mark.parametrize("teams", [8, 16])
+@pytest.mark.parametrize("viewport", [WALL, PROJECTOR], ids=["1366", "1920"])
+def test_the_bracket_projector_shows_long_team_names_whole(browser, live_server, screenshot, teams, viewport):
+    tournament = create_knockout(teams=teams, seed=3, format="single-elimination", third_place=True)
+    _twenty_character_names(tournament)
+    format_of(tournament).start(tournament=tournament)
+    page = _page(browser, live_server, viewport)
+    page.goto(f"/s/{tournament.pk}/bracket/projector/")
+    screenshot(page, f"layout-bracket-projector-{teams}-{viewport['width']}")
+    assert "Alexandrina Montague" in page.inner_text(".bracket")
+    _whole_and_on_screen(page, ".bracket-match .team", viewport)
+    _whole_and_on_screen(page, ".playing-now .teams > span", viewport)
+
+
+def test_the_projector_keeps_each_tables_progress_on_one_line(browser, live_server, screenshot):
+    tournament = create_event(couples=8, rounds=3, seed=5)
+    round_ = tournament.rounds.get(number=1)
+    services.start_round(round_=round_)
+    page = _page(browser, live_server, {"width": 1366, "height": 900})  # taller type than 1366x768
+    page.goto(f"/s/{tournament.pk}/projector/")
+    screenshot(page, "layout-projector-tables-1366")
+    labels = page.locator(".tables-left li")
+    assert labels.count() == 4
+    for i in range(labels.count()):
+        assert labels.nth(i).inner_text() == f"Table {i + 1} · hand 1"
+        lines = labels.nth(i).evaluate(
+            "e => { const r = document.createRange(); r.selectNodeContents(e);"
+            " return new Set([...r.getClientRects()].map(b => Math.round(b.top))).size; }"
+        )
+        assert lines == 1, labels.nth(i).inner_text()
+
+
+@pytest.mark.parametrize("tab", ["prizes", "fees"])
+def test_the_ledger_cards_are_as_wide_as_their_tables(browser, live_server, director, screenshot, tab):
+    tournament = create_event(couples=4, rounds=1, seed=3)
+    Tournament.objects.filter(pk=tournament.pk).update(entry_fee=Decimal("20.00"))
+    Prize.objects.create(tournament=tournament, place=1, amount=Decimal("30"))
+    page = _page(browser, live_server, {"width": 1366, "height": 900}, director)
+    page.goto(f"/t/{tournament.pk}/{tab}/")
+    screenshot(page, f"layout-ledger-{tab}")
+    ledgers = page.locator(".scroll-x > table.ledger")
+    assert ledgers.count()
+    for i in range(ledgers.count()):
+        table = ledgers.nth(i).bounding_box()
+        card = ledgers.nth(i).locator("xpath=..").bounding_box()
+        assert abs(card["width"] - table["width"]) <= 1
+        assert 480 <= table["width"] < 1366 / 2  # a narrow table, not the page's width

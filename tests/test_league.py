@@ -757,6 +757,23 @@ def test_a_postponement_is_offered_the_first_night_both_teams_are_free(director_
 
 
 @pytest.mark.django_db
+def test_the_move_to_night_box_stays_within_the_season_and_says_when_it_adds_a_night(director_client):
+    tournament = make_league(5)  # five nights, one team resting each: no night has both teams free
+    league.build_schedule(tournament=tournament)
+    league.open_night(tournament=tournament, night=1)
+    match = league_matches(tournament)[0]
+    board = director_client.get(reverse("director:league_night", args=[tournament.pk, 1])).content.decode()
+    box = f'id="postpone-{match.pk}" type="number" name="night" min="2" value="6" max="6">'
+    assert box + '<small class="muted">a new night after night 5</small>' in board
+    url = reverse("director:league_postpone", args=[tournament.pk, match.pk])
+    response = director_client.post(url, {"night": "9"}, follow=True)
+    assert ("Move to night: the season has 5 nights; choose night 5 or earlier, or 6 for a new night after "
+            "the last.") in response.content.decode()  # fmt: skip
+    match.refresh_from_db()
+    assert (match.round, match.postponed_from) == (1, None)
+
+
+@pytest.mark.django_db
 def test_a_league_match_page_speaks_of_the_league_and_says_seated_before_the_night_starts(director_client):
     tournament = make_league(4)
     league.build_schedule(tournament=tournament)

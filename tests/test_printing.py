@@ -1,6 +1,7 @@
 """Printed documents: each renders, its text (real, extractable) says what it must, and the
 rule handout follows the rule set."""
 
+import datetime
 import functools
 import io
 import time
@@ -22,7 +23,7 @@ from tests.test_knockout import knockout_event, win_game
 from tests.test_league import finish, make_league
 from tournament import league, pdf, pdf_draw, printing, services
 from tournament.formats import format_of
-from tournament.models import HandRevision, Match, Payout, PrintJob, Prize, Tournament
+from tournament.models import HandRevision, Match, Payment, Payout, PrintJob, Prize, Tournament
 from tournament.pdf import render_pdf
 
 pytestmark = pytest.mark.django_db
@@ -212,6 +213,18 @@ def test_a_long_game_still_prints_on_one_page(db):
     assert page.count("Misdeal: A player was dealt no spades") == 29 and "32" in page and "North–South" in page
     assert page.count(": A player was dealt no spades") == 58  # in the rows and in the misdeals box
     assert page.count("to which trick, who led") == 12 and page.count("not settled yet") == 3
+
+
+def test_the_sheets_write_dates_and_times_as_the_pages_do(tournament):
+    payment = services.record_payment(team=tournament.teams.get(number=1), amount=Decimal("20.00"), kind="payment",
+                                      method="cash")  # fmt: skip
+    Payment.objects.filter(pk=payment.pk).update(
+        recorded_at=datetime.datetime(2026, 11, 20, 19, 5, tzinfo=datetime.UTC)
+    )
+    standings = " ".join(pages_text(produce(tournament, printing.standings(tournament))))
+    assert "Fri Nov 20, 2026 · " in standings and "2026-11-20" not in standings
+    ledger = " ".join(pages_text(produce(tournament, printing.fee_ledger(tournament))))
+    assert "Fri Nov 20, 19:05 1. Ada & Ben" in ledger
 
 
 @pytest.mark.parametrize(("paper", "size"), [("letter", (612, 792)), ("A4", (595, 842))])

@@ -37,7 +37,7 @@ def test_a_returning_player_is_the_same_person_on_the_roster(last_week):
 def test_names_are_offered_as_they_are_typed(director_client, last_week):
     url = reverse("director:roster_search")
     html = director_client.get(url, {"first": "ad"}, HTTP_HX_REQUEST="true").content.decode()
-    assert '<option value="Ada" label="Ada · 1 event, last Nov 13">' in html
+    assert '<option value="Ada" label="Ada · 1 event, last Fri Nov 13, 2026">' in html
     assert "Ben" not in html
     assert director_client.get(url, {"second": "a"}).content.decode().strip() == ""  # one letter: too few
 

@@ -1,5 +1,6 @@
 """The director's pages over HTTP: success, bad input, wrong method, missing object, permission."""
 
+import datetime
 import json
 import re
 from decimal import Decimal
@@ -122,6 +123,30 @@ def test_director_edits_rule_overrides(director_client, tournament):
     director_client.post(reverse("director:tournament_edit", args=[tournament.pk]), data)
     tournament.refresh_from_db()
     assert tournament.rules.hands_per_round == 5
+
+
+def test_the_pages_write_a_date_and_a_moment_of_the_event_one_way(director_client, tournament):
+    payment = services.record_payment(team=tournament.teams.get(number=1), amount=Decimal("20.00"), kind="payment",
+                                      method="cash")  # fmt: skip
+    Payment.objects.filter(pk=payment.pk).update(
+        recorded_at=datetime.datetime(2026, 11, 20, 19, 5, tzinfo=datetime.UTC)
+    )
+    pages = {name: director_client.get(reverse(f"director:{name}", args=args)).content.decode()
+             for name, args in [("home", []), ("dashboard", [tournament.pk]), ("fees", [tournament.pk]),
+                                ("payments", [tournament.pk, payment.team_id])]}  # fmt: skip
+    for name in ("home", "dashboard"):
+        assert "Fri Nov 20, 2026" in pages[name], name
+    for name in ("fees", "payments"):
+        assert "Fri Nov 20, 19:05" in pages[name], name
+    for name, page in pages.items():
+        assert "2026-11-20" not in page.split("<main")[-1] and "Nov. 20" not in page, name
+
+
+def test_saving_the_settings_says_so_on_the_dashboard(director_client, tournament):
+    data = NEW | {"name": "Club night, moved", "preset": "progressive", "format": "progressive_split"}
+    response = director_client.post(reverse("director:tournament_edit", args=[tournament.pk]), data, follow=True)
+    assert response.redirect_chain[-1][0] == reverse("director:dashboard", args=[tournament.pk])
+    assert '<p class="message success" role="status">Settings saved.</p>' in response.content.decode()
 
 
 # --- registration and fees -----------------------------------------------------------------------

@@ -182,8 +182,15 @@ def postpone_match(*, match: Match, to_night: int, by: User = None) -> None:
         raise ValidationError(
             {"night": f"Night {to_night} has been opened already; choose a later night."}, code="night_opened"
         )
+    schedule = load_schedule(tournament)
+    if to_night > schedule.nights + 1:
+        raise ValidationError(
+            {"night": f"Move to night: the season has {schedule.nights} nights; choose night {schedule.nights} "
+                      f"or earlier, or {schedule.nights + 1} for a new night after the last."},
+            code="beyond_season",
+        )  # fmt: skip
     key = (match.leg, match.home, match.away)  # teams compare by primary key
-    schedule = _pure_call(pure.postpone, load_schedule(tournament), key, to_night=to_night)
+    schedule = _pure_call(pure.postpone, schedule, key, to_night=to_night)
     if match.is_playing:
         _unseat(match, night)
     _save_schedule(tournament, schedule)
@@ -279,9 +286,12 @@ def nights(tournament: Tournament, only: int | None = None) -> list[NightPlan]:
     started = max((n for n in rounds if n <= schedule.nights), default=0)
     free = pure.free_nights(schedule, first=started + 1)
     for m in matches:
-        # What the schedule page offers: Postpone, to the first night both teams are free.
+        # What the schedule page offers: Postpone, to the first night both teams are free (when no
+        # night of the season is, a new night after the last: the furthest a match can move).
         m.postponable = can_postpone(m, rounds.get(m.round))
         m.move_to = free.get((m.leg, m.home, m.away))
+        m.last_night, m.move_to_max = schedule.nights, schedule.nights + 1
+        m.move_adds_night = m.move_to == m.move_to_max
     numbers = [only] if only else range(1, schedule.nights + 1)
     return [
         NightPlan(n, rounds.get(n), by_night.get(n, []), [t.names for t in schedule.resting_on(n)]) for n in numbers

@@ -172,6 +172,8 @@ LOGOUT_REDIRECT_URL = "login"
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = os.environ.get("DJANGO_TIME_ZONE", "UTC")
 USE_I18N = True
+# Dates and times as every page and sheet shows them (tournament/locale_formats/en/formats.py).
+FORMAT_MODULE_PATH = ["tournament.locale_formats"]
 USE_TZ = True
 
 STATIC_URL = "static/"

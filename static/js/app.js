@@ -54,3 +54,21 @@ document.addEventListener("change", (event) => {
     final.value = JSON.parse(field.dataset.finalPresets)[field.value] || "";
   }
 });
+
+// The projector is read across a hall and never scrolled: a section marked data-fit whose long
+// names wrap past the foot of the screen has its type (app.css's --fit) made smaller a step at a
+// time until it fits, never below half size (the projector's pages keep a page's matches few).
+function fitToScreen(root) {
+  for (const section of root.querySelectorAll("[data-fit]")) {
+    const bottom = () => Math.max(...[...section.children].map((child) => child.getBoundingClientRect().bottom));
+    let scale = 1;
+    section.style.removeProperty("--fit");
+    while (bottom() > window.innerHeight && scale > 0.5) {
+      scale -= 0.05;
+      section.style.setProperty("--fit", scale.toFixed(2));
+    }
+  }
+}
+document.addEventListener("DOMContentLoaded", () => fitToScreen(document));
+document.addEventListener("htmx:afterSwap", () => fitToScreen(document));
+window.addEventListener("resize", () => fitToScreen(document));

@@ -46,6 +46,7 @@ def tournament_edit(request: HttpRequest, tournament_id: int) -> HttpResponse:
         except ValidationError as error:
             form.add_error("rule_overrides" if "rule_overrides" in form.changed_data else "preset", error)
         else:
+            messages.success(request, "Settings saved.")
             if flipped:
                 changed = ", ".join(flipped)
                 messages.warning(request, f"Every hand was scored again. Results changed at {changed}: later rounds "
