@@ -35,7 +35,7 @@ class Side(StrEnum):
     @property
     def seats(self) -> tuple[Seat, Seat]:
         """The side's two seats, in the engine's player order (North then South)."""
-        return (Seat.NORTH, Seat.SOUTH) if self is Side.NS else (Seat.EAST, Seat.WEST)
+        return SIDE_SEATS[self]
 
     @property
     def other(self) -> Side:
@@ -87,6 +87,9 @@ class Seat(StrEnum):
 
 
 PLAY_ORDER: tuple[Seat, ...] = tuple(Seat)
+SIDE_SEATS: dict[Side, tuple[Seat, Seat]] = {Side.NS: (Seat.NORTH, Seat.SOUTH), Side.EW: (Seat.EAST, Seat.WEST)}
+"""Each side's seats (see :attr:`Side.seats`), built once: reading an enum's members costs a
+look-up each time, and standings read a side's seats once a game."""
 """North, East, South, West: the order the deal (and the play) passes in."""
 
 

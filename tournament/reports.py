@@ -71,16 +71,19 @@ def standings_rows(tournament: Tournament) -> list[StandingRow]:
     split = tournament.split_partners
     team_of = {pid: p["team_id"] for pid, p in players.items()}
     games = Game.objects.filter(round_id__in=list(played), match__isnull=True)
+    # Read out of the loop: an enum's member is a look-up each time, and this loop runs 8,000
+    # times for a national event.
+    sides, finished_status = [(side, side.seats) for side in Side], Game.Status.FINISHED
     for round_id, table_id, ns_score, ew_score, status, winner in games.values_list(
         "round_id", "table_id", "ns_score", "ew_score", "status", "winner"
     ):
         number = played[round_id]
         by_round[number] += [ns_score, ew_score]
         at = seats[round_id, table_id]
-        finished = status == Game.Status.FINISHED
-        for side, points in ((Side.NS, ns_score), (Side.EW, ew_score)):
+        finished = status == finished_status
+        for (side, side_seats), points in zip(sides, (ns_score, ew_score), strict=True):
             won = (winner == side) if finished else None
-            members = [at[seat] for seat in side.seats]
+            members = [at[seat] for seat in side_seats]
             for entrant in members if split else [team_of[members[0]]]:
                 scores[entrant].append(RoundScore(number, points, won))
     for round_id, player in SitOut.objects.filter(round_id__in=list(played)).values_list("round_id", "player_id"):
