@@ -22,11 +22,11 @@ from django_htmx.http import reswap, retarget
 
 from scoring import InvalidHand, Seat, Side, score_hand
 from scoring.describe import first_dealer_rule
+from scoring.words import number as written
 from tournament import services
 from tournament.forms import DisputeForm, HandForm, error_text, hand_initial
 from tournament.models import Dispute, Game, Hand, HandRevision, Round, Table
 from tournament.reports import game_sheet
-from tournament.templatetags.wording import score
 from tournament.views.common import whole_number
 
 PAGE = "table/page.html"
@@ -216,7 +216,7 @@ def _saved(request: HttpRequest, loaded: Game, entered: services.EnteredHand) ->
     changed = [] if new else [row for row in rows if row.hand.number == number]
     # The scores are in the notice too: after a save the phone shows the next hand's form, and the
     # notice beside it is what the scorekeeper sees of the hand just stored.
-    totals = f"{Side.NS.label} {score(game.ns_score)}, {Side.EW.label} {score(game.ew_score)}"
+    totals = f"{Side.NS.label} {written(game.ns_score)}, {Side.EW.label} {written(game.ew_score)}"
     saved = {"notice": f"Hand {number} saved. {totals}.", "saved_number": number,
              "new_row": rows[-1] if new else None, "changed_rows": changed}  # fmt: skip
     if new and game.is_playing and request.headers.get("X-Next-Hand") == "client":
