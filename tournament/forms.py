@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 import functools
 import json
 from decimal import Decimal
@@ -428,8 +427,8 @@ def _hand_fields(rules: RuleSet, confirm: bool) -> dict[str, forms.Field]:
 class HandForm(forms.Form):
     """One hand at a table. ``standing`` is each side's (score, bags) before the hand.
 
-    Its fields come from :func:`_hand_fields`, each a shallow copy of the rule set's: nothing
-    here changes a field after it is built (which is what Django's deep copy guards against).
+    Its fields are :func:`_hand_fields`' own, shared by every form of the rule set (not copied,
+    as Django copies a form's declared fields): nothing may change a field after it is built.
     """
 
     def __init__(
@@ -442,7 +441,7 @@ class HandForm(forms.Form):
     ) -> None:
         super().__init__(*args, **kwargs)
         self.rules, self.standing, self.confirm = rules, standing, confirm
-        self.fields.update({name: copy.copy(field) for name, field in _hand_fields(rules, confirm).items()})
+        self.fields.update(_hand_fields(rules, confirm))
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()

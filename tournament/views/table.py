@@ -220,7 +220,7 @@ def _saved(request: HttpRequest, loaded: Game, entered: services.EnteredHand) ->
     saved = {"notice": f"Hand {number} saved. {totals}.", "saved_number": number,
              "new_row": rows[-1] if new else None, "changed_rows": changed}  # fmt: skip
     if new and game.is_playing and request.headers.get("X-Next-Hand") == "client":
-        context = {"game": game, "sheet": sheet, "last_number": number, **saved}
+        context = {"game": game, "sheet": sheet, "form": None, "last_number": number, **saved}
     else:
         context = _context(game, _form(game, hands=entered.hands), sheet, **saved)
     return render(request, f"{PAGE}#saved", context)
