@@ -883,7 +883,10 @@ def _lock_sql(alias: str) -> tuple[str, str, tuple[object, ...]]:
     last = Hand.objects.filter(game=OuterRef("pk")).order_by("-number").values("number")[:1]
     # "Not blank" as the unique index on entry_key says it, so that the lookup may use that
     # partial index (a bound key alone cannot prove it is not blank): else every hand is read.
-    sent = Hand.objects.order_by().filter(entry_key=key).exclude(entry_key="").values("pk")[:1]
+    # The blank is written into the SQL, not bound: a prepared statement's plan, made once for any
+    # values, can use that index only so (with a bound blank PostgreSQL either plans the statement
+    # again on every save or settles on a plan that reads every hand).
+    sent = Hand.objects.order_by().filter(entry_key=key).exclude(entry_key=RawSQL("''", ())).values("pk")[:1]
     hands = games.values(last_number=Subquery(last), sent_id=Subquery(sent))
     (lock, lock_params), (read, read_params) = (q.query.get_compiler(alias).as_sql() for q in (locked, hands))
     assert tuple(lock_params) == (pk,) and [read_params.count(p) for p in (key, pk)] == [1, 1], "each stand-in once"
