@@ -96,8 +96,9 @@ def test_the_resent_entry_lookup_reads_the_entry_key_index_not_every_hand(runnin
     national event's 32,000 hands on every save)."""
     game = running_round.games.first()
     with transaction.atomic():
-        _, read, params = models._lock_sql(connection.alias)
-        given = [{models._LOCK_KEY: "phone-attempt-1", models._LOCK_GAME: game.pk}.get(p, p) for p in params]
+        _, (read, params) = models._lock_sql(connection.alias)
+        given = {name: {models._LOCK_KEY: "phone-attempt-1", models._LOCK_GAME: game.pk}.get(p, p)
+                 for name, p in params.items()}  # fmt: skip
         with connection.cursor() as cursor:
             if connection.vendor == "sqlite":
                 cursor.execute("EXPLAIN QUERY PLAN " + read, given)
@@ -106,13 +107,13 @@ def test_the_resent_entry_lookup_reads_the_entry_key_index_not_every_hand(runnin
             else:
                 # As the app sends it (settings: prepare_threshold): a prepared statement, with the
                 # plan PostgreSQL makes once for any key.
-                types = [{models._LOCK_KEY: "text", models._LOCK_GAME: "bigint"}.get(p, "text") for p in params]
-                numbered = iter(range(1, len(given) + 1))
-                prepared = re.sub("%s", lambda _: f"${next(numbered)}", read)
+                names = list(params)
+                types = [{models._LOCK_KEY: "text", models._LOCK_GAME: "bigint"}[params[name]] for name in names]
+                prepared = re.sub(r"%\((\w+)\)s", lambda found: f"${names.index(found[1]) + 1}", read)
                 cursor.execute(f"PREPARE resent_entry({', '.join(types)}) AS {prepared}")
                 cursor.execute("SET LOCAL enable_seqscan = off")  # the index whenever it may be used
                 cursor.execute("SET LOCAL plan_cache_mode = force_generic_plan")
-                values = ", ".join(f"'{value}'" if isinstance(value, str) else str(value) for value in given)
+                values = ", ".join(f"'{v}'" if isinstance(v, str) else str(v) for v in map(given.get, names))
                 cursor.execute(f"EXPLAIN EXECUTE resent_entry({values})")  # a utility statement binds nothing
                 plan = " / ".join(row[0] for row in cursor.fetchall())
                 cursor.execute("DEALLOCATE resent_entry")

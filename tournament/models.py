@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import functools
 import json
-import re
 import secrets
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from decimal import Decimal
@@ -587,7 +586,7 @@ def _current_of(games: Iterable[Game]) -> Game | None:
 @dataclass(frozen=True)
 class _LinkQuery:
     """:meth:`GameQuerySet.at_link`'s query compiled once for a database: its SQL and parameters
-    (named, see :func:`_named_parameters`), with the stand-ins ``_LINK_TOKEN`` and ``_LINK_ROUND``
+    (named, see :func:`row_sql.named_parameters`), with the stand-ins ``_LINK_TOKEN`` and ``_LINK_ROUND``
     where the link's token and round number go, and what turns its rows into games (Django's own
     converters and populators, as a queryset's iteration builds them for every query)."""
 
@@ -621,7 +620,7 @@ def _link_query(alias: str) -> _LinkQuery:
     assert [params.count(p) for p in (_LINK_TOKEN, _LINK_ROUND)] == [1, 1], "each stand-in once, for its own value"
     select, info = compiler.select, compiler.klass_info
     start, end = info["select_fields"][0], info["select_fields"][-1] + 1
-    sql, named = _named_parameters(sql, params)
+    sql, named = row_sql.named_parameters(sql, params)
     return _LinkQuery(
         sql=sql,
         params=named,
@@ -634,16 +633,6 @@ def _link_query(alias: str) -> _LinkQuery:
 
 
 _LINK_TOKEN, _LINK_ROUND = "link-token-stand-in", 32_123  # a round number a filter keeps (not < 0)
-
-
-def _named_parameters(sql: str, params: Sequence[object]) -> tuple[str, dict[str, object]]:
-    """``sql`` with its ``%s`` placeholders named ``%(p0)s``, ``%(p1)s``… and ``params`` by those
-    names. SQLite's backend turns positional placeholders into its own by a regular expression run
-    over the whole statement on every execution (a tenth of a millisecond on the link's query,
-    over five thousand characters long); named ones by one ``%`` formatting."""
-    numbers = iter(range(len(params)))
-    named = re.sub(r"%[%s]", lambda found: "%%" if found[0] == "%%" else f"%(p{next(numbers)})s", sql)
-    return named, {f"p{number}": param for number, param in enumerate(params)}
 
 
 @functools.cache
@@ -779,15 +768,15 @@ class Game(models.Model):
         the number of the game's last hand and the id of the hand stored under ``entry_key``
         (``None`` for none), read once the lock is held."""
         connection = connections[self._state.db or "default"]
-        lock, hands, params = _lock_sql(connection.alias)
+        (lock, lock_params), (hands, hands_params) = _lock_sql(connection.alias)
+        # NULL for no key matches no hand (hands entered without one store "").
+        given = {_LOCK_KEY: entry_key or None, _LOCK_GAME: self.pk}
         with connection.cursor() as cursor:
-            cursor.execute(lock, [self.pk])
+            cursor.execute(lock, {name: given.get(param, param) for name, param in lock_params.items()})
             row = dict(zip([column[0] for column in cursor.description], cursor.fetchone(), strict=True))
             # A statement of its own: PostgreSQL reads a statement's subqueries as they were
             # when it began, which for the locking one may be before the last holder committed.
-            # NULL for no key matches no hand (hands entered without one store "").
-            given = {_LOCK_KEY: entry_key or None, _LOCK_GAME: self.pk}
-            cursor.execute(hands, [given.get(param, param) for param in params])
+            cursor.execute(hands, {name: given.get(param, param) for name, param in hands_params.items()})
             last_number, sent_id = cursor.fetchone()
         for column in GAME_COLUMNS:
             setattr(self, column, row[column])
@@ -870,10 +859,10 @@ assert all(isinstance(field, _PLAIN_FIELDS) for field in Game._meta.concrete_fie
 
 
 @functools.cache
-def _lock_sql(alias: str) -> tuple[str, str, tuple[object, ...]]:
-    """SQL for :meth:`Game.lock`: the game's row locked (parameter: its id), then its last
-    hand's number and the hand stored under an entry key, and that statement's parameters with
-    ``_LOCK_KEY`` and ``_LOCK_GAME`` standing in for the key and the game's id.
+def _lock_sql(alias: str) -> tuple[tuple[str, dict[str, object]], tuple[str, dict[str, object]]]:
+    """SQL for :meth:`Game.lock`, each statement with its (named) parameters, where ``_LOCK_KEY``
+    and ``_LOCK_GAME`` stand in for the entry key and the game's id: the game's row locked, then
+    its last hand's number and the hand stored under the key.
     The ORM's queries compiled once per database, as :func:`_seat_name_sql` is and for the
     same reason; compiled in the first caller's transaction, where Django lets a row lock be
     asked for."""
@@ -890,7 +879,7 @@ def _lock_sql(alias: str) -> tuple[str, str, tuple[object, ...]]:
     hands = games.values(last_number=Subquery(last), sent_id=Subquery(sent))
     (lock, lock_params), (read, read_params) = (q.query.get_compiler(alias).as_sql() for q in (locked, hands))
     assert tuple(lock_params) == (pk,) and [read_params.count(p) for p in (key, pk)] == [1, 1], "each stand-in once"
-    return lock, read, tuple(read_params)
+    return row_sql.named_parameters(lock, lock_params), row_sql.named_parameters(read, read_params)
 
 
 _LOCK_GAME, _LOCK_KEY = -1, "entry-key-stand-in"

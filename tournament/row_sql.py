@@ -6,11 +6,16 @@ what ``save()`` would: each value is converted by its field as ``save()`` conver
 ``pre_save``, so defaults and ``auto_now`` apply, then ``get_db_prep_save``), and the database's
 constraints check every row. They send no ``pre_save``/``post_save`` signals: the app connects
 none (a test checks), and a model's logic lives in its methods, not in signals.
+
+Their parameters are named (``%(number)s``), as :func:`named_parameters` names a compiled query's:
+SQLite's backend turns positional ones into its own with a regular expression over the whole
+statement on every execution, named ones with one ``%`` formatting.
 """
 
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Sequence
 
 from django.db import DatabaseError, connections, models, router
@@ -28,7 +33,7 @@ def insert(obj: models.Model) -> None:
     connection = connections[alias]
     sql, fields, returning = _insert_sql(type(obj), alias)
     with connection.cursor() as cursor:
-        cursor.execute(sql, [db_value(field, obj, connection, add=True) for field in fields])
+        cursor.execute(sql, {field.attname: db_value(field, obj, connection, add=True) for field in fields})
         if returning:
             (pk,) = cursor.fetchone()
         else:
@@ -45,7 +50,8 @@ def update(obj: models.Model, fields: Sequence[str] | None = None) -> None:
     connection = connections[alias]
     sql, columns = _update_sql(type(obj), alias, None if fields is None else tuple(fields))
     with connection.cursor() as cursor:
-        cursor.execute(sql, [*(db_value(field, obj, connection, add=False) for field in columns), obj.pk])
+        values = {field.attname: db_value(field, obj, connection, add=False) for field in columns}
+        cursor.execute(sql, {**values, _PK: obj.pk})
         if cursor.rowcount != 1:
             raise DatabaseError(f"{obj._meta.label} {obj.pk}: the row to update is gone")
 
@@ -58,7 +64,7 @@ def _insert_sql(model: type[models.Model], alias: str) -> tuple[str, list[Field]
     quote = connection.ops.quote_name
     fields = [field for field in model._meta.concrete_fields if not field.primary_key]
     columns = ", ".join(quote(field.column) for field in fields)
-    values = ", ".join(["%s"] * len(fields))
+    values = ", ".join(f"%({field.attname})s" for field in fields)
     sql = f"INSERT INTO {quote(model._meta.db_table)} ({columns}) VALUES ({values})"
     returning = connection.features.can_return_columns_from_insert
     if returning:
@@ -76,6 +82,17 @@ def _update_sql(model: type[models.Model], alias: str, names: tuple[str, ...] | 
         fields = [field for field in meta.concrete_fields if not field.primary_key]
     else:
         fields = [meta.get_field(name) for name in names]
-    assigned = ", ".join(f"{quote(field.column)} = %s" for field in fields)
-    sql = f"UPDATE {quote(meta.db_table)} SET {assigned} WHERE {quote(meta.pk.column)} = %s"
+    assigned = ", ".join(f"{quote(field.column)} = %({field.attname})s" for field in fields)
+    sql = f"UPDATE {quote(meta.db_table)} SET {assigned} WHERE {quote(meta.pk.column)} = %({_PK})s"
     return sql, fields
+
+
+_PK = "row_sql_pk"  # the updated row's id: named apart from every column
+
+
+def named_parameters(sql: str, params: Sequence[object]) -> tuple[str, dict[str, object]]:
+    """A compiled query's ``sql`` with its ``%s`` placeholders named ``%(p0)s``, ``%(p1)s``… and
+    its ``params`` by those names (see the module's docstring for why)."""
+    numbers = iter(range(len(params)))
+    named = re.sub(r"%[%s]", lambda found: "%%" if found[0] == "%%" else f"%(p{next(numbers)})s", sql)
+    return named, {f"p{number}": param for number, param in enumerate(params)}
