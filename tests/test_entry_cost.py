@@ -96,7 +96,7 @@ def test_the_resent_entry_lookup_reads_the_entry_key_index_not_every_hand(runnin
     national event's 32,000 hands on every save)."""
     game = running_round.games.first()
     with transaction.atomic():
-        _, (read, params) = models._lock_sql(connection.alias)
+        read, params = models._lock_sql(connection.alias)[-1]
         given = {name: {models._LOCK_KEY: "phone-attempt-1", models._LOCK_GAME: game.pk}.get(p, p)
                  for name, p in params.items()}  # fmt: skip
         with connection.cursor() as cursor:

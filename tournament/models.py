@@ -768,16 +768,14 @@ class Game(models.Model):
         the number of the game's last hand and the id of the hand stored under ``entry_key``
         (``None`` for none), read once the lock is held."""
         connection = connections[self._state.db or "default"]
-        (lock, lock_params), (hands, hands_params) = _lock_sql(connection.alias)
         # NULL for no key matches no hand (hands entered without one store "").
         given = {_LOCK_KEY: entry_key or None, _LOCK_GAME: self.pk}
+        row = {}
         with connection.cursor() as cursor:
-            cursor.execute(lock, {name: given.get(param, param) for name, param in lock_params.items()})
-            row = dict(zip([column[0] for column in cursor.description], cursor.fetchone(), strict=True))
-            # A statement of its own: PostgreSQL reads a statement's subqueries as they were
-            # when it began, which for the locking one may be before the last holder committed.
-            cursor.execute(hands, {name: given.get(param, param) for name, param in hands_params.items()})
-            last_number, sent_id = cursor.fetchone()
+            for sql, params in _lock_sql(connection.alias):
+                cursor.execute(sql, {name: given.get(param, param) for name, param in params.items()})
+                row.update(zip([column[0] for column in cursor.description], cursor.fetchone(), strict=True))
+        last_number, sent_id = row["last_number"], row["sent_id"]
         for column in GAME_COLUMNS:
             setattr(self, column, row[column])
         self.round.status = row["round_status"]
@@ -859,16 +857,18 @@ assert all(isinstance(field, _PLAIN_FIELDS) for field in Game._meta.concrete_fie
 
 
 @functools.cache
-def _lock_sql(alias: str) -> tuple[tuple[str, dict[str, object]], tuple[str, dict[str, object]]]:
+def _lock_sql(alias: str) -> list[tuple[str, dict[str, object]]]:
     """SQL for :meth:`Game.lock`, each statement with its (named) parameters, where ``_LOCK_KEY``
-    and ``_LOCK_GAME`` stand in for the entry key and the game's id: the game's row locked, then
-    its last hand's number and the hand stored under the key.
+    and ``_LOCK_GAME`` stand in for the entry key and the game's id: the game's row locked, with
+    its last hand's number and the hand stored under the key, the last two read by the last
+    statement.
     The ORM's queries compiled once per database, as :func:`_seat_name_sql` is and for the
     same reason; compiled in the first caller's transaction, where Django lets a row lock be
     asked for."""
     pk, key = _LOCK_GAME, _LOCK_KEY
     games = Game.objects.using(alias).order_by().filter(pk=pk)
-    locked = games.select_for_update(of=("self",)).values(*GAME_COLUMNS, round_status=F("round__status"))
+    locked = games.select_for_update(of=("self",))
+    columns = {"round_status": F("round__status")}
     last = Hand.objects.filter(game=OuterRef("pk")).order_by("-number").values("number")[:1]
     # "Not blank" as the unique index on entry_key says it, so that the lookup may use that
     # partial index (a bound key alone cannot prove it is not blank): else every hand is read.
@@ -876,10 +876,18 @@ def _lock_sql(alias: str) -> tuple[tuple[str, dict[str, object]], tuple[str, dic
     # values, can use that index only so (with a bound blank PostgreSQL either plans the statement
     # again on every save or settles on a plan that reads every hand).
     sent = Hand.objects.order_by().filter(entry_key=key).exclude(entry_key=RawSQL("''", ())).values("pk")[:1]
-    hands = games.values(last_number=Subquery(last), sent_id=Subquery(sent))
-    (lock, lock_params), (read, read_params) = (q.query.get_compiler(alias).as_sql() for q in (locked, hands))
-    assert tuple(lock_params) == (pk,) and [read_params.count(p) for p in (key, pk)] == [1, 1], "each stand-in once"
-    return row_sql.named_parameters(lock, lock_params), row_sql.named_parameters(read, read_params)
+    read = {"last_number": Subquery(last), "sent_id": Subquery(sent)}
+    if connections[alias].vendor == "postgresql":
+        # The read is a statement of its own: PostgreSQL reads a statement's subqueries as they
+        # were when it began, which for the locking one may be before the last holder committed.
+        # (SQLite's transactions begin IMMEDIATE (see settings): each holds the write lock first.)
+        statements = [locked.values(*GAME_COLUMNS, **columns), games.values(**read)]
+    else:
+        statements = [locked.values(*GAME_COLUMNS, **columns, **read)]
+    compiled = [row_sql.named_parameters(*q.query.get_compiler(alias).as_sql()) for q in statements]
+    stand_ins = sorted((param for _, params in compiled for param in params.values()), key=str)
+    assert stand_ins == sorted([pk] * len(statements) + [key], key=str), "the game once a statement, the key once"
+    return compiled
 
 
 _LOCK_GAME, _LOCK_KEY = -1, "entry-key-stand-in"
