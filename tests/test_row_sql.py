@@ -2,8 +2,8 @@
 constraints, and no behaviour hangs on the signals such a write does not send."""
 
 import pytest
-from django.db import DatabaseError, IntegrityError, transaction
-from django.db.models import signals
+from django.db import DatabaseError, IntegrityError, connection, transaction
+from django.db.models import F, signals
 from django.forms.models import model_to_dict
 
 from tournament import row_sql
@@ -61,3 +61,16 @@ def test_updating_a_row_that_is_gone_is_an_error(running_round):
     Game.objects.filter(pk=game.pk).delete()
     with pytest.raises(DatabaseError, match="gone"):
         row_sql.update(game, ["ns_score"])
+
+
+def test_a_compiled_querys_literal_percent_signs_survive_naming_its_parameters(running_round):
+    """The link's and the lock's queries are compiled once and their parameters named: a ``%%``
+    (a literal ``%``, as in a LIKE pattern) must stay one, on both databases."""
+    games = Game.objects.filter(pk__gt=0, status__contains=F("status")).values("pk")
+    sql, params = games.query.get_compiler(connection.alias).as_sql()
+    assert "%%" in sql and params, sql
+    named, values = row_sql.named_parameters(sql, params)
+    with connection.cursor() as cursor:
+        cursor.execute(named, values)
+        found = {pk for (pk,) in cursor.fetchall()}
+    assert found == set(running_round.games.values_list("pk", flat=True))

@@ -857,7 +857,7 @@ assert all(isinstance(field, _PLAIN_FIELDS) for field in Game._meta.concrete_fie
 
 
 @functools.cache
-def _lock_sql(alias: str) -> list[tuple[str, dict[str, object]]]:
+def _lock_sql(alias: str) -> tuple[tuple[str, dict[str, object]], ...]:
     """SQL for :meth:`Game.lock`, each statement with its (named) parameters, where ``_LOCK_KEY``
     and ``_LOCK_GAME`` stand in for the entry key and the game's id: the game's row locked, with
     its last hand's number and the hand stored under the key, the last two read by the last
@@ -877,14 +877,15 @@ def _lock_sql(alias: str) -> list[tuple[str, dict[str, object]]]:
     # again on every save or settles on a plan that reads every hand).
     sent = Hand.objects.order_by().filter(entry_key=key).exclude(entry_key=RawSQL("''", ())).values("pk")[:1]
     read = {"last_number": Subquery(last), "sent_id": Subquery(sent)}
-    if connections[alias].vendor == "postgresql":
+    if connections[alias].vendor == "sqlite":
+        # SQLite's transactions begin IMMEDIATE (see settings), so each holds the write lock
+        # before its first statement: one statement reads what the last holder committed.
+        statements = [locked.values(*GAME_COLUMNS, **columns, **read)]
+    else:
         # The read is a statement of its own: PostgreSQL reads a statement's subqueries as they
         # were when it began, which for the locking one may be before the last holder committed.
-        # (SQLite's transactions begin IMMEDIATE (see settings): each holds the write lock first.)
         statements = [locked.values(*GAME_COLUMNS, **columns), games.values(**read)]
-    else:
-        statements = [locked.values(*GAME_COLUMNS, **columns, **read)]
-    compiled = [row_sql.named_parameters(*q.query.get_compiler(alias).as_sql()) for q in statements]
+    compiled = tuple(row_sql.named_parameters(*q.query.get_compiler(alias).as_sql()) for q in statements)
     stand_ins = sorted((param for _, params in compiled for param in params.values()), key=str)
     assert stand_ins == sorted([pk] * len(statements) + [key], key=str), "the game once a statement, the key once"
     return compiled

@@ -94,5 +94,6 @@ def named_parameters(sql: str, params: Sequence[object]) -> tuple[str, dict[str,
     """A compiled query's ``sql`` with its ``%s`` placeholders named ``%(p0)s``, ``%(p1)s``… and
     its ``params`` by those names (see the module's docstring for why)."""
     numbers = iter(range(len(params)))
-    named = re.sub(r"%[%s]", lambda found: "%%" if found[0] == "%%" else f"%(p{next(numbers)})s", sql)
+    named = re.sub(r"%[%s]", lambda found: "%%" if found[0] == "%%" else f"%(p{next(numbers, -1)})s", sql)
+    assert next(numbers, None) is None and "%(p-1)s" not in named, "one parameter for each placeholder"
     return named, {f"p{number}": param for number, param in enumerate(params)}
