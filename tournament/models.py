@@ -564,7 +564,7 @@ class GameQuerySet(models.QuerySet):
         query = _link_query(self.db)
         given = {_LINK_TOKEN: token, _LINK_ROUND: round_number}
         with connections[self.db].cursor() as cursor:
-            cursor.execute(query.sql, {name: given.get(param, param) for name, param in query.params.items()})
+            cursor.execute(query.sql, row_sql.bound(query.params, given))
             rows = cursor.fetchall()
         return _current_of(query.games(rows))
 
@@ -773,7 +773,7 @@ class Game(models.Model):
         row = {}
         with connection.cursor() as cursor:
             for sql, params in _lock_sql(connection.alias):
-                cursor.execute(sql, {name: given.get(param, param) for name, param in params.items()})
+                cursor.execute(sql, row_sql.bound(params, given))
                 row.update(zip([column[0] for column in cursor.description], cursor.fetchone(), strict=True))
         last_number, sent_id = row["last_number"], row["sent_id"]
         for column in GAME_COLUMNS:

@@ -97,3 +97,8 @@ def named_parameters(sql: str, params: Sequence[object]) -> tuple[str, dict[str,
     named = re.sub(r"%[%s]", lambda found: "%%" if found[0] == "%%" else f"%(p{next(numbers, -1)})s", sql)
     assert next(numbers, None) is None and "%(p-1)s" not in named, "one parameter for each placeholder"
     return named, {f"p{number}": param for number, param in enumerate(params)}
+
+
+def bound(params: dict[str, object], given: dict[object, object]) -> dict[str, object]:
+    """Named ``params`` with each stand-in that ``given`` names replaced by its value."""
+    return {name: given.get(param, param) for name, param in params.items()}
