@@ -25,6 +25,7 @@ for name, value in {"DJANGO_DEBUG": "false", "DJANGO_SECRET_KEY": "bench-" + "k"
     os.environ.setdefault(name, value)
 django.setup()
 
+from django.core.management import call_command  # noqa: E402
 from django.db import connection, reset_queries  # noqa: E402
 from django.test import Client  # noqa: E402
 from django.test.utils import CaptureQueriesContext, setup_test_environment  # noqa: E402
@@ -86,6 +87,8 @@ def measure(tables: int) -> dict[str, tuple[float, int]]:
 
 def main() -> None:
     setup_test_environment()
+    # Production settings serve static files by their hashed names, from the manifest.
+    call_command("collectstatic", verbosity=0, interactive=False)
     with throwaway_database():
         print(f"tournament scale ({connection.vendor}, Python {sys.version.split()[0]})")
         results = {tables: measure(tables) for tables in SIZES}

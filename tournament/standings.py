@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import Generic, TypeVar
 
 E = TypeVar("E", bound=Hashable)
@@ -53,18 +54,23 @@ class Standing(Generic[E]):
 def rank(scores: Mapping[E, Sequence[RoundScore]]) -> list[Standing[E]]:
     """Rank every entrant; a round an entrant did not play counts as 0 in the tiebreak."""
     numbers = sorted({s.round for rounds in scores.values() for s in rounds})
-    rows = []
+    # A national event ranks 4,000 entrants on every standings page: each line is worked out
+    # once, and a Standing built once, after the sort has given it its place.
+    lines = []
     for entrant, rounds in scores.items():
         by_round = {s.round: s for s in rounds}
-        total, won = sum(s.points for s in rounds), sum(1 for s in rounds if s.won)
-        recent = tuple(-(by_round[n].points if n in by_round else 0) for n in reversed(numbers))
-        line = tuple(by_round.get(n) for n in numbers)
-        rows.append(Standing(0, entrant, total, won, line, (-total, -won, *recent)))
-    rows.sort(key=lambda row: row.key)
+        line = tuple(map(by_round.get, numbers))
+        total = sum(s.points for s in rounds)
+        won = sum(1 for s in rounds if s.won)
+        recent = tuple(0 if s is None else -s.points for s in reversed(line))
+        lines.append(((-total, -won, *recent), entrant, total, won, line))
+    lines.sort(key=itemgetter(0))
     ranked: list[Standing[E]] = []
-    for position, row in enumerate(rows, start=1):
-        place = ranked[-1].rank if ranked and ranked[-1].key == row.key else position
-        ranked.append(Standing(place, row.entrant, row.total, row.rounds_won, row.rounds, row.key))
+    place, previous = 0, None
+    for position, (key, entrant, total, won, line) in enumerate(lines, start=1):
+        if key != previous:
+            place, previous = position, key
+        ranked.append(Standing(place, entrant, total, won, line, key))
     return ranked
 
 

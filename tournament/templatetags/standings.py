@@ -8,7 +8,7 @@ from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
 from tournament.reports import StandingRow
-from tournament.standings import Standing
+from tournament.standings import RoundScore, Standing
 from tournament.templatetags.wording import score
 
 register = template.Library()
@@ -17,14 +17,21 @@ register = template.Library()
 @register.filter
 def round_cells(standing: Standing) -> SafeString:
     """One ``<td>`` per round of the event: the points (* when sat out; a true minus sign), blank if not played."""
-    return mark_safe(  # numbers only
-        "".join(
-            '<td class="num round-col"></td>'
-            if r is None
-            else f'<td class="num round-col">{score(r.points)}{"*" if r.sat_out else ""}</td>'
-            for r in standing.rounds
-        )
-    )
+    return mark_safe(_round_cells(standing.rounds, {}))  # numbers only
+
+
+def _round_cells(rounds: Iterable[RoundScore | None], written: dict) -> str:
+    """The cells of :func:`round_cells`; ``written`` keeps each cell's HTML by its points, for
+    the next line (4,000 lines of 8 rounds hold few different scores)."""
+    html = []
+    for r in rounds:
+        key = None if r is None else (r.points, r.sat_out)
+        cell = written.get(key)
+        if cell is None:
+            text = "" if r is None else f"{score(r.points)}{'*' if r.sat_out else ''}"
+            cell = written[key] = f'<td class="num round-col">{text}</td>'
+        html.append(cell)
+    return "".join(html)
 
 
 @register.filter
@@ -32,7 +39,7 @@ def standing_rows(rows: Iterable[StandingRow], prize_divisions: Collection[str] 
     """One ``<tr>`` per entrant: rank, name (its division when a division prize names it;
     withdrawn), points, rounds won, then one cell per round of the event with its points (* when
     sat out), blank if not played."""
-    html = []
+    html, written = [], {}
     for row in rows:
         s = row.standing
         name = escape(row.name)
@@ -40,7 +47,7 @@ def standing_rows(rows: Iterable[StandingRow], prize_divisions: Collection[str] 
             name += f' <small class="muted">{escape(row.division)}</small>'
         if row.withdrawn:
             name += ' <small class="muted">(withdrawn)</small>'
-        cells = round_cells(s)
+        cells = _round_cells(s.rounds, written)
         opening = '<tr class="withdrawn">' if row.withdrawn else "<tr>"
         html.append(
             opening
