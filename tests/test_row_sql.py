@@ -74,3 +74,81 @@ def test_a_compiled_querys_literal_percent_signs_survive_naming_its_parameters(r
         cursor.execute(named, values)
         found = {pk for (pk,) in cursor.fetchall()}
     assert found == set(running_round.games.values_list("pk", flat=True))
+
+
+def _new_hand(game, number: int = 1) -> Hand:
+    return Hand(game=game, number=number, north_bid="3", east_bid="3", south_bid="3", west_bid="3",
+                north_tricks=4, east_tricks=3, south_tricks=3, west_tricks=3, entry_key=f"key-{number}")  # fmt: skip
+
+
+def test_a_hand_its_revision_and_the_games_totals_written_together_read_back_as_three_writes(running_round):
+    """write_together is one statement on PostgreSQL and three elsewhere; either way the rows
+    are what insert, insert and update store, and the new rows get their ids."""
+    game, twin = running_round.games.order_by("pk")[:2]
+    together, apart = _new_hand(game), _new_hand(twin, 2)
+    revisions = [HandRevision(hand=hand, source=HandRevision.Source.TABLE, after=hand.snapshot())
+                 for hand in (together, apart)]  # fmt: skip
+    for each in (game, twin):
+        each.ns_score, each.status = 41, Game.Status.TIED
+    row_sql.write_together(together, revisions[0], game, ["ns_score", "status"])
+    row_sql.insert(apart)
+    revisions[1].hand_id = apart.pk
+    row_sql.insert(revisions[1])
+    row_sql.update(twin, ["ns_score", "status"])
+    assert together.pk and revisions[0].pk and not together._state.adding and not revisions[0]._state.adding
+    assert revisions[0].hand_id == together.pk
+    differ = {"game_id", "number", "entry_key", "entered_at"}
+    assert {k: v for k, v in _stored(together).items() if k not in differ} == {
+        k: v for k, v in _stored(apart).items() if k not in differ
+    }
+    assert _stored(together)["entry_key"] == "key-1" and _stored(together)["entered_at"] == together.entered_at
+    assert _stored(revisions[0]) == {**_stored(revisions[1]), "hand_id": together.pk,
+                                     "changed_at": revisions[0].changed_at}  # fmt: skip
+    written = {name: [Game.objects.filter(pk=g.pk).values_list(name, flat=True).get() for g in (game, twin)]
+               for name in ("ns_score", "status", "ew_score")}  # fmt: skip
+    assert written == {"ns_score": [41, 41], "status": ["tied", "tied"], "ew_score": [0, 0]}
+
+
+def test_a_correction_written_together_updates_the_hand_and_keeps_a_revision_of_the_change(running_round):
+    game = running_round.games.first()
+    hand = _new_hand(game)
+    row_sql.write_together(hand, HandRevision(hand=hand, source="table", after=hand.snapshot()), game, ["ns_score"])
+    before, hand.north_tricks, hand.east_tricks, hand.version = hand.snapshot(), 5, 2, 2
+    game.ns_score = 52
+    revision = HandRevision(hand=hand, source="director", before=before, after=hand.snapshot())
+    row_sql.write_together(hand, revision, game, ["ns_score"])
+    assert Hand.objects.filter(game=game).count() == 1
+    stored = Hand.objects.get(pk=hand.pk)
+    assert (stored.north_tricks, stored.east_tricks, stored.version) == (5, 2, 2)
+    history = list(HandRevision.objects.filter(hand=hand).order_by("id").values_list("before", "after"))
+    assert [(b and b["north_tricks"], a["north_tricks"]) for b, a in history] == [(None, 4), (4, 5)]
+    assert Game.objects.get(pk=game.pk).ns_score == 52
+
+
+def test_writing_together_is_refused_whole_by_any_rows_constraint(running_round):
+    game = running_round.games.first()
+    first = _new_hand(game)
+    row_sql.write_together(first, HandRevision(hand=first, source="table", after={}), game, ["ns_score"])
+    game.ns_score = 99
+    clash = _new_hand(game)  # one_hand_number_per_game, and the entry key once
+    with pytest.raises(IntegrityError), transaction.atomic():
+        row_sql.write_together(clash, HandRevision(hand=clash, source="table", after={}), game, ["ns_score"])
+    game.ns_bags = -1  # a positive small integer
+    second = _new_hand(game, 2)
+    with pytest.raises(IntegrityError), transaction.atomic():
+        row_sql.write_together(second, HandRevision(hand=second, source="table", after={}), game, ["ns_bags"])
+    assert list(Hand.objects.values_list("pk", flat=True)) == [first.pk] and HandRevision.objects.count() == 1
+    assert Game.objects.get(pk=game.pk).ns_score == 0
+
+
+def test_writing_together_to_a_row_that_is_gone_is_an_error(running_round):
+    game, other = running_round.games.order_by("pk")[:2]
+    hand = _new_hand(game)
+    row_sql.write_together(hand, HandRevision(hand=hand, source="table", after={}), game, ["ns_score"])
+    Hand.objects.filter(pk=hand.pk).delete()
+    with pytest.raises(DatabaseError), transaction.atomic():  # the hand to correct
+        row_sql.write_together(hand, HandRevision(hand=hand, source="table", after={}), game, ["ns_score"])
+    Game.objects.filter(pk=other.pk).delete()
+    new = _new_hand(game, 2)
+    with pytest.raises(DatabaseError, match="gone"), transaction.atomic():  # the row whose fields it updates
+        row_sql.write_together(new, HandRevision(hand=new, source="table", after={}), other, ["ns_score"])

@@ -10,6 +10,9 @@ none (a test checks), and a model's logic lives in its methods, not in signals.
 Their parameters are named (``%(number)s``), as :func:`named_parameters` names a compiled query's:
 SQLite's backend turns positional ones into its own with a regular expression over the whole
 statement on every execution, named ones with one ``%`` formatting.
+
+:func:`write_together` writes a row, a new row referring to it and an update of a third, as
+these would, in one statement on PostgreSQL.
 """
 
 from __future__ import annotations
@@ -56,15 +59,102 @@ def update(obj: models.Model, fields: Sequence[str] | None = None) -> None:
             raise DatabaseError(f"{obj._meta.label} {obj.pk}: the row to update is gone")
 
 
+def write_together(row: models.Model, child: models.Model, other: models.Model, fields: Sequence[str]) -> None:
+    """Write ``row`` (inserted when it has no id, else every column but the id updated), then
+    insert ``child`` (unsaved) with its foreign key to ``row``'s model pointing at ``row``, then
+    update ``fields`` of ``other`` (a saved row): what :func:`insert` and :func:`update` would
+    write one after the other, and give ``row`` and ``child`` their ids.
+
+    On PostgreSQL it is one statement (a data-modifying WITH), not three: a scorekeeper's save
+    writes a hand, its revision and the game's totals, and each statement is a round trip to
+    the server. The rows meet the same constraints, and a row to update that is gone is an error
+    here too (``other``'s, as :func:`update` says it; ``row``'s as the child's foreign key, left
+    null, which the database refuses).
+    """
+    alias = row._state.db or router.db_for_write(type(row))
+    connection = connections[alias]
+    add = row.pk is None
+    link = _link_field(type(child), type(row))
+    if connection.vendor != "postgresql":  # SQLite has no INSERT or UPDATE inside a WITH
+        if add:
+            insert(row)
+        else:
+            update(row)
+        setattr(child, link.attname, row.pk)
+        insert(child)
+        update(other, fields)
+        return
+    sql, columns = _together_sql(type(row), add, type(child), type(other), tuple(fields), alias)
+    parts = ((_ROW, row, add), (_CHILD, child, True), (_OTHER, other, False))
+    params = {
+        prefix + field.attname: db_value(field, obj, connection, add=adding)
+        for (prefix, obj, adding), fields_of in zip(parts, columns, strict=True)
+        for field in fields_of
+    }
+    params[_OTHER + _PK] = other.pk
+    if not add:
+        params[_ROW + _PK] = row.pk
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        written = cursor.fetchone()
+    if written is None:
+        raise DatabaseError(f"{other._meta.label} {other.pk}: the row to update is gone")
+    row.pk, child.pk = written
+    setattr(child, link.attname, row.pk)
+    for obj in (row, child):
+        obj._state.adding, obj._state.db = False, alias
+
+
+def _link_field(child: type[models.Model], parent: type[models.Model]) -> Field:
+    """``child``'s one foreign key to ``parent``."""
+    (link,) = [field for field in child._meta.concrete_fields if field.is_relation and field.related_model is parent]
+    assert not link.null, "a row to update that is gone leaves this key null, which must be refused"
+    return link
+
+
+_ROW, _CHILD, _OTHER = "w_", "c_", "o_"  # prefixes of each row's parameters in one write_together statement
+
+
 @functools.cache
-def _insert_sql(model: type[models.Model], alias: str) -> tuple[str, list[Field], bool]:
-    """The INSERT of every column but the id, the fields in its parameters' order, and whether it
-    returns the new id (else the backend is asked for it after)."""
+def _together_sql(
+    model: type[models.Model],
+    add: bool,
+    child: type[models.Model],
+    other: type[models.Model],
+    names: tuple[str, ...],
+    alias: str,
+) -> tuple[str, tuple[list[Field], list[Field], list[Field]]]:
+    """:func:`write_together`'s statement on PostgreSQL, and each row's fields in their parameters'
+    order. The child takes the written row's id from its RETURNING; the final UPDATE returns both
+    new ids, and no row when ``other`` is gone. (Every part of a WITH sees the database as the
+    statement began, which is all each needs: none reads a row another writes.)"""
+    assert other is not model, "one statement must not write a row twice"
+    quote = connections[alias].ops.quote_name
+    if add:
+        written, row_fields, _ = _insert_sql(model, alias, _ROW)
+    else:
+        written, row_fields = _update_sql(model, alias, None, _ROW)
+        written += " RETURNING " + quote(model._meta.pk.column)
+    inserted, child_fields, _ = _insert_sql(child, alias, _CHILD)
+    link = _link_field(child, model)
+    inserted = inserted.replace(f"%({_CHILD}{link.attname})s", f"(SELECT {quote(model._meta.pk.column)} FROM written)")
+    child_fields = [field for field in child_fields if field is not link]
+    updated, other_fields = _update_sql(other, alias, names, _OTHER)
+    ids = f"(SELECT {quote(model._meta.pk.column)} FROM written), (SELECT {quote(child._meta.pk.column)} FROM child)"
+    sql = f"WITH written AS ({written}), child AS ({inserted}) {updated} RETURNING {ids}"
+    return sql, (row_fields, child_fields, other_fields)
+
+
+@functools.cache
+def _insert_sql(model: type[models.Model], alias: str, prefix: str = "") -> tuple[str, list[Field], bool]:
+    """The INSERT of every column but the id (each parameter named ``prefix`` and the field's
+    attname), the fields in its parameters' order, and whether it returns the new id (else the
+    backend is asked for it after)."""
     connection = connections[alias]
     quote = connection.ops.quote_name
     fields = [field for field in model._meta.concrete_fields if not field.primary_key]
     columns = ", ".join(quote(field.column) for field in fields)
-    values = ", ".join(f"%({field.attname})s" for field in fields)
+    values = ", ".join(f"%({prefix}{field.attname})s" for field in fields)
     sql = f"INSERT INTO {quote(model._meta.db_table)} ({columns}) VALUES ({values})"
     returning = connection.features.can_return_columns_from_insert
     if returning:
@@ -73,17 +163,19 @@ def _insert_sql(model: type[models.Model], alias: str) -> tuple[str, list[Field]
 
 
 @functools.cache
-def _update_sql(model: type[models.Model], alias: str, names: tuple[str, ...] | None) -> tuple[str, list[Field]]:
-    """The UPDATE by id of the fields ``names`` (None: all but the id), and the fields in its
-    parameters' order."""
+def _update_sql(
+    model: type[models.Model], alias: str, names: tuple[str, ...] | None, prefix: str = ""
+) -> tuple[str, list[Field]]:
+    """The UPDATE by id of the fields ``names`` (None: all but the id), each parameter (and the
+    id's, ``_PK``) named after ``prefix``, and the fields in its parameters' order."""
     quote = connections[alias].ops.quote_name
     meta = model._meta
     if names is None:
         fields = [field for field in meta.concrete_fields if not field.primary_key]
     else:
         fields = [meta.get_field(name) for name in names]
-    assigned = ", ".join(f"{quote(field.column)} = %({field.attname})s" for field in fields)
-    sql = f"UPDATE {quote(meta.db_table)} SET {assigned} WHERE {quote(meta.pk.column)} = %({_PK})s"
+    assigned = ", ".join(f"{quote(field.column)} = %({prefix}{field.attname})s" for field in fields)
+    sql = f"UPDATE {quote(meta.db_table)} SET {assigned} WHERE {quote(meta.pk.column)} = %({prefix}{_PK})s"
     return sql, fields
 
 

@@ -27,6 +27,7 @@ from scoring.seats import draw_first_dealer
 from tournament import access, clocks, rotation, row_sql
 from tournament import prizes as prize_rules
 from tournament.models import (
+    RECORDED,
     Dispute,
     Game,
     Hand,
@@ -518,13 +519,11 @@ def _store(
         ordered = sorted([h for h in hands if h.number != hand.number] + [hand], key=lambda h: h.number)
         replayed = game.replay(ordered)
     if new:
-        row_sql.insert(hand)
-    else:
-        row_sql.update(hand)
-    row_sql.insert(HandRevision(hand=hand, source=source, changed_by=by, before=before, after=hand.snapshot()))
-    if new:
         game.call_time(hand.number)
-    game.record(replayed, ordered)
+    game.apply(replayed, ordered)
+    # Game.record's save, with the hand and its revision: one statement where the database allows.
+    revision = HandRevision(hand=hand, source=source, changed_by=by, before=before, after=hand.snapshot())
+    row_sql.write_together(hand, revision, game, RECORDED)
     if closed and game.status != Game.Status.FINISHED:
         # The next round was seated from this game's result: it must still have one.
         raise InvalidHand("a correction in a closed round must leave the game decided", field="hand",
