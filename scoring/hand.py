@@ -120,6 +120,27 @@ class HandResult:
     winner: int | None
 
 
+# A frozen dataclass's __init__ sets its fields one object.__setattr__ at a time: building two
+# SideResults and a HandResult was half the cost of scoring a hand. The engine builds them here,
+# every field at once, as the same values the classes build (a test holds them equal).
+_new, _set = object.__new__, object.__setattr__
+
+
+def _side_result(
+    points: int, bag_penalty: int, bags: int, score: int, made: bool, scored_from: tuple[Any, ...]
+) -> SideResult:
+    result = _new(SideResult)
+    _set(result, "__dict__", {"points": points, "bag_penalty": bag_penalty, "bags": bags, "score": score,
+                              "made": made, "scored_from": scored_from})  # fmt: skip
+    return result
+
+
+def _hand_result(teams: tuple[SideResult, SideResult], game_over: bool, winner: int | None) -> HandResult:
+    result = _new(HandResult)
+    _set(result, "__dict__", {"teams": teams, "game_over": game_over, "winner": winner})
+    return result
+
+
 def is_nil(rules: RuleSet, bid: Bid) -> bool:
     """Whether ``bid`` is a nil of either kind under ``rules`` (0 is a nil when nil exists)."""
     return bid in (NIL, BLIND_NIL) or (bid == 0 and rules.has_nil)
@@ -146,8 +167,8 @@ def validate_hand(rules: RuleSet, sides: Sequence[SideHand]) -> None:
     first, second = sides
     _validate_standing(first, 1)
     _validate_standing(second, 2)
-    first_short = _validate_side(rules, first, 1, trailing_by=second.score - first.score)
-    second_short = _validate_side(rules, second, 2, trailing_by=first.score - second.score)
+    first_short = _validate_side(rules, first, 1, second.score - first.score)
+    second_short = _validate_side(rules, second, 2, first.score - second.score)
     if first_short or second_short:
         _refuse_short_bids(rules, sides, [team for team, short in ((1, first_short), (2, second_short)) if short])
     total = first.players[0].tricks + first.players[1].tricks + second.players[0].tricks + second.players[1].tricks
@@ -172,16 +193,21 @@ def _validate_standing(side: SideHand, team: int) -> None:
             raise InvalidHand("cannot be negative", field=name, team=team, code="negative")
 
 
-def _validate_side(rules: RuleSet, side: SideHand, team: int, *, trailing_by: int) -> bool:
+def _validate_side(rules: RuleSet, side: SideHand, team: int, trailing_by: int) -> bool:
     """Raise for a bad bid or trick count of the side; returns whether it bids under the minimum
     side bid (refused once both sides are seen, so that a rule both break names both)."""
     has_nil = rules.nil_points is not None
+    first, second = side.players
+    # Written out for the two players rather than looped: this runs for every hand scored.
     contract, nils = 0, 0
-    for player, hand in enumerate(side.players, start=1):
-        if _validate_player(rules, hand, team, player, trailing_by, has_nil):
-            nils += 1
-        else:
-            contract += hand.bid  # type: ignore[operator]  # a non-nil bid is a whole number
+    if _validate_player(rules, first, team, 1, trailing_by, has_nil):
+        nils += 1
+    else:
+        contract += first.bid  # type: ignore[operator]  # a non-nil bid is a whole number
+    if _validate_player(rules, second, team, 2, trailing_by, has_nil):
+        nils += 1
+    else:
+        contract += second.bid  # type: ignore[operator]
     if contract > TRICKS_IN_A_HAND:
         raise InvalidHand("a side can bid at most 13 tricks", field="bid", team=team, code="max_team_bid")
     return nils < 2 and contract < rules.min_team_bid
@@ -280,7 +306,7 @@ def score_hand(rules: RuleSet, sides: Sequence[SideHand]) -> HandResult:
         one = _score_side(rules, first, 0, 0)
         two = _score_side(rules, second, 0, 0)
     over, winner = rules.outcome((one.score, two.score))
-    return HandResult(teams=(one, two), game_over=over, winner=winner)
+    return _hand_result((one, two), over, winner)
 
 
 def _reneg_tricks_given(rules: RuleSet, side: SideHand) -> int:
@@ -332,14 +358,7 @@ def _score_side(
         bags = left
     elif words is not None and limit is not None and bags > side.bags:
         words.append(f"Bags: {side.bags} + {bags - side.bags} = {bags} of {limit}")
-    return SideResult(
-        points=points,
-        bag_penalty=bag_penalty,
-        bags=bags,
-        score=side.score + points,
-        made=made,
-        scored_from=(rules, side, received, award),
-    )
+    return _side_result(points, bag_penalty, bags, side.score + points, made, (rules, side, received, award))
 
 
 def _score_contract(

@@ -1,11 +1,12 @@
 """Properties of the engine that hold for every legal hand (hypothesis)."""
 
 import random
+from dataclasses import fields
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoring import Game, PlayerHand, SideHand, score_hand
+from scoring import Game, HandResult, PlayerHand, SideHand, SideResult, score_hand
 from scoring.hand import is_nil
 from scoring.random_hands import random_hand
 from scoring.rules import PRESETS
@@ -108,3 +109,22 @@ def test_swapping_the_sides_swaps_the_result_with_reneges(name, seed, reneges):
     first, second = random_hand(rules, random.Random(seed))
     a, b = SideHand(first, reneges=reneges[0]), SideHand(second, reneges=reneges[1])
     assert score_hand(rules, [a, b]).teams == score_hand(rules, [b, a]).teams[::-1]
+
+
+@settings(max_examples=100, deadline=None)
+@given(name=presets, seed=seeds)
+def test_a_scored_hands_results_are_the_values_their_classes_build(name, seed):
+    # The engine builds its results without their dataclasses' __init__ (for speed): every field
+    # must be set, and the values must be equal to, hash like and read like the classes' own.
+    rules, rng = PRESETS[name].rules, random.Random(seed)
+    result = score_hand(rules, [SideHand(pair) for pair in random_hand(rules, rng)])
+    rebuilt = HandResult(
+        tuple(SideResult(**{f.name: getattr(side, f.name) for f in fields(SideResult)}) for side in result.teams),
+        result.game_over,
+        result.winner,
+    )
+    assert result == rebuilt and hash(result) == hash(rebuilt)
+    assert repr(result) == repr(rebuilt)
+    for built, side in zip(result.teams, rebuilt.teams, strict=True):
+        assert set(vars(built)) == {f.name for f in fields(SideResult)}
+        assert built.lines == side.lines and built.lines
