@@ -192,6 +192,10 @@ def test_the_bracket_projector_shows_long_team_names_whole(browser, live_server,
     assert "Alexandrina Montague" in page.inner_text(".bracket")
     _whole_and_on_screen(page, ".bracket-match .team", viewport)
     _whole_and_on_screen(page, ".playing-now .teams > span", viewport)
+    # Read across a hall: a page holds few enough matches that the bracket's type stays near full
+    # size (app.js shrinks a section's type, --fit, until it fits the screen).
+    fit = page.eval_on_selector("section:has(.bracket)", "e => Number(e.style.getPropertyValue('--fit') || 1)")
+    assert fit >= 0.9
 
 
 def test_the_projector_keeps_each_tables_progress_on_one_line(browser, live_server, screenshot):

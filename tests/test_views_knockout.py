@@ -241,7 +241,7 @@ def test_a_big_bracket_pages_on_the_projector_one_screen_at_a_time(client):
     assert tables == set(range(1, 17))  # every table playing is shown on some page
     assert all(len(re.findall(r'class="table-no"', page)) <= PROJECTOR_PLAYING_ROWS for page in pages)
     assert all(page.count('class="bracket-col"') <= PROJECTOR_COLUMNS for page in pages)
-    assert "Winners&#x27; round 1 (1/2)" in pages[0] and "Winners&#x27; round 1 (2/2)" in pages[0]
+    assert "Winners&#x27; round 1 (1/4)" in pages[0] and "Winners&#x27; round 1 (4/4)" in pages[0]
 
 
 def test_the_bracket_prints_on_one_landscape_page_for_32_teams(director_client, tmp_path):

@@ -130,10 +130,11 @@ def clock_text(clock: Clock | None, now: datetime.datetime | None = None) -> str
     return f"{remaining // 60}:{remaining % 60:02d}"
 
 
-# What fits the projector at 1920×1080 in type readable across a hall; more pages in turn.
+# What fits the projector (1920×1080, and 1366×768 with long names) in type readable across a
+# hall; more pages in turn.
 PROJECTOR_PLAYING_ROWS = 6
 PROJECTOR_COLUMNS = 4
-PROJECTOR_CARDS = 8
+PROJECTOR_CARDS = 4
 
 
 def projector_columns(view: BracketView) -> list[Column]:

@@ -56,14 +56,18 @@ def rank(scores: Mapping[E, Sequence[RoundScore]]) -> list[Standing[E]]:
     numbers = sorted({s.round for rounds in scores.values() for s in rounds})
     # A national event ranks 4,000 entrants on every standings page: each line is worked out
     # once, and a Standing built once, after the sort has given it its place.
+    column = {number: i for i, number in enumerate(numbers)}
     lines = []
     for entrant, rounds in scores.items():
-        by_round = {s.round: s for s in rounds}
-        line = tuple(map(by_round.get, numbers))
-        total = sum(s.points for s in rounds)
-        won = sum(1 for s in rounds if s.won)
-        recent = tuple(0 if s is None else -s.points for s in reversed(line))
-        lines.append(((-total, -won, *recent), entrant, total, won, line))
+        line: list[RoundScore | None] = [None] * len(numbers)
+        total = won = 0
+        for s in rounds:
+            line[column[s.round]] = s
+            total += s.points
+            if s.won:
+                won += 1
+        recent = [0 if s is None else -s.points for s in reversed(line)]
+        lines.append(((-total, -won, *recent), entrant, total, won, tuple(line)))
     lines.sort(key=itemgetter(0))
     ranked: list[Standing[E]] = []
     place, previous = 0, None
