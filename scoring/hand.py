@@ -167,8 +167,8 @@ def validate_hand(rules: RuleSet, sides: Sequence[SideHand]) -> None:
     first, second = sides
     _validate_standing(first, 1)
     _validate_standing(second, 2)
-    first_short = _validate_side(rules, first, 1, second.score - first.score)
-    second_short = _validate_side(rules, second, 2, first.score - second.score)
+    first_short = _validate_side(rules, first, 1, trailing_by=second.score - first.score)
+    second_short = _validate_side(rules, second, 2, trailing_by=first.score - second.score)
     if first_short or second_short:
         _refuse_short_bids(rules, sides, [team for team, short in ((1, first_short), (2, second_short)) if short])
     total = first.players[0].tricks + first.players[1].tricks + second.players[0].tricks + second.players[1].tricks
@@ -193,21 +193,16 @@ def _validate_standing(side: SideHand, team: int) -> None:
             raise InvalidHand("cannot be negative", field=name, team=team, code="negative")
 
 
-def _validate_side(rules: RuleSet, side: SideHand, team: int, trailing_by: int) -> bool:
+def _validate_side(rules: RuleSet, side: SideHand, team: int, *, trailing_by: int) -> bool:
     """Raise for a bad bid or trick count of the side; returns whether it bids under the minimum
     side bid (refused once both sides are seen, so that a rule both break names both)."""
     has_nil = rules.nil_points is not None
-    first, second = side.players
-    # Written out for the two players rather than looped: this runs for every hand scored.
     contract, nils = 0, 0
-    if _validate_player(rules, first, team, 1, trailing_by, has_nil):
-        nils += 1
-    else:
-        contract += first.bid  # type: ignore[operator]  # a non-nil bid is a whole number
-    if _validate_player(rules, second, team, 2, trailing_by, has_nil):
-        nils += 1
-    else:
-        contract += second.bid  # type: ignore[operator]
+    for player, hand in enumerate(side.players, start=1):
+        if _validate_player(rules, hand, team, player, trailing_by, has_nil):
+            nils += 1
+        else:
+            contract += hand.bid  # type: ignore[operator]  # a non-nil bid is a whole number
     if contract > TRICKS_IN_A_HAND:
         raise InvalidHand("a side can bid at most 13 tricks", field="bid", team=team, code="max_team_bid")
     return nils < 2 and contract < rules.min_team_bid

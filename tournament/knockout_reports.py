@@ -139,7 +139,7 @@ PROJECTOR_CARDS = 4
 
 def projector_columns(view: BracketView) -> list[Column]:
     """The bracket's columns cut to at most :data:`PROJECTOR_CARDS` matches each (a long round
-    goes on in a second column, "Round 1 (2/2)"); a page of the projector shows a few of them."""
+    goes on in further columns, "Round 1 (2/4)"); a page of the projector shows a few of them."""
     pieces = []
     for column in view.columns:
         parts = [column.cards[i : i + PROJECTOR_CARDS] for i in range(0, len(column.cards), PROJECTOR_CARDS)]

@@ -787,7 +787,8 @@ class Game(models.Model):
     def replay_next(self, hand: Hand) -> Replay:
         """``hand``, the next after every stored one, scored on this game's stored totals: the
         hands before it stand in those totals and are not replayed, so its results and dealers
-        hold ``hand`` alone. The totals are the replay :meth:`record` saved, under the same lock."""
+        hold ``hand`` alone. The totals are the last replay saved (its :data:`RECORDED` columns), under
+        the same lock."""
         rules = self.rules
         scores, bags = (self.ns_score, self.ew_score), (self.ns_bags, self.ew_bags)
         start = Scored.resumed(rules, scores, bags, self.hands_played)
@@ -831,7 +832,7 @@ class Game(models.Model):
 
     def call_time(self, number: int, now: datetime | None = None) -> None:
         """Hand ``number`` was just entered: if its clock had run out, time is called on it, so
-        the game ends after this hand (see :meth:`rescore`). Saved by :meth:`rescore`."""
+        the game ends after this hand (see :meth:`rescore`). Saved with the totals (:data:`RECORDED`)."""
         if self.time_up_hand is None and self.clock_id is not None and self.clock.expired(now):
             self.time_up_hand = number
 
@@ -849,7 +850,8 @@ class Game(models.Model):
 
 RECORDED = ("ns_score", "ew_score", "ns_bags", "ew_bags", "hands_played", "status", "winner", "decided_by",
             "time_up_hand")  # fmt: skip
-"""The columns :meth:`Game.record` writes: what a replay of the hands decides."""
+"""The columns :meth:`Game.record` writes (and ``services._store``, with the hand): what a replay
+of the hands decides."""
 GAME_COLUMNS = tuple(field.attname for field in Game._meta.concrete_fields if not field.primary_key)
 # Game.lock reads these with plain SQL, so each must come back from the database as its Python value.
 _PLAIN_FIELDS = (models.IntegerField, models.CharField, models.ForeignKey)

@@ -55,9 +55,9 @@ def standings_rows(tournament: Tournament) -> list[StandingRow]:
     """
     players = {
         p["id"]: p
-        for p in Player.objects.filter(team__tournament=tournament)
-        .order_by()
-        .values("id", "name", "division", "team_id", "team__number", "team__status")
+        for p in Player.objects.filter(team__tournament=tournament).values(
+            "id", "name", "division", "team_id", "team__number", "team__status"
+        )
     }
     played = dict(tournament.rounds.exclude(status=Round.Status.PLANNED).values_list("id", "number"))
     seats: dict[tuple[int, int], dict[str, int]] = defaultdict(dict)

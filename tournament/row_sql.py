@@ -105,6 +105,7 @@ def write_together(row: models.Model, child: models.Model, other: models.Model, 
         obj._state.adding, obj._state.db = False, alias
 
 
+@functools.cache
 def _link_field(child: type[models.Model], parent: type[models.Model]) -> Field:
     """``child``'s one foreign key to ``parent``."""
     (link,) = [field for field in child._meta.concrete_fields if field.is_relation and field.related_model is parent]

@@ -20,9 +20,10 @@ def round_cells(standing: Standing) -> SafeString:
     return mark_safe(_round_cells(standing.rounds, {}))  # numbers only
 
 
-def _round_cells(rounds: Iterable[RoundScore | None], written: dict) -> str:
-    """The cells of :func:`round_cells`; ``written`` keeps each cell's HTML by its points, for
-    the next line (4,000 lines of 8 rounds hold few different scores)."""
+def _round_cells(rounds: Iterable[RoundScore | None], written: dict[tuple[int, bool] | None, str]) -> str:
+    """The cells of :func:`round_cells`; ``written`` keeps each cell's HTML by what it shows (the
+    points and whether they were sat out; None for a round not played), for the next line: 4,000
+    lines of 8 rounds hold few different cells."""
     html = []
     for r in rounds:
         key = None if r is None else (r.points, r.sat_out)
@@ -39,7 +40,8 @@ def standing_rows(rows: Iterable[StandingRow], prize_divisions: Collection[str] 
     """One ``<tr>`` per entrant: rank, name (its division when a division prize names it;
     withdrawn), points, rounds won, then one cell per round of the event with its points (* when
     sat out), blank if not played."""
-    html, written = [], {}
+    html: list[str] = []
+    written: dict[tuple[int, bool] | None, str] = {}
     for row in rows:
         s = row.standing
         name = escape(row.name)
