@@ -50,10 +50,10 @@ def test_a_new_hand_is_scored_alone_on_the_stored_totals_in_at_most_five_queries
     assert 'id="hand-1"' not in html or earlier == 0  # the rows before the last stay as they are
     assert (f'id="correct-{earlier}" hx-swap-oob="delete"' in html) == (earlier > 0)  # only the last is corrected
     statements = [q["sql"] for q in queries.captured_queries if not q["sql"].startswith(TRANSACTION)]
-    # The link's game, its lock and the read under it (one statement on SQLite, see Game.lock), and
-    # the hand, its revision and the game's totals (one statement on PostgreSQL, see
-    # row_sql.write_together).
-    assert len(statements) <= (4 if connection.vendor == "postgresql" else 5), "\n".join(statements)
+    # SQLite: the link's game, its lock and the read under it (one statement, see Game.lock), and
+    # the hand, its revision and the game's totals. PostgreSQL: the link's game, and the three
+    # writes in one statement guarded by the game as the link read it (services.enter_hand).
+    assert len(statements) <= (2 if connection.vendor == "postgresql" else 5), "\n".join(statements)
 
 
 def test_a_new_hands_three_writes_are_one_statement_on_postgresql(client, running_round):
@@ -69,6 +69,9 @@ def test_a_new_hands_three_writes_are_one_statement_on_postgresql(client, runnin
     hand, revision, game_table = (m._meta.db_table for m in (models.Hand, models.HandRevision, models.Game))
     if connection.vendor == "postgresql":
         assert tables == [[hand, revision, game_table]], writes
+        # The game's row is locked by that statement alone (guarded by the game as the link read
+        # it), not by a statement of its own before it.
+        assert [q["sql"] for q in queries.captured_queries if "FOR UPDATE" in q["sql"]] == writes
     else:
         assert tables == [[hand], [revision], [game_table]], writes
     stored = models.Hand.objects.get(game=game)

@@ -152,3 +152,23 @@ def test_writing_together_to_a_row_that_is_gone_is_an_error(running_round):
     new = _new_hand(game, 2)
     with pytest.raises(DatabaseError, match="gone"), transaction.atomic():  # the row whose fields it updates
         row_sql.write_together(new, HandRevision(hand=new, source="table", after={}), other, ["ns_score"])
+
+
+def test_a_guarded_write_writes_nothing_once_the_row_it_read_has_changed(running_round):
+    """The scorekeeper's save on PostgreSQL: the three writes only while the game's row holds the
+    values it was read with (a NULL matching a NULL), else none of them and False."""
+    if connection.vendor != "postgresql":
+        pytest.skip("a guarded write is one statement, which only PostgreSQL writes")
+    game = running_round.games.first()
+    read = {"ns_score": game.ns_score, "time_up_hand": None, "status": game.status}
+    Game.objects.filter(pk=game.pk).update(ns_score=game.ns_score + 10)  # another phone's save
+    game.ns_score = 61
+    hand = _new_hand(game)
+    revision = HandRevision(hand=hand, source="table", after=hand.snapshot())
+    assert row_sql.write_together(hand, revision, game, ["ns_score"], unchanged=read) is False
+    assert hand.pk is None and not Hand.objects.exists() and not HandRevision.objects.exists()
+    assert Game.objects.get(pk=game.pk).ns_score == read["ns_score"] + 10
+    read["ns_score"] += 10
+    assert row_sql.write_together(hand, revision, game, ["ns_score"], unchanged=read) is True
+    assert _stored(hand)["entry_key"] == "key-1" and _stored(revision)["hand_id"] == hand.pk
+    assert Game.objects.get(pk=game.pk).ns_score == 61

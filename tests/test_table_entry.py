@@ -496,6 +496,36 @@ def test_two_corrections_racing_from_the_same_version_keep_one_and_refuse_the_ot
     assert game.hands.get().version == 2 and HandRevision.objects.count() == 2
 
 
+def _enter_at_link(game: Game, number: int, fields: dict, **kwargs) -> services.EnteredHand:
+    """A hand entered as a scorekeeper's save enters it: on the game as the table's link read it."""
+    return services.enter_hand(game=game, number=number, entry=HandEntry.from_fields(fields), source="table", **kwargs)
+
+
+def test_a_hand_entered_on_a_game_read_before_a_correction_is_scored_on_the_corrected_totals(running_round):
+    token = running_round.games.get(table__number=1).table.token
+    _enter_at_link(Game.objects.at_link(token, 1), 1, even_hand(7))
+    read_before = Game.objects.at_link(token, 1)  # a phone's form, loaded before the correction
+    _enter_at_link(Game.objects.at_link(token, 1), 1, even_hand(10), expected_version=1)
+    entered = _enter_at_link(read_before, 2, even_hand(8))
+    game = Game.objects.get(pk=entered.game.pk)
+    stored = (game.ns_score, game.ew_score, game.ns_bags, game.ew_bags, game.hands_played)
+    assert stored == (entered.game.ns_score, entered.game.ew_score, entered.game.ns_bags, entered.game.ew_bags, 2)
+    game.rescore()
+    assert stored == (game.ns_score, game.ew_score, game.ns_bags, game.ew_bags, game.hands_played)
+    assert read_before.ns_score != game.ns_score - entered.replay.results[-1].teams[0].points
+
+
+def test_a_misdeal_entered_after_a_phone_read_the_game_leaves_that_phone_a_conflict_not_a_second_hand(running_round):
+    token = running_round.games.get(table__number=1).table.token
+    _enter_at_link(Game.objects.at_link(token, 1), 1, even_hand(7))
+    read_before = Game.objects.at_link(token, 1)
+    _enter_at_link(Game.objects.at_link(token, 1), 2, {"misdeal": "no_spades"})
+    with pytest.raises(services.HandConflict) as conflict:
+        _enter_at_link(read_before, 2, even_hand(8))
+    assert conflict.value.hand.misdeal == "no_spades"
+    assert Hand.objects.filter(game__table__token=token).count() == 2 and HandRevision.objects.count() == 2
+
+
 # --- arbitrary input ------------------------------------------------------------------------------
 
 BIDS = st.sampled_from(["", "0", "3", "13", "14", "-1", "nil", "blind_nil", "x", "３"])

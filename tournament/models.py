@@ -21,7 +21,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import connections, models
 from django.db.models import F, OuterRef, Q, Subquery
 from django.db.models.expressions import RawSQL
-from django.db.models.functions import Lower
+from django.db.models.functions import Coalesce, Lower
 from django.db.models.query import get_related_populators
 from django.db.models.sql.compiler import SQLCompiler
 from django.utils import timezone
@@ -558,8 +558,9 @@ class GameQuerySet(models.QuerySet):
 
     def at_link(self, token: str, round_number: int) -> Game | None:
         """The :meth:`current` game of round ``round_number`` at the table whose link is
-        ``token``, with its round, tournament, table, match and seat names (see
-        :meth:`with_seat_names`), in one query compiled once per database (see
+        ``token``, with its round, tournament, table, match, seat names (see
+        :meth:`with_seat_names`) and the number of its last hand (``last_number``, 0 for none;
+        see :func:`tournament.services.enter_hand`), in one query compiled once per database (see
         :class:`_LinkQuery`): on a table POST, building it cost ten times more than running it."""
         query = _link_query(self.db)
         given = {_LINK_TOKEN: token, _LINK_ROUND: round_number}
@@ -615,6 +616,8 @@ class _LinkQuery:
 def _link_query(alias: str) -> _LinkQuery:
     games = Game.objects.using(alias).order_by().select_related("round__tournament", "table", "match")
     games = games.with_seat_names().filter(table__token=_LINK_TOKEN, round__number=_LINK_ROUND)
+    last = Hand.objects.filter(game=OuterRef("pk")).order_by("-number").values("number")[:1]
+    games = games.annotate(last_number=Coalesce(Subquery(last), 0))
     compiler = games.query.get_compiler(alias)
     sql, params = compiler.as_sql()
     assert [params.count(p) for p in (_LINK_TOKEN, _LINK_ROUND)] == [1, 1], "each stand-in once, for its own value"

@@ -12,14 +12,14 @@ SQLite's backend turns positional ones into its own with a regular expression ov
 statement on every execution, named ones with one ``%`` formatting.
 
 :func:`write_together` writes a row, a new row referring to it and an update of a third, as
-these would, in one statement on PostgreSQL.
+these would, in one statement on PostgreSQL; guarded, only while the third is as it was read.
 """
 
 from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from django.db import DatabaseError, connections, models, router
 from django.db.models import Field
@@ -59,23 +59,36 @@ def update(obj: models.Model, fields: Sequence[str] | None = None) -> None:
             raise DatabaseError(f"{obj._meta.label} {obj.pk}: the row to update is gone")
 
 
-def write_together(row: models.Model, child: models.Model, other: models.Model, fields: Sequence[str]) -> None:
+def write_together(
+    row: models.Model,
+    child: models.Model,
+    other: models.Model,
+    fields: Sequence[str],
+    *,
+    unchanged: Mapping[str, object] | None = None,
+) -> bool:
     """Write ``row`` (inserted when it has no id, else every column but the id updated), then
     insert ``child`` (unsaved) with its foreign key to ``row``'s model pointing at ``row``, then
     update ``fields`` of ``other`` (a saved row): what :func:`insert` and :func:`update` would
-    write one after the other, and give ``row`` and ``child`` their ids.
+    write one after the other, and give ``row`` and ``child`` their ids. Returns True.
 
     On PostgreSQL it is one statement (a data-modifying WITH), not three: a scorekeeper's save
     writes a hand, its revision and the game's totals, and each statement is a round trip to
-    the server. The rows meet the same constraints, and a row to update that is gone is an error
-    here too (``other``'s, as :func:`update` says it; ``row``'s as the child's foreign key, left
-    null, which the database refuses).
+    the server. The rows meet the same constraints, and a row to update that is gone (``row``'s
+    or ``other``'s) is an error here too.
+
+    ``unchanged`` (PostgreSQL only) makes the write a guarded one: ``other``'s columns (by
+    attname) as the caller read them, without a lock. The statement locks ``other``'s row and
+    writes all three rows only if those columns still hold those values, else none of them, and
+    returns False: the caller's work, done on what it read, is out of date. Without a
+    transaction around it, that one statement is the whole write.
     """
     alias = row._state.db or router.db_for_write(type(row))
     connection = connections[alias]
     add = row.pk is None
     link = _link_field(type(child), type(row))
     if connection.vendor != "postgresql":  # SQLite has no INSERT or UPDATE inside a WITH
+        assert unchanged is None, "a guarded write is one statement, which only PostgreSQL writes"
         if add:
             insert(row)
         else:
@@ -83,8 +96,9 @@ def write_together(row: models.Model, child: models.Model, other: models.Model, 
         setattr(child, link.attname, row.pk)
         insert(child)
         update(other, fields)
-        return
-    sql, columns = _together_sql(type(row), add, type(child), type(other), tuple(fields), alias)
+        return True
+    guard = () if unchanged is None else tuple(unchanged)
+    sql, columns = _together_sql(type(row), add, type(child), type(other), tuple(fields), guard, alias)
     parts = ((_ROW, row, add), (_CHILD, child, True), (_OTHER, other, False))
     params = {
         prefix + field.attname: db_value(field, obj, connection, add=adding)
@@ -94,15 +108,22 @@ def write_together(row: models.Model, child: models.Model, other: models.Model, 
     params[_OTHER + _PK] = other.pk
     if not add:
         params[_ROW + _PK] = row.pk
+    if unchanged is not None:
+        meta = other._meta
+        for name, value in unchanged.items():
+            params[_GUARD + name] = meta.get_field(name).get_db_prep_value(value, connection)
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         written = cursor.fetchone()
     if written is None:
-        raise DatabaseError(f"{other._meta.label} {other.pk}: the row to update is gone")
+        if unchanged is not None:
+            return False
+        raise DatabaseError(f"{other._meta.label} {other.pk} or {row._meta.label} {row.pk}: the row to update is gone")
     row.pk, child.pk = written
     setattr(child, link.attname, row.pk)
     for obj in (row, child):
         obj._state.adding, obj._state.db = False, alias
+    return True
 
 
 @functools.cache
@@ -113,7 +134,7 @@ def _link_field(child: type[models.Model], parent: type[models.Model]) -> Field:
     return link
 
 
-_ROW, _CHILD, _OTHER = "w_", "c_", "o_"  # prefixes of each row's parameters in one write_together statement
+_ROW, _CHILD, _OTHER, _GUARD = "w_", "c_", "o_", "g_"  # each part's parameters in one write_together statement
 
 
 @functools.cache
@@ -123,27 +144,49 @@ def _together_sql(
     child: type[models.Model],
     other: type[models.Model],
     names: tuple[str, ...],
+    guard: tuple[str, ...],
     alias: str,
 ) -> tuple[str, tuple[list[Field], list[Field], list[Field]]]:
     """:func:`write_together`'s statement on PostgreSQL, and each row's fields in their parameters'
-    order. The child takes the written row's id from its RETURNING; the final UPDATE returns both
-    new ids, and no row when ``other`` is gone. (Every part of a WITH sees the database as the
-    statement began, which is all each needs: none reads a row another writes.)"""
+    order. The first part locks ``other``'s row, when it holds the ``guard`` columns' values (each
+    parameter named ``_GUARD`` and the attname; NULL matching NULL); every write hangs on that
+    row: the row's INSERT selects from it (an UPDATE requires it), the child's INSERT selects
+    from the written row, and the final UPDATE of ``other`` requires both and returns both new
+    ids: no row at all when ``other`` is gone or changed, or ``row`` (to update) is gone. (A
+    locking read that waited re-reads the row as committed; every other part of a WITH sees the
+    database as the statement began, which is all each needs: none reads a row another writes.)"""
     assert other is not model, "one statement must not write a row twice"
     quote = connections[alias].ops.quote_name
+    meta = other._meta
+    pk = quote(meta.pk.column)
+    held = "".join(
+        f" AND {quote(meta.get_field(name).column)} IS NOT DISTINCT FROM %({_GUARD}{name})s" for name in guard
+    )
+    locked = f"SELECT {pk} FROM {quote(meta.db_table)} WHERE {pk} = %({_OTHER}{_PK})s{held} FOR UPDATE"
+    row_pk = quote(model._meta.pk.column)
     if add:
         written, row_fields, _ = _insert_sql(model, alias, _ROW)
+        written = _from(written, "locked")
     else:
         written, row_fields = _update_sql(model, alias, None, _ROW)
-        written += " RETURNING " + quote(model._meta.pk.column)
+        written += f" AND EXISTS (SELECT FROM locked) RETURNING {row_pk}"
     inserted, child_fields, _ = _insert_sql(child, alias, _CHILD)
     link = _link_field(child, model)
-    inserted = inserted.replace(f"%({_CHILD}{link.attname})s", f"(SELECT {quote(model._meta.pk.column)} FROM written)")
+    inserted = _from(inserted.replace(f"%({_CHILD}{link.attname})s", f"written.{row_pk}"), "written")
     child_fields = [field for field in child_fields if field is not link]
     updated, other_fields = _update_sql(other, alias, names, _OTHER)
-    ids = f"(SELECT {quote(model._meta.pk.column)} FROM written), (SELECT {quote(child._meta.pk.column)} FROM child)"
-    sql = f"WITH written AS ({written}), child AS ({inserted}) {updated} RETURNING {ids}"
+    updated += " AND EXISTS (SELECT FROM locked) AND EXISTS (SELECT FROM child)"
+    ids = f"(SELECT {row_pk} FROM written), (SELECT {quote(child._meta.pk.column)} FROM child)"
+    sql = f"WITH locked AS ({locked}), written AS ({written}), child AS ({inserted}) {updated} RETURNING {ids}"
     return sql, (row_fields, child_fields, other_fields)
+
+
+def _from(insert_sql: str, source: str) -> str:
+    """``INSERT … VALUES (…) RETURNING …`` as ``INSERT … SELECT … FROM source RETURNING …``: one
+    row for each of ``source``'s rows (none or one here)."""
+    head, rest = insert_sql.split(" VALUES (", 1)
+    values, returning = rest.rsplit(") RETURNING ", 1)
+    return f"{head} SELECT {values} FROM {source} RETURNING {returning}"
 
 
 @functools.cache

@@ -7,6 +7,7 @@ whose message is shown to them; anything else is a bug and is left to raise.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import random
 from collections import defaultdict
@@ -18,7 +19,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import IntegrityError, connections, router, transaction
 from django.db.models import F, Max, QuerySet
 from django.utils import timezone
 
@@ -27,6 +28,7 @@ from scoring.seats import draw_first_dealer
 from tournament import access, clocks, rotation, row_sql
 from tournament import prizes as prize_rules
 from tournament.models import (
+    GAME_COLUMNS,
     RECORDED,
     Dispute,
     Game,
@@ -407,7 +409,7 @@ class HandConflict(Exception):
 
 @dataclass(frozen=True)
 class EnteredHand:
-    """A stored hand and its game after it: ``game`` is the locked, rescored row, ``hands`` the
+    """A stored hand and its game after it: ``game`` is the row as written with it, ``hands`` the
     hands ``replay`` scored (one result per hand), so the caller renders without loading or
     scoring anything again: every hand of the game in order, or, for a new last hand, that hand
     alone (scored on the game's stored totals; see :meth:`Game.replay_next`). ``notice`` is what
@@ -420,7 +422,6 @@ class EnteredHand:
     notice: str = ""
 
 
-@transaction.atomic
 def enter_hand(
     *,
     game: Game,
@@ -451,7 +452,74 @@ def enter_hand(
     ``entry_key`` names one attempt, made on the phone: when a hand already carries it (the
     attempt was stored and is being sent again), that hand is returned and nothing is written,
     as if the first send had just succeeded.
+
+    On PostgreSQL, a new scored hand at a table outside a match, the next after the last hand
+    ``game`` was read with (``last_number``, as :meth:`GameQuerySet.at_link` reads it), is first
+    stored on the game as read, in one statement that writes only while the game is as read
+    (:func:`_enter_as_read`): a scorekeeper's save, the one made most, needs no transaction of
+    its own. Anything else, and a game changed since it was read, is entered under the lock.
     """
+    as_read = _enter_as_read(game=game, number=number, entry=entry, source=source, by=by, confirmed_by=confirmed_by,
+                             entry_key=entry_key)  # fmt: skip
+    if as_read is not None:
+        return as_read
+    return _enter_locked(game=game, number=number, entry=entry, source=source, by=by,
+                         expected_version=expected_version, confirmed_by=confirmed_by, entry_key=entry_key)  # fmt: skip
+
+
+class _GameChanged(Exception):
+    """The game's row changed after it was read: a guarded write wrote nothing."""
+
+
+def _enter_as_read(
+    *, game: Game, number: int, entry: HandEntry, source: str, by: User, confirmed_by: str, entry_key: str
+) -> EnteredHand | None:
+    """:func:`enter_hand`'s new scored hand stored on ``game`` as read, without its lock; None
+    when this is not such a hand, or a check or the database refuses it: then the lock enters it,
+    and says why it is refused on the game as it is then.
+
+    The game's row as read guards the write (``unchanged``, see :func:`row_sql.write_together`):
+    the hands before the new one stand in its totals, and any hand scored or corrected since
+    changes them (as a decided tie or a called time changes its status). A misdeal entered since
+    changes no total, but took the number the new hand would take, which the database refuses
+    (one_hand_number_per_game), as it refuses an entry key stored already (a resent entry, which
+    the lock answers as saved). The round, which the checks read as loaded, cannot have closed
+    meanwhile: a round closes only once every game is decided, and the guard holds the game
+    undecided.
+    """
+    last_number = getattr(game, "last_number", None)
+    connection = connections[game._state.db or router.db_for_write(Game)]
+    if connection.vendor != "postgresql" or last_number is None or game.match_id is not None:
+        return None  # only PostgreSQL writes it in one statement; a match's result moves matches on
+    if entry.misdeal or number != last_number + 1:
+        return None
+    game = copy.copy(game)  # the caller's game and round stay as they were read
+    game.round = copy.copy(game.round)
+    read = {column: getattr(game, column) for column in GAME_COLUMNS}
+    try:
+        # Inside a caller's transaction, a savepoint keeps a refused statement from aborting it.
+        with transaction.atomic() if connection.in_atomic_block else contextlib.nullcontext():
+            if source == HandRevision.Source.TABLE:
+                _check_table_entry(game, confirmed_by)
+            return _store(game, Hand(game=game, number=number), entry, last_number=last_number, source=source, by=by,
+                          confirmed_by=confirmed_by, entry_key=entry_key, unchanged=read)  # fmt: skip
+    except (InvalidHand, IntegrityError, _GameChanged):
+        return None
+
+
+@transaction.atomic
+def _enter_locked(
+    *,
+    game: Game,
+    number: int,
+    entry: HandEntry,
+    source: str,
+    by: User,
+    expected_version: int | None,
+    confirmed_by: str,
+    entry_key: str,
+) -> EnteredHand:
+    """:func:`enter_hand` under the game's row lock."""
     # Read again under the lock below, into copies: the caller's game and round stay as they were.
     game = copy.copy(game)
     game.round = copy.copy(game.round)
@@ -497,10 +565,13 @@ def _store(
     entry_key: str,
     hands: list[Hand] | None = None,
     last_number: int | None = None,
+    unchanged: Mapping[str, object] | None = None,
 ) -> EnteredHand:
     """Write ``hand`` (new when unsaved, else a correction) with ``entry``, its revision and the
     game's totals. Replays ``hands`` (all of the game's, stored versions) with it, or, when
-    ``hands`` is None, scores the new hand alone on the game's totals."""
+    ``hands`` is None, scores the new hand alone on the game's totals. With ``unchanged`` (the
+    game's columns as read), the write is guarded by them: :class:`_GameChanged` when they
+    changed, and nothing is written."""
     new = hand.pk is None
     if new:
         _check_new_hand(game, last_number, hand.number)
@@ -523,7 +594,8 @@ def _store(
     game.apply(replayed, ordered)
     # Game.record's save, with the hand and its revision: one statement where the database allows.
     revision = HandRevision(hand=hand, source=source, changed_by=by, before=before, after=hand.snapshot())
-    row_sql.write_together(hand, revision, game, RECORDED)
+    if not row_sql.write_together(hand, revision, game, RECORDED, unchanged=unchanged):
+        raise _GameChanged
     if closed and game.status != Game.Status.FINISHED:
         # The next round was seated from this game's result: it must still have one.
         raise InvalidHand("a correction in a closed round must leave the game decided", field="hand",
