@@ -564,8 +564,7 @@ class GameQuerySet(models.QuerySet):
         :class:`_LinkQuery`): on a table POST, building it cost ten times more than running it."""
         query = _link_query(self.db)
         given = {_LINK_TOKEN: token, _LINK_ROUND: round_number}
-        with connections[self.db].cursor() as cursor:
-            cursor.execute(query.sql, row_sql.bound(query.params, given))
+        with row_sql.executed(connections[self.db], query.sql, row_sql.bound(query.params, given)) as cursor:
             rows = cursor.fetchall()
         return _current_of(query.games(rows))
 
@@ -774,9 +773,8 @@ class Game(models.Model):
         # NULL for no key matches no hand (hands entered without one store "").
         given = {_LOCK_KEY: entry_key or None, _LOCK_GAME: self.pk}
         row = {}
-        with connection.cursor() as cursor:
-            for sql, params in _lock_sql(connection.alias):
-                cursor.execute(sql, row_sql.bound(params, given))
+        for sql, params in _lock_sql(connection.alias):
+            with row_sql.executed(connection, sql, row_sql.bound(params, given)) as cursor:
                 row.update(zip([column[0] for column in cursor.description], cursor.fetchone(), strict=True))
         last_number, sent_id = row["last_number"], row["sent_id"]
         for column in GAME_COLUMNS:
