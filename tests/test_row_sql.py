@@ -5,6 +5,7 @@ import pytest
 from django.db import DatabaseError, IntegrityError, connection, transaction
 from django.db.models import F, signals
 from django.forms.models import model_to_dict
+from psycopg import _queries as psycopg_queries
 
 from tournament import row_sql
 from tournament.models import Game, Hand, HandRevision
@@ -70,10 +71,32 @@ def test_a_compiled_querys_literal_percent_signs_survive_naming_its_parameters(r
     sql, params = games.query.get_compiler(connection.alias).as_sql()
     assert "%%" in sql and params, sql
     named, values = row_sql.named_parameters(sql, params)
-    with connection.cursor() as cursor:
-        cursor.execute(named, values)
+    with row_sql.executed(connection, named, values) as cursor:
         found = {pk for (pk,) in cursor.fetchall()}
     assert found == set(running_round.games.values_list("pk", flat=True))
+
+
+def test_a_named_statement_runs_as_postgresqls_own_placeholders_a_name_used_twice_bound_once(
+    running_round, monkeypatch
+):
+    """row_sql.executed sends PostgreSQL ``$1``… (psycopg would read ``%(name)s`` on every run);
+    a name used twice is one value, and the statement, run again, is prepared as PostgreSQL's."""
+    sql = "SELECT COUNT(*) FROM tournament_game WHERE id >= %(low)s AND round_id = %(round)s AND id >= %(low)s"
+    values = {"round": running_round.pk, "low": 0, "unused": "left out"}
+    games = running_round.games.count()
+    read = []
+    if connection.vendor == "postgresql":
+        real = psycopg_queries.PostgresQuery.convert
+        monkeypatch.setattr(psycopg_queries.PostgresQuery, "convert", lambda q, *args: read.append(q) or real(q, *args))
+    for _ in range(3):
+        with row_sql.executed(connection, sql, values) as cursor:
+            assert cursor.fetchone()[0] == games
+    if connection.vendor == "postgresql":
+        assert row_sql._positional(sql) == (sql.replace("%(low)s", "$1").replace("%(round)s", "$2"), ("low", "round"))
+        assert read == [], "psycopg read the statement's placeholders itself"
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT COUNT(*) FROM pg_prepared_statements WHERE statement LIKE %s", ["%round_id = $2%"])
+            assert cursor.fetchone()[0] == 1
 
 
 def _new_hand(game, number: int = 1) -> Hand:
