@@ -14,7 +14,7 @@ from typing import TypeVar
 
 from django.db.models import Count, Q, Sum
 
-from scoring import HandResult, Replay, Seat, Side
+from scoring import HandResult, Replay, Seat, Side, words
 from scoring.describe import bid_name
 from tournament import csvsafe
 from tournament.models import (
@@ -424,6 +424,15 @@ class SheetRow:
     dealer: str
     result: HandResult | None  # None for a misdeal
     bids: tuple[str, ...] = ()  # North, East, South, West, as the rules name them
+
+    @property
+    def points_line(self) -> str:
+        """What each side scored and stands at after the hand, "NS +61 → 61 · EW −60 → −60"
+        ("" for a misdeal): the line the phone lists a hand by."""
+        if self.result is None:
+            return ""
+        ns, ew = (f"{words.signed(side.points)} → {words.number(side.score)}" for side in self.result.teams)
+        return f"NS {ns} · EW {ew}"
 
 
 def game_sheet(
