@@ -8,6 +8,8 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from tests.conftest import even_hand
+from tests.test_knockout import hand as knockout_hand
+from tests.test_knockout import knockout_event
 from tournament import models
 
 pytestmark = pytest.mark.django_db
@@ -27,6 +29,41 @@ def replays(monkeypatch) -> list[int]:
 
     monkeypatch.setattr(models, "replay", counting)
     return calls
+
+
+@pytest.fixture
+def locks(monkeypatch) -> list[int]:
+    """Counts every time an entry takes its game's row lock (the id of each game locked)."""
+    calls: list[int] = []
+    real = models.Game.lock
+
+    def counting(game, **kwargs):
+        calls.append(game.pk)
+        return real(game, **kwargs)
+
+    monkeypatch.setattr(models.Game, "lock", counting)
+    return calls
+
+
+def test_a_new_hand_at_a_progressive_table_is_scored_before_any_lock_a_correction_under_it(
+    client, running_round, locks
+):
+    game = running_round.games.get(table__number=1)
+    url = reverse("table:hand", args=[game.table.token, game.round.number])
+    for number in (1, 2):
+        assert client.post(url, {"number": number, **even_hand(7)}, HTTP_HX_REQUEST="true").status_code == 200
+    assert locks == [], "a new hand is written on the game as the link read it, guarded by that read"
+    assert client.post(url, {"number": 2, "version": 1, **even_hand(8)}, HTTP_HX_REQUEST="true").status_code == 200
+    assert locks == [game.pk]
+
+
+def test_a_knockout_tables_new_hand_is_entered_under_its_games_lock(client, locks):
+    """A match's result moves the bracket on (knockout.game_changed): that takes the lock."""
+    match = knockout_event(teams=4).matches.filter(status=models.Match.Status.PLAYING).first()
+    game = match.games.get()
+    url = reverse("table:hand", args=[game.table.token, game.round.number])
+    response = client.post(url, {"number": 1, **knockout_hand(ns_wins=True)}, HTTP_HX_REQUEST="true")
+    assert response.status_code == 200 and locks == [game.pk]
 
 
 @pytest.mark.parametrize("next_form", [{}, {"HTTP_X_NEXT_HAND": "client"}], ids=["server-form", "phone-form"])
@@ -72,8 +109,8 @@ def test_a_new_hands_three_writes_are_one_statement_on_postgresql(client, runnin
         # The game's row is locked by that statement alone (guarded by the game as the link read
         # it), not by a statement of its own before it.
         assert [q["sql"] for q in queries.captured_queries if "FOR UPDATE" in q["sql"]] == writes
-    else:
-        assert tables == [[hand], [revision], [game_table]], writes
+    else:  # the game's totals first, written only while they are as the link read them
+        assert tables == [[game_table], [hand], [revision]], writes
     stored = models.Hand.objects.get(game=game)
     assert stored.entry_key == "phone-attempt-1" and stored.revisions.get().after == stored.snapshot()
     game.refresh_from_db()

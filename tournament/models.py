@@ -788,8 +788,9 @@ class Game(models.Model):
     def replay_next(self, hand: Hand) -> Replay:
         """``hand``, the next after every stored one, scored on this game's stored totals: the
         hands before it stand in those totals and are not replayed, so its results and dealers
-        hold ``hand`` alone. The totals are the last replay saved (its :data:`RECORDED` columns), under
-        the same lock."""
+        hold ``hand`` alone. The totals are the last replay saved (its :data:`RECORDED` columns): read
+        under the game's lock, or read before and checked as the hand is written (see
+        :func:`tournament.services.enter_hand`)."""
         rules = self.rules
         scores, bags = (self.ns_score, self.ew_score), (self.ns_bags, self.ew_bags)
         start = Scored.resumed(rules, scores, bags, self.hands_played)

@@ -24,7 +24,7 @@ import re
 from collections.abc import Iterator, Mapping, Sequence
 
 import psycopg
-from django.db import DatabaseError, connections, models, router
+from django.db import DatabaseError, connections, models, router, transaction
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.backends.utils import CursorWrapper
 from django.db.models import Field
@@ -51,16 +51,26 @@ def insert(obj: models.Model) -> None:
     obj._state.adding, obj._state.db = False, alias
 
 
-def update(obj: models.Model, fields: Sequence[str] | None = None) -> None:
+def update(
+    obj: models.Model, fields: Sequence[str] | None = None, *, unchanged: Mapping[str, object] | None = None
+) -> bool:
     """Write ``fields`` (names; all but the id if None, as ``save()`` does) of ``obj``, a saved
-    row; as with ``save(update_fields=...)``, a row that is gone is an error."""
+    row; as with ``save(update_fields=...)``, a row that is gone is an error. Returns True.
+
+    With ``unchanged`` (columns by attname, and their values as the caller read them), the row
+    is written only while it holds those values (NULL matching NULL); else nothing is written
+    and it returns False, as it does for a row that is gone."""
     alias = obj._state.db or router.db_for_write(type(obj))
     connection = connections[alias]
-    sql, columns = _update_sql(type(obj), alias, None if fields is None else tuple(fields))
+    guard = () if unchanged is None else tuple(unchanged)
+    sql, columns = _update_sql(type(obj), alias, None if fields is None else tuple(fields), "", guard)
     values = {field.attname: db_value(field, obj, connection, add=False) for field in columns}
-    with executed(connection, sql, {**values, _PK: obj.pk}) as cursor:
-        if cursor.rowcount != 1:
-            raise DatabaseError(f"{obj._meta.label} {obj.pk}: the row to update is gone")
+    with executed(connection, sql, {**values, **_guard_values(obj, unchanged, connection), _PK: obj.pk}) as cursor:
+        if cursor.rowcount == 1:
+            return True
+    if unchanged is not None:
+        return False
+    raise DatabaseError(f"{obj._meta.label} {obj.pk}: the row to update is gone")
 
 
 def write_together(
@@ -81,28 +91,46 @@ def write_together(
     the server. The rows meet the same constraints, and a row to update that is gone (``row``'s
     or ``other``'s) is an error here too.
 
-    ``unchanged`` (PostgreSQL only) makes the write a guarded one: ``other``'s columns (by
-    attname) as the caller read them, without a lock. The statement locks ``other``'s row and
-    writes all three rows only if those columns still hold those values, else none of them, and
-    returns False: the caller's work, done on what it read, is out of date. Without a
-    transaction around it, that one statement is the whole write.
+    ``unchanged`` makes it a guarded write, whole by itself: ``other``'s columns (by attname) as
+    the caller read them, without a lock. The three rows are written only while ``other``'s row
+    holds those values, else none of them, and it returns False: the caller's work, done on what
+    it read, is out of date. On PostgreSQL the one statement locks ``other``'s row and compares
+    it, and needs no transaction; elsewhere a transaction of its own (SQLite's take the write
+    lock as they begin) updates ``other`` first, while it still holds them. Inside the caller's
+    transaction it is a savepoint, so that a write the database refuses leaves that usable.
     """
     alias = row._state.db or router.db_for_write(type(row))
     connection = connections[alias]
-    add = row.pk is None
-    link = _link_field(type(child), type(row))
-    if connection.vendor != "postgresql":  # SQLite has no INSERT or UPDATE inside a WITH
-        assert unchanged is None, "a guarded write is one statement, which only PostgreSQL writes"
-        if add:
+    one_statement = connection.vendor == "postgresql"  # SQLite has no INSERT or UPDATE inside a WITH
+    whole = unchanged is not None and (connection.in_atomic_block or not one_statement)
+    with transaction.atomic(using=alias) if whole else contextlib.nullcontext():
+        if one_statement:
+            return _write_in_one(row, child, other, fields, unchanged, connection)
+        if unchanged is not None and not update(other, fields, unchanged=unchanged):
+            return False
+        if row.pk is None:
             insert(row)
         else:
             update(row)
-        setattr(child, link.attname, row.pk)
+        setattr(child, _link_field(type(child), type(row)).attname, row.pk)
         insert(child)
-        update(other, fields)
+        if unchanged is None:
+            update(other, fields)
         return True
+
+
+def _write_in_one(
+    row: models.Model,
+    child: models.Model,
+    other: models.Model,
+    fields: Sequence[str],
+    unchanged: Mapping[str, object] | None,
+    connection: BaseDatabaseWrapper,
+) -> bool:
+    """:func:`write_together` on PostgreSQL: one statement."""
+    add = row.pk is None
     guard = () if unchanged is None else tuple(unchanged)
-    sql, columns = _together_sql(type(row), add, type(child), type(other), tuple(fields), guard, alias)
+    sql, columns = _together_sql(type(row), add, type(child), type(other), tuple(fields), guard, connection.alias)
     parts = ((_ROW, row, add), (_CHILD, child, True), (_OTHER, other, False))
     params = {
         prefix + field.attname: db_value(field, obj, connection, add=adding)
@@ -112,21 +140,27 @@ def write_together(
     params[_OTHER + _PK] = other.pk
     if not add:
         params[_ROW + _PK] = row.pk
-    if unchanged is not None:
-        meta = other._meta
-        for name, value in unchanged.items():
-            params[_GUARD + name] = meta.get_field(name).get_db_prep_value(value, connection)
-    with executed(connection, sql, params) as cursor:
+    with executed(connection, sql, {**params, **_guard_values(other, unchanged, connection)}) as cursor:
         written = cursor.fetchone()
     if written is None:
         if unchanged is not None:
             return False
         raise DatabaseError(f"{other._meta.label} {other.pk} or {row._meta.label} {row.pk}: the row to update is gone")
     row.pk, child.pk = written
-    setattr(child, link.attname, row.pk)
+    setattr(child, _link_field(type(child), type(row)).attname, row.pk)
     for obj in (row, child):
-        obj._state.adding, obj._state.db = False, alias
+        obj._state.adding, obj._state.db = False, connection.alias
     return True
+
+
+def _guard_values(obj: models.Model, unchanged: Mapping[str, object] | None, connection) -> dict[str, object]:
+    """The parameters of a guard (see :func:`_held`): ``unchanged``'s values as ``connection``
+    takes them."""
+    meta = obj._meta
+    return {
+        _GUARD + name: meta.get_field(name).get_db_prep_value(value, connection)
+        for name, value in (unchanged or {}).items()
+    }
 
 
 @functools.cache
@@ -151,20 +185,22 @@ def _together_sql(
     alias: str,
 ) -> tuple[str, tuple[list[Field], list[Field], list[Field]]]:
     """:func:`write_together`'s statement on PostgreSQL, and each row's fields in their parameters'
-    order. The first part locks ``other``'s row, when it holds the ``guard`` columns' values (each
-    parameter named ``_GUARD`` and the attname; NULL matching NULL); every write hangs on that
+    order. The first part locks ``other``'s row, when it holds the ``guard`` columns' values (see
+    :func:`_held`); every write hangs on that
     row: the row's INSERT selects from it (an UPDATE requires it), the child's INSERT selects
     from the written row, and the final UPDATE of ``other`` requires both and returns both new
-    ids: no row at all when ``other`` is gone or changed, or ``row`` (to update) is gone. (A
-    locking read that waited re-reads the row as committed; every other part of a WITH sees the
-    database as the statement began, which is all each needs: none reads a row another writes.)"""
+    ids: no row at all when ``other`` is gone or changed, or ``row`` (to update) is gone.
+
+    Under READ COMMITTED (Django's default, and this app's): a locking read that waited for
+    another transaction compares the row as that one committed it, and the final UPDATE, which
+    finds the row as the statement began, follows it to that same version, now locked. Every
+    other part sees the database as the statement began, which is all each needs: none reads a
+    row another writes. (Under REPEATABLE READ the waiting lock would fail the statement.)"""
     assert other is not model, "one statement must not write a row twice"
     quote = connections[alias].ops.quote_name
     meta = other._meta
     pk = quote(meta.pk.column)
-    held = "".join(
-        f" AND {quote(meta.get_field(name).column)} IS NOT DISTINCT FROM %({_GUARD}{name})s" for name in guard
-    )
+    held = _held(other, guard, alias)
     locked = f"SELECT {pk} FROM {quote(meta.db_table)} WHERE {pk} = %({_OTHER}{_PK})s{held} FOR UPDATE"
     row_pk = quote(model._meta.pk.column)
     if add:
@@ -211,10 +247,11 @@ def _insert_sql(model: type[models.Model], alias: str, prefix: str = "") -> tupl
 
 @functools.cache
 def _update_sql(
-    model: type[models.Model], alias: str, names: tuple[str, ...] | None, prefix: str = ""
+    model: type[models.Model], alias: str, names: tuple[str, ...] | None, prefix: str = "", guard: tuple[str, ...] = ()
 ) -> tuple[str, list[Field]]:
     """The UPDATE by id of the fields ``names`` (None: all but the id), each parameter (and the
-    id's, ``_PK``) named after ``prefix``, and the fields in its parameters' order."""
+    id's, ``_PK``) named after ``prefix``, of the row only while it holds the ``guard`` columns'
+    values (see :func:`_held`), and the fields in its parameters' order."""
     quote = connections[alias].ops.quote_name
     meta = model._meta
     if names is None:
@@ -223,7 +260,16 @@ def _update_sql(
         fields = [meta.get_field(name) for name in names]
     assigned = ", ".join(f"{quote(field.column)} = %({prefix}{field.attname})s" for field in fields)
     sql = f"UPDATE {quote(meta.db_table)} SET {assigned} WHERE {quote(meta.pk.column)} = %({prefix}{_PK})s"
-    return sql, fields
+    return sql + _held(model, guard, alias), fields
+
+
+def _held(model: type[models.Model], guard: tuple[str, ...], alias: str) -> str:
+    """SQL to add to a WHERE: each ``guard`` column (by attname) holds its parameter's value,
+    named ``_GUARD`` and the attname, a NULL matching a NULL."""
+    connection = connections[alias]
+    same = "IS NOT DISTINCT FROM" if connection.vendor == "postgresql" else "IS"  # SQLite's IS is null-safe
+    quote, meta = connection.ops.quote_name, model._meta
+    return "".join(f" AND {quote(meta.get_field(name).column)} {same} %({_GUARD}{name})s" for name in guard)
 
 
 _PK = "row_sql_pk"  # the updated row's id: named apart from every column
@@ -248,9 +294,17 @@ def executed(connection: BaseDatabaseWrapper, sql: str, params: Mapping[str, obj
             yield cursor
         return
     positional, names = _positional(sql)
+    connection.close_if_health_check_failed()
     connection.ensure_connection()
-    connection.validate_thread_sharing()
-    with connection.make_cursor(psycopg.RawCursor(connection.connection)) as cursor:
+    # Django's own cursor (its time zone, its error wrapping), made a raw one: psycopg's
+    # connection builds its cursors with its cursor_factory.
+    djangos = connection.connection.cursor_factory
+    connection.connection.cursor_factory = psycopg.RawCursor
+    try:
+        cursor = connection.cursor()
+    finally:
+        connection.connection.cursor_factory = djangos
+    with cursor:
         cursor.execute(positional, [params[name] for name in names])
         yield cursor
 
@@ -264,9 +318,10 @@ def _positional(sql: str) -> tuple[str, tuple[str, ...]]:
     def number(found: re.Match) -> str:
         if found[0] == "%%":
             return "%"
+        assert found[1], f"a lone % in {sql!r}: a literal one is written %%"
         return f"${names.setdefault(found[1], len(names) + 1)}"
 
-    positional = re.sub(r"%%|%\((\w+)\)s", number, sql)
+    positional = re.sub(r"%%|%\((\w+)\)s|%", number, sql)
     return positional, tuple(names)
 
 

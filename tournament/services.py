@@ -7,7 +7,6 @@ whose message is shown to them; anything else is a bug and is left to raise.
 
 from __future__ import annotations
 
-import contextlib
 import copy
 import random
 from collections import defaultdict
@@ -19,7 +18,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
-from django.db import IntegrityError, connections, router, transaction
+from django.db import IntegrityError, transaction
 from django.db.models import F, Max, QuerySet
 from django.utils import timezone
 
@@ -443,8 +442,8 @@ def enter_hand(
     hand is scored on the game's stored totals (the hands before it are not read); anything
     else replays the game once, its hands loaded once.
 
-    ``game`` is read again under its row lock (see :meth:`Game.lock`): its round's tournament
-    and its table are used as loaded.
+    ``game``'s own row is read again under its row lock (see :meth:`Game.lock`), or its values
+    as loaded guard the write (below); its round's tournament and its table are used as loaded.
 
     At the table (``source`` "table") only the last hand can be corrected, only while the round
     runs, and when the tournament asks for it an opponent's initials (``confirmed_by``) are needed.
@@ -453,11 +452,12 @@ def enter_hand(
     attempt was stored and is being sent again), that hand is returned and nothing is written,
     as if the first send had just succeeded.
 
-    On PostgreSQL, a new scored hand at a table outside a match, the next after the last hand
-    ``game`` was read with (``last_number``, as :meth:`GameQuerySet.at_link` reads it), is first
-    stored on the game as read, in one statement that writes only while the game is as read
-    (:func:`_enter_as_read`): a scorekeeper's save, the one made most, needs no transaction of
-    its own. Anything else, and a game changed since it was read, is entered under the lock.
+    A new scored hand at a table outside a match, the next after the last hand ``game`` was read
+    with (``last_number``, as :meth:`GameQuerySet.at_link` reads it), is first stored on the game
+    as read, by a write that is made only while the game is as read (:func:`_enter_as_read`): a
+    scorekeeper's save, the one made most, scores its hand before it takes any lock, and on
+    PostgreSQL is one statement with no transaction around it. Anything else, and a game changed
+    since it was read, is entered under the game's lock.
     """
     as_read = _enter_as_read(game=game, number=number, entry=entry, source=source, by=by, confirmed_by=confirmed_by,
                              entry_key=entry_key)  # fmt: skip
@@ -476,11 +476,13 @@ def _enter_as_read(
 ) -> EnteredHand | None:
     """:func:`enter_hand`'s new scored hand stored on ``game`` as read, without its lock; None
     when this is not such a hand, or a check or the database refuses it: then the lock enters it,
-    and says why it is refused on the game as it is then.
+    and says why it is refused on the game as it is then. Whole or not at all, by itself or as a
+    savepoint of the caller's transaction.
 
     The game's row as read guards the write (``unchanged``, see :func:`row_sql.write_together`):
     the hands before the new one stand in its totals, and any hand scored or corrected since
-    changes them (as a decided tie or a called time changes its status). A misdeal entered since
+    changes them (as a decided tie changes its status, and time called its time_up_hand). A
+    misdeal entered since
     changes no total, but took the number the new hand would take, which the database refuses
     (one_hand_number_per_game), as it refuses an entry key stored already (a resent entry, which
     the lock answers as saved). The round, which the checks read as loaded, cannot have closed
@@ -488,20 +490,12 @@ def _enter_as_read(
     undecided.
     """
     last_number = getattr(game, "last_number", None)
-    connection = connections[game._state.db or router.db_for_write(Game)]
-    if connection.vendor != "postgresql" or last_number is None or game.match_id is not None:
-        return None  # only PostgreSQL writes it in one statement; a match's result moves matches on
-    if entry.misdeal or number != last_number + 1:
-        return None
-    game = copy.copy(game)  # the caller's game and round stay as they were read
-    game.round = copy.copy(game.round)
+    if last_number is None or game.match_id is not None or not _new_scored_hand(number, entry, last_number):
+        return None  # (a match's result moves its match on: that write is the lock's)
+    game = _copied(game)
     read = {column: getattr(game, column) for column in GAME_COLUMNS}
     try:
-        # Inside a caller's transaction, a savepoint keeps a refused statement from aborting it.
-        with transaction.atomic() if connection.in_atomic_block else contextlib.nullcontext():
-            if source == HandRevision.Source.TABLE:
-                _check_table_entry(game, confirmed_by)
-            return _store(game, Hand(game=game, number=number), entry, last_number=last_number, source=source, by=by,
+        return _enter_new(game, number, entry, last_number=last_number, source=source, by=by,
                           confirmed_by=confirmed_by, entry_key=entry_key, unchanged=read)  # fmt: skip
     except (InvalidHand, IntegrityError, _GameChanged):
         return None
@@ -519,10 +513,8 @@ def _enter_locked(
     confirmed_by: str,
     entry_key: str,
 ) -> EnteredHand:
-    """:func:`enter_hand` under the game's row lock."""
-    # Read again under the lock below, into copies: the caller's game and round stay as they were.
-    game = copy.copy(game)
-    game.round = copy.copy(game.round)
+    """:func:`enter_hand` under the game's row lock: ``game`` is read again under it."""
+    game = _copied(game)
     last_number, sent_id = game.lock(entry_key=entry_key)
     if sent_id is not None:
         # Read under the game's lock: a racing send of the same key has committed or not started.
@@ -532,12 +524,12 @@ def _enter_locked(
         hands = list(game.hands.order_by("number"))
         sent = next(hand for hand in hands if hand.pk == sent.pk)
         return EnteredHand(hand=sent, game=game, hands=hands, replay=game.replay(hands))
+    if _new_scored_hand(number, entry, last_number):
+        return _enter_new(game, number, entry, last_number=last_number, source=source, by=by,
+                          confirmed_by=confirmed_by, entry_key=entry_key)  # fmt: skip
     at_table = source == HandRevision.Source.TABLE
     if at_table:
         _check_table_entry(game, confirmed_by)
-    if number > (last_number or 0) and not entry.misdeal:
-        return _store(game, Hand(game=game, number=number), entry, last_number=last_number, source=source, by=by,
-                      confirmed_by=confirmed_by, entry_key=entry_key)  # fmt: skip
     hands = list(game.hands.order_by("number"))
     existing = next((h for h in hands if h.number == number), None)
     if existing is None:
@@ -552,6 +544,41 @@ def _enter_locked(
                           code="not_last_hand")  # fmt: skip
     return _store(game, existing, entry, hands=hands, source=source, by=by, confirmed_by=confirmed_by,
                   entry_key=entry_key)  # fmt: skip
+
+
+def _copied(game: Game) -> Game:
+    """A copy of ``game`` and of its round, to enter a hand on: the caller's stay as they were."""
+    game = copy.copy(game)
+    game.round = copy.copy(game.round)
+    return game
+
+
+def _new_scored_hand(number: int, entry: HandEntry, last_number: int | None) -> bool:
+    """Whether hand ``number`` is a new scored hand after the last (``last_number``, None for none):
+    scored on the game's stored totals, with no other hand read (see :func:`_store`)."""
+    return number > (last_number or 0) and not entry.misdeal
+
+
+def _enter_new(
+    game: Game,
+    number: int,
+    entry: HandEntry,
+    *,
+    last_number: int | None,
+    source: str,
+    by: User,
+    confirmed_by: str,
+    entry_key: str,
+    unchanged: Mapping[str, object] | None = None,
+) -> EnteredHand:
+    """Store the new scored hand ``number`` (see :func:`_new_scored_hand`), the game's totals
+    standing for every hand before it; ``unchanged`` as :func:`_store` takes it."""
+    if source == HandRevision.Source.TABLE:
+        _check_table_entry(game, confirmed_by)
+    entered = _store(game, Hand(game=game, number=number), entry, last_number=last_number, source=source, by=by,
+                     confirmed_by=confirmed_by, entry_key=entry_key, unchanged=unchanged)  # fmt: skip
+    game.last_number = number  # as the link reads it: a caller may enter the next hand on this game
+    return entered
 
 
 def _store(
