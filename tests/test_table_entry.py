@@ -1,9 +1,10 @@
 """Score entry through a table's link: access, validation, penalties, history, concurrency."""
 
 import threading
+import time
 
 import pytest
-from django.db import close_old_connections
+from django.db import close_old_connections, transaction
 from django.urls import reverse
 from django.utils import timezone
 from hypothesis import HealthCheck, given, settings
@@ -201,6 +202,7 @@ def test_a_phone_that_moves_its_form_on_itself_is_sent_only_what_changed_while_t
         html = phone_posts(number, even_hand(7))
         assert f'id="saved" data-number="{number}">Hand {number} saved.' in html and 'id="hand-form"' not in html
         assert 'id="totals" hx-swap-oob="true"' in html and f'id="hand-{number}"' in html
+        assert f"<span>NS +61 → {61 * number} · EW +60 → {60 * number}</span>" in html  # the new row's points
     correction = phone_posts(3, even_hand(6), version=1)
     assert 'id="hand-form"' in correction and 'id="saved"' not in correction  # the form follows the correction
     last = phone_posts(4, even_hand(7))
@@ -524,6 +526,39 @@ def test_a_misdeal_entered_after_a_phone_read_the_game_leaves_that_phone_a_confl
         _enter_at_link(read_before, 2, even_hand(8))
     assert conflict.value.hand.misdeal == "no_spades"
     assert Hand.objects.filter(game__table__token=token).count() == 2 and HandRevision.objects.count() == 2
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_hand_saved_while_a_correction_holds_the_game_waits_for_it_and_is_scored_on_the_corrected_totals():
+    """As in production: the save runs in no transaction of the test's, and its write waits for
+    the correction's transaction, then finds the game changed, and enters the hand under the lock."""
+    round_ = services.seat_first_round(tournament=make_tournament(couples=2))
+    services.start_round(round_=round_)
+    token = round_.games.get().table.token
+    _enter_at_link(Game.objects.at_link(token, 1), 1, even_hand(7))
+    read_before = Game.objects.at_link(token, 1)
+    corrected = threading.Event()
+
+    def correct() -> None:
+        close_old_connections()
+        try:
+            with transaction.atomic():
+                _enter_at_link(Game.objects.at_link(token, 1), 1, even_hand(10), expected_version=1)
+                corrected.set()
+                time.sleep(0.5)  # the other phone's save arrives while this transaction holds the game
+        finally:
+            close_old_connections()
+
+    thread = threading.Thread(target=correct)
+    thread.start()
+    assert corrected.wait(10)
+    entered = _enter_at_link(read_before, 2, even_hand(8))
+    thread.join()
+    game = Game.objects.get(pk=entered.game.pk)
+    stored = (game.ns_score, game.ew_score, game.ns_bags, game.ew_bags, game.hands_played)
+    game.rescore()
+    assert stored == (game.ns_score, game.ew_score, game.ns_bags, game.ew_bags, 2)
+    assert [h.version for h in game.hands.order_by("number")] == [2, 1] and HandRevision.objects.count() == 3
 
 
 # --- arbitrary input ------------------------------------------------------------------------------
