@@ -713,11 +713,13 @@ def _time_limits(tournament: Tournament) -> tuple[int | None, int | None]:
 
 def _rescore_all(tournament: Tournament) -> list[str]:
     flipped = []
+    games = Game.objects.select_for_update(of=("self",)).select_related("round", "table")
+    games = list(games.filter(round__tournament=tournament).order_by("round__number", "table__number"))
+    # Read once every game is locked: a hand stored meanwhile is in them, or waits for this.
     hands: dict[int, list[Hand]] = defaultdict(list)
     for hand in Hand.objects.filter(game__round__tournament=tournament).order_by("game_id", "number"):
         hands[hand.game_id].append(hand)
-    games = Game.objects.select_for_update(of=("self",)).select_related("round", "table")
-    for game in games.filter(round__tournament=tournament).order_by("round__number", "table__number"):
+    for game in games:
         game.round.tournament = tournament  # one rule set for every game
         before = game.winner
         try:
