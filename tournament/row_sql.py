@@ -186,10 +186,10 @@ def _together_sql(
 ) -> tuple[str, tuple[list[Field], list[Field], list[Field]]]:
     """:func:`write_together`'s statement on PostgreSQL, and each row's fields in their parameters'
     order. The first part locks ``other``'s row, when it holds the ``guard`` columns' values (see
-    :func:`_held`); every write hangs on that
-    row: the row's INSERT selects from it (an UPDATE requires it), the child's INSERT selects
-    from the written row, and the final UPDATE of ``other`` requires both and returns both new
-    ids: no row at all when ``other`` is gone or changed, or ``row`` (to update) is gone.
+    :func:`_held`); every write hangs on that row: the row's INSERT selects from it (an UPDATE
+    requires it), the child's INSERT selects from the written row, and the final UPDATE of
+    ``other`` requires both and returns both new ids: no row at all when ``other`` is gone or
+    changed, or ``row`` (to update) is gone.
 
     Under READ COMMITTED (Django's default, and this app's): a locking read that waited for
     another transaction compares the row as that one committed it, and the final UPDATE, which
