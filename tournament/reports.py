@@ -62,10 +62,10 @@ def standings_rows(tournament: Tournament) -> list[StandingRow]:
     )
     split = tournament.split_partners
     played = dict(tournament.rounds.exclude(status=Round.Status.PLANNED).values_list("id", "number"))
-    # Each game's side scores by round and table, one dict a side (no object a game for the
-    # garbage collector to walk while the page is built).
-    ns_at: dict[tuple[int, int], RoundScore] = {}
-    ew_at: dict[tuple[int, int], RoundScore] = {}
+    # Each game's side scores by round, then table: one dict a side and round, keyed by plain
+    # numbers (no object a game for the garbage collector to walk while the page is built).
+    ns_at: dict[int, dict[int, RoundScore]] = {round_id: {} for round_id in played}
+    ew_at: dict[int, dict[int, RoundScore]] = {round_id: {} for round_id in played}
     made = _RoundScores()
     by_round: dict[int, list[int]] = defaultdict(list)
     # Unordered: the models' orderings join the tables to sort rows nobody reads in order.
@@ -79,11 +79,11 @@ def standings_rows(tournament: Tournament) -> list[StandingRow]:
         number = played[round_id]
         by_round[number] += (ns_score, ew_score)
         finished = status == finished_status
-        ns_at[round_id, table_id] = made[number, ns_score, winner == ns if finished else None]
-        ew_at[round_id, table_id] = made[number, ew_score, winner == ew if finished else None]
+        ns_at[round_id][table_id] = made[number, ns_score, winner == ns if finished else None]
+        ew_at[round_id][table_id] = made[number, ew_score, winner == ew if finished else None]
     # Partners share their side's score. A team's two players sit on one side, so with fixed
     # partners the side's first seat alone scores for the team, and only those seats are read.
-    side_scores: dict[str, dict[tuple[int, int], RoundScore]] = {}
+    side_scores: dict[str, dict[int, dict[int, RoundScore]]] = {}
     for side, at in (Side.NS, ns_at), (Side.EW, ew_at):
         for seat in side.seats if split else side.seats[:1]:
             side_scores[seat.value] = at
@@ -93,7 +93,7 @@ def standings_rows(tournament: Tournament) -> list[StandingRow]:
     if not split:
         seatings = seatings.filter(seat__in=list(side_scores))
     for round_id, table_id, seat, player in seatings.values_list("round_id", "table_id", "seat", "player_id"):
-        if (score := side_scores[seat].get((round_id, table_id))) is not None:
+        if (score := side_scores[seat][round_id].get(table_id)) is not None:
             scores[entrant_of[player]].append(score)
     for round_id, player in SitOut.objects.filter(round_id__in=list(played)).values_list("round_id", "player_id"):
         number = played[round_id]
