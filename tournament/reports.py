@@ -67,7 +67,6 @@ def standings_rows(tournament: Tournament) -> list[StandingRow]:
     ns_at: dict[int, dict[int, RoundScore]] = {round_id: {} for round_id in played}
     ew_at: dict[int, dict[int, RoundScore]] = {round_id: {} for round_id in played}
     made = _RoundScores()
-    by_round: dict[int, list[int]] = defaultdict(list)
     # Unordered: the models' orderings join the tables to sort rows nobody reads in order.
     games = Game.objects.filter(round_id__in=list(played), match__isnull=True).order_by()
     # Read out of the loop: an enum's member is a look-up each time, and this loop runs 8,000
@@ -77,7 +76,6 @@ def standings_rows(tournament: Tournament) -> list[StandingRow]:
         "round_id", "table_id", "ns_score", "ew_score", "status", "winner"
     ):
         number = played[round_id]
-        by_round[number] += (ns_score, ew_score)
         finished = status == finished_status
         ns_at[round_id][table_id] = made[number, ns_score, winner == ns if finished else None]
         ew_at[round_id][table_id] = made[number, ew_score, winner == ew if finished else None]
@@ -95,11 +93,15 @@ def standings_rows(tournament: Tournament) -> list[StandingRow]:
     for round_id, table_id, seat, player in seatings.values_list("round_id", "table_id", "seat", "player_id"):
         if (score := side_scores[seat][round_id].get(table_id)) is not None:
             scores[entrant_of[player]].append(score)
+    credits: dict[int, RoundScore] = {}  # by round: what everyone sitting it out is credited with
     for round_id, player in SitOut.objects.filter(round_id__in=list(played)).values_list("round_id", "player_id"):
         number = played[round_id]
         entrant = entrant_of[player]
         if not any(s.round == number for s in scores[entrant]):
-            scores[entrant].append(RoundScore(number, sit_out_points(by_round[number]), None, sat_out=True))
+            if round_id not in credits:
+                sides = [s.points for at in (ns_at, ew_at) for s in at[round_id].values()]
+                credits[round_id] = RoundScore(number, sit_out_points(sides), None, sat_out=True)
+            scores[entrant].append(credits[round_id])
     return _rows(players, scores, split)
 
 
