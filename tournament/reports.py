@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import io
 from collections import defaultdict
-from collections.abc import Hashable, Iterable
+from collections.abc import Hashable, Iterable, Iterator
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import TypeVar
 
-from django.db.models import Count, Q, Sum
+from django.db.models import Count, Q, QuerySet, Sum
+from django.db.models.sql.constants import CURSOR, GET_ITERATOR_CHUNK_SIZE
 
 from scoring import HandResult, Replay, Seat, Side
 from scoring.describe import bid_name
@@ -72,8 +73,8 @@ def standings_rows(tournament: Tournament) -> list[StandingRow]:
     # Read out of the loop: an enum's member is a look-up each time, and this loop runs 8,000
     # times for a national event.
     finished_status, ns, ew = Game.Status.FINISHED, Side.NS.value, Side.EW.value
-    for round_id, table_id, ns_score, ew_score, status, winner in games.values_list(
-        "round_id", "table_id", "ns_score", "ew_score", "status", "winner"
+    for round_id, table_id, ns_score, ew_score, status, winner in _streamed(
+        games.values_list("round_id", "table_id", "ns_score", "ew_score", "status", "winner")
     ):
         number = played[round_id]
         finished = status == finished_status
@@ -90,7 +91,9 @@ def standings_rows(tournament: Tournament) -> list[StandingRow]:
     seatings = Seating.objects.filter(round_id__in=list(played)).order_by()
     if not split:
         seatings = seatings.filter(seat__in=list(side_scores))
-    for round_id, table_id, seat, player in seatings.values_list("round_id", "table_id", "seat", "player_id"):
+    for round_id, table_id, seat, player in _streamed(
+        seatings.values_list("round_id", "table_id", "seat", "player_id")
+    ):
         if (score := side_scores[seat][round_id].get(table_id)) is not None:
             scores[entrant_of[player]].append(score)
     credits: dict[int, RoundScore] = {}  # by round: what everyone sitting it out is credited with
@@ -103,6 +106,26 @@ def standings_rows(tournament: Tournament) -> list[StandingRow]:
                 credits[round_id] = RoundScore(number, sit_out_points(sides), None, sat_out=True)
             scores[entrant].append(credits[round_id])
     return _rows(players, scores, split)
+
+
+def _streamed(rows: QuerySet) -> Iterator[tuple]:
+    """The rows of ``rows``, a ``values_list`` of columns Django converts no further (numbers,
+    text), handed over a few at a time as the loop takes them.
+
+    Iterating a queryset reads every row into a list first, and a national event's 32,000 seats
+    held at once set the garbage collector's pass over every object of the process going on
+    most standings pages; read a few at a time, on about one in three. The cursor is a plain
+    one on every database (``QuerySet.iterator()`` takes a server-side cursor on PostgreSQL,
+    which a connection pooler in transaction mode cannot keep).
+    """
+    compiler = rows.query.get_compiler(rows.db)
+    cursor = compiler.execute_sql(CURSOR)
+    if cursor is None:  # Django sends no query it knows to be empty (``IN ()``)
+        return
+    with cursor:
+        assert not compiler.get_converters([column for column, *_ in compiler.select]), "a column to convert"
+        while batch := cursor.fetchmany(GET_ITERATOR_CHUNK_SIZE):
+            yield from batch
 
 
 class _RoundScores(dict):
