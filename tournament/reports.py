@@ -109,13 +109,13 @@ def standings_rows(tournament: Tournament) -> list[StandingRow]:
 
 
 def _streamed(rows: QuerySet) -> Iterator[tuple]:
-    """The rows of ``rows``, a ``values_list`` of columns Django converts no further (numbers,
-    text), handed over a few at a time as the loop takes them.
+    """The rows of ``rows``, a ``values_list`` of columns Django does not convert (numbers, text),
+    a few at a time as the loop takes them.
 
-    Iterating a queryset reads every row into a list first, and a national event's 32,000 seats
-    held at once set the garbage collector's pass over every object of the process going on
-    most standings pages; read a few at a time, on about one in three. The cursor is a plain
-    one on every database (``QuerySet.iterator()`` takes a server-side cursor on PostgreSQL,
+    Iterating a queryset reads all its rows into a list first: a national event's 32,000 seats,
+    held at once, set off the garbage collector's pass over every object of the process on most
+    standings pages; read a few at a time, on about one page in three. The cursor is a plain one
+    on every database (``QuerySet.iterator()`` would take a server-side cursor on PostgreSQL,
     which a connection pooler in transaction mode cannot keep).
     """
     compiler = rows.query.get_compiler(rows.db)
@@ -123,7 +123,7 @@ def _streamed(rows: QuerySet) -> Iterator[tuple]:
     if cursor is None:  # Django sends no query it knows to be empty (``IN ()``)
         return
     with cursor:
-        assert not compiler.get_converters([column for column, *_ in compiler.select]), "a column to convert"
+        assert not compiler.get_converters([column for column, *_ in compiler.select]), "a column Django would convert"
         while batch := cursor.fetchmany(GET_ITERATOR_CHUNK_SIZE):
             yield from batch
 
