@@ -78,6 +78,21 @@ def test_projector_shows_the_top_and_the_tables_still_playing(client, running_ro
     assert "Table 1 · done" in html and "Table 2 · hand 1" in html
 
 
+def test_projector_lists_each_table_done_tied_or_at_its_hand_in_table_order(client, running_round, tournament):
+    games = {game.table.number: game for game in running_round.games.select_related("table")}
+    finish_game(games[1])
+    finish_game(games[2], hands=2, ns_tricks=7)
+    finish_game(games[2], hands=2, ns_tricks=6)  # 71+71+60+60 v 60+60+71+71: level
+    finish_game(games[3], hands=2)
+    html = client.get(reverse("public:projector", args=[tournament.pk])).content.decode()
+    assert re.findall(r'<li class="state-(\w+)">([^<]*)</li>', html) == [
+        ("finished", "Table 1 · done"),
+        ("tied", "Table 2 · tied"),
+        ("playing", "Table 3 · hand 3"),
+        ("playing", "Table 4 · hand 1"),
+    ]
+
+
 def test_projector_shows_the_rounds_clock_once_the_director_starts_it(client, running_round, tournament):
     from tournament import clocks
 

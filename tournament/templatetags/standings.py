@@ -1,12 +1,14 @@
-"""Standings rows, built in Python: a 400-player table has 400 rows and 3,200 round cells, and
-the template loop alone cost most of the page's time (see bench/tournament_scale.py)."""
+"""Standings rows and the projector's tables, built in Python: a 400-player table has 400 rows
+and 3,200 round cells, and the template loop alone cost most of the page's time (see
+bench/tournament_scale.py); a national round has 1,000 tables."""
 
 from collections.abc import Collection, Iterable
+from html import escape  # Django's, less its lazy-text check and SafeString: 4,000 names a page
 
 from django import template
-from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
+from tournament.models import Game
 from tournament.reports import StandingRow
 from tournament.standings import RoundScore, Standing
 from tournament.templatetags.wording import score
@@ -17,22 +19,23 @@ register = template.Library()
 @register.filter
 def round_cells(standing: Standing) -> SafeString:
     """One ``<td>`` per round of the event: the points (* when sat out; a true minus sign), blank if not played."""
-    return mark_safe(_round_cells(standing.rounds, {}))  # numbers only
+    return mark_safe(_round_cells(standing.rounds, _Cells()))  # numbers only
 
 
-def _round_cells(rounds: Iterable[RoundScore | None], written: dict[tuple[int, bool] | None, str]) -> str:
-    """The cells of :func:`round_cells`; ``written`` keeps each cell's HTML by what it shows (the
-    points and whether they were sat out; None for a round not played), for the next line: 4,000
+class _Cells(dict):
+    """Round cells' HTML by what they show: the points and whether they were sat out, or None
+    for a round not played. Each is written on first asking and kept for the next line: 4,000
     lines of 8 rounds hold few different cells."""
-    html = []
-    for r in rounds:
-        key = None if r is None else (r.points, r.sat_out)
-        cell = written.get(key)
-        if cell is None:
-            text = "" if r is None else f"{score(r.points)}{'*' if r.sat_out else ''}"
-            cell = written[key] = f'<td class="num round-col">{text}</td>'
-        html.append(cell)
-    return "".join(html)
+
+    def __missing__(self, key: tuple[int, bool] | None) -> str:
+        text = "" if key is None else f"{score(key[0])}{'*' if key[1] else ''}"
+        cell = self[key] = f'<td class="num round-col">{text}</td>'
+        return cell
+
+
+def _round_cells(rounds: Iterable[RoundScore | None], cells: _Cells) -> str:
+    """The cells of :func:`round_cells`, written by ``cells``."""
+    return "".join([cells[None if r is None else (r.points, r.sat_out)] for r in rounds])
 
 
 @register.filter
@@ -41,7 +44,7 @@ def standing_rows(rows: Iterable[StandingRow], prize_divisions: Collection[str] 
     withdrawn), points, rounds won, then one cell per round of the event with its points (* when
     sat out), blank if not played."""
     html: list[str] = []
-    written: dict[tuple[int, bool] | None, str] = {}
+    cells = _Cells()
     for row in rows:
         s = row.standing
         name = escape(row.name)
@@ -49,11 +52,25 @@ def standing_rows(rows: Iterable[StandingRow], prize_divisions: Collection[str] 
             name += f' <small class="muted">{escape(row.division)}</small>'
         if row.withdrawn:
             name += ' <small class="muted">(withdrawn)</small>'
-        cells = _round_cells(s.rounds, written)
+        line = _round_cells(s.rounds, cells)
         opening = '<tr class="withdrawn">' if row.withdrawn else "<tr>"
         html.append(
             opening
             + f'<td class="num">{int(s.rank)}</td><td>{name}</td><td class="num"><strong>{score(s.total)}</strong></td>'
-            f'<td class="num">{int(s.rounds_won)}</td>{cells}</tr>'
+            f'<td class="num">{int(s.rounds_won)}</td>{line}</tr>'
         )
     return mark_safe("\n".join(html))  # every value above is escaped, or a number
+
+
+@register.filter
+def tables_left(tables: Iterable[tuple[int, str, int]]) -> SafeString:
+    """One ``<li>`` per table of the round, given as (table number, game status, hands played):
+    the table and its game's state (done, tied, or the hand being played)."""
+    finished, tied = Game.Status.FINISHED, Game.Status.TIED
+    return mark_safe(  # every value is escaped, or a number
+        "".join(
+            f'<li class="state-{escape(status)}">Table {int(number)} · '
+            f"{'done' if status == finished else 'tied' if status == tied else f'hand {int(hands) + 1}'}</li>"
+            for number, status, hands in tables
+        )
+    )

@@ -57,7 +57,12 @@ def projector(request: HttpRequest, tournament_id: int) -> HttpResponse:
     else:
         context["page"] = page_of(context["rows"], number, PROJECTOR_STANDINGS_ROWS)
         running = current is not None and current.status == Round.Status.RUNNING
-        context["tables"] = list(current.games.select_related("table").order_by("table__number")) if running else []
+        # Plain rows for the tables_left filter, not models: a national round has 1,000 games.
+        context["tables"] = (
+            list(current.games.order_by("table__number").values_list("table__number", "status", "hands_played"))
+            if running
+            else []
+        )
         context["clock"] = round_clock(current) if running else None
     context["refresh"] = PROJECTOR_REFRESH_SECONDS
     template = "public/projector.html#projector" if request.htmx else "public/projector.html"
