@@ -66,6 +66,25 @@ def test_an_overlong_dispute_note_is_refused_and_a_good_one_is_kept(client, ente
     assert Hand.objects.get(game=entered).dispute_note == "EW say 7"
 
 
+def test_a_dispute_note_with_markup_shows_as_text_in_the_hands_row(client, entered):
+    target = reverse("table:dispute", args=[entered.table.token, entered.round.number, 1])
+    note = '<img src=x onerror="alert(1)"> & EW say 7'
+    html = client.post(target, {"note": note}, HTTP_HX_REQUEST="true").content.decode()
+    assert "Disputed: &lt;img src=x onerror=&quot;alert(1)&quot;&gt; &amp; EW say 7</span>" in html
+    assert "<img" not in html and 'class="disputed"' in html
+
+
+def test_a_hands_dispute_form_carries_the_csrf_field_only_on_a_page_loaded_without_htmx(client, entered):
+    page = reverse("table:page", args=[entered.table.token])
+    field = 'name="csrfmiddlewaretoken"'
+    loaded = client.get(page).content.decode()
+    dispute = loaded[loaded.index('id="hand-1"') :]
+    assert field in dispute[: dispute.index("</li>")]
+    swapped = client.get(page, HTTP_HX_REQUEST="true").content.decode()
+    row = swapped[swapped.index('id="hand-1"') :]
+    assert field not in row[: row.index("</li>")] and "Flag hand 1</button>" in row
+
+
 def test_a_nul_byte_in_a_resolution_leaves_the_dispute_open_with_a_message(director_client, entered):
     services.flag_dispute(hand=entered.hands.get(), note="EW say 7")
     target = reverse("director:game_resolve", args=[entered.round.tournament_id, entered.pk, 1])

@@ -1,9 +1,11 @@
-"""Small helpers for the scorekeeper's form: a seat's two fields, its player."""
+"""Small helpers for the scorekeeper's page: a seat's two fields, its player, a hand's row."""
 
 from html import escape
 from typing import Any
 
 from django import template
+from django.template.backends.utils import csrf_input
+from django.urls import reverse
 from django.utils.safestring import mark_safe
 
 from scoring.words import signed
@@ -56,4 +58,39 @@ def hidden_field(field: Any) -> str:
     value = "" if field.value() is None else str(field.value())
     return mark_safe(
         f'<input type="hidden" name="{escape(field.html_name)}" value="{escape(value)}" id="{escape(field.auto_id)}">'
+    )
+
+
+@register.simple_tag(takes_context=True)
+def hand_row(context: template.Context, row: Any, oob: bool = False) -> str:
+    """The scorekeeper's list item for one hand (``row``, a :class:`~tournament.reports.SheetRow`
+    of the context's ``game``), built in Python like :func:`quick_field`: every hand on the page
+    has one, and a save sends its new one back, where the template's row took a sixteenth of
+    the save's time. The last hand (``last_number``) can be corrected while its round runs;
+    ``oob`` has htmx swap the row in by its id."""
+    game, hand = context["game"], row.hand
+    number, request = hand.number, context["request"]
+    line = row.points_line if row.result else f"Misdeal: {hand.get_misdeal_display().lower()}"
+    actions = []
+    if number == context.get("last_number") and game.round.is_running:
+        actions.append(
+            f'<a class="button small" id="correct-{number}" href="?correct={number}" hx-get="?correct={number}"'
+            ' hx-target="#panel" hx-swap="outerHTML">Correct</a>'
+        )
+    if hand.disputed:
+        actions.append(f'<span class="bad">Disputed: {escape(hand.dispute_note)}</span>')
+    else:
+        url = escape(reverse("table:dispute", args=[game.table.token, game.round.number, number]))
+        token = "" if request.htmx else csrf_input(request)  # htmx sends the token from <body hx-headers>
+        actions.append(
+            f'<details><summary>Dispute</summary><form method="post" action="{url}" hx-post="{url}"'
+            f' hx-target="#panel" hx-swap="outerHTML">{token}<input name="note" maxlength="300"'
+            f' placeholder="What is disputed?" aria-label="What is disputed about hand {number}">'
+            f'<button type="submit" class="danger">Flag hand {number}</button></form></details>'
+        )
+    disputed = "disputed" if hand.disputed else ""
+    swap = ' hx-swap-oob="true"' if oob else ""
+    return mark_safe(  # every value in it is escaped or a number
+        f'<li id="hand-{number}" class="{disputed}"{swap}><div class="hand-line"><strong>{number}</strong>'
+        f'<span>{escape(line)}</span></div><div class="hand-actions">{"".join(actions)}</div></li>'
     )
