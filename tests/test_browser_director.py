@@ -2,7 +2,7 @@
 
 import pytest
 
-from tests.conftest import COUPLES, DESKTOP, PHONE
+from tests.conftest import COUPLES, DESKTOP, PHONE, make_tournament
 from tournament.models import Round, Team, Tournament
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -90,6 +90,49 @@ def test_director_runs_round_one_from_registration_to_the_next_movement(desktop_
     assert "Ada" in first_row or "Ben" in first_row or "Eve" in first_row
     assert Team.objects.filter(tournament=tournament).count() == 8
     screenshot(page, "director-standings")
+
+
+# After a save, the script below acts at +5 ms (a director, or a card reader, already at the next
+# couple) and reads where the cursor is at +60 ms, once htmx's 20 ms settle has passed.
+_TYPE_ON_AT_ONCE = """(submit) => {
+  window.__seen = [];
+  document.addEventListener("htmx:afterSwap", () => setTimeout(() => {
+    const first = document.getElementById("id_first"), second = document.getElementById("id_second");
+    if (submit) {
+      first.value = "Cleo";
+      second.value = "Dan";
+      first.form.requestSubmit();
+    } else {
+      second.focus();
+      setTimeout(() => window.__seen.push(document.activeElement.id), 55);
+    }
+  }, 5), {once: true});
+}"""
+
+
+def test_the_next_couple_typed_straight_after_a_save_keeps_its_field_and_is_sent_in_place(desktop_page, director):
+    page = desktop_page
+    tournament = make_tournament(couples=0)
+    _log_in(page, director)
+    page.goto(f"/t/{tournament.pk}/teams/")
+    assert page.evaluate("document.activeElement.id") == "id_first"  # the page opens ready to type
+    page.evaluate("window.__sameDocument = true")
+
+    page.evaluate(_TYPE_ON_AT_ONCE, False)
+    page.fill("#id_first", "Ada")
+    page.fill("#id_second", "Ben")
+    page.press("#id_second", "Enter")
+    page.wait_for_selector("#team-list >> text=Ada")
+    page.wait_for_timeout(150)
+    assert page.evaluate("window.__seen") == ["id_second"]  # the cursor stayed where the typing went
+
+    page.evaluate(_TYPE_ON_AT_ONCE, True)
+    page.fill("#id_first", "Eve")
+    page.fill("#id_second", "Finn")
+    page.press("#id_second", "Enter")
+    page.wait_for_selector("#team-list >> text=Cleo")
+    assert page.evaluate("window.__sameDocument") is True  # sent by htmx, not as a plain page
+    assert [team.names for team in tournament.teams.order_by("number")] == ["Ada & Ben", "Eve & Finn", "Cleo & Dan"]
 
 
 def test_registration_and_standings_fit_a_phone(phone_page, director, screenshot):

@@ -166,9 +166,9 @@ class TournamentForm(forms.ModelForm):
         self.add_error("format", ValidationError(message, code="partners_mismatch"))
 
 
-def roster_field(name: str, autofocus: bool = False) -> dict[str, Any]:
+def roster_field(name: str) -> dict[str, Any]:
     """A name field that offers the club roster's names as they are typed (htmx fills its list)."""
-    attrs = {
+    return {
         "list": f"roster-{name}",
         "autocomplete": "off",
         "hx-get": reverse_lazy("director:roster_search"),
@@ -177,16 +177,25 @@ def roster_field(name: str, autofocus: bool = False) -> dict[str, Any]:
         "hx-swap": "innerHTML",
         "hx-sync": "this:replace",
     }
-    return {**attrs, "autofocus": True} if autofocus else attrs
 
 
 class RegistrationForm(forms.Form):
-    """Two names (and optional divisions) register a team."""
+    """Two names (and optional divisions) register a team.
 
-    first = forms.CharField(label="Player 1", max_length=80, widget=forms.TextInput(attrs=roster_field("first", True)))
+    ``autofocus`` puts the cursor in the first name when a page loads. A form htmx swaps in
+    goes without it: htmx would focus it a moment after the swap (when it settles), pulling the
+    cursor out of whatever field the director had already begun to type in; the page's script
+    focuses the first name at the swap itself (``data-focus-after-swap``)."""
+
+    first = forms.CharField(label="Player 1", max_length=80, widget=forms.TextInput(attrs=roster_field("first")))
     second = forms.CharField(label="Player 2", max_length=80, widget=forms.TextInput(attrs=roster_field("second")))
     first_division = forms.CharField(label="Division", max_length=40, required=False)
     second_division = forms.CharField(label="Division", max_length=40, required=False)
+
+    def __init__(self, *args: Any, autofocus: bool = False, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if autofocus:
+            self.fields["first"].widget.attrs["autofocus"] = True
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()

@@ -65,14 +65,14 @@ def _registered_message(request: HttpRequest, team: Team) -> None:
 @director_required
 def teams(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = tournament_or_404(tournament_id)
-    return render(request, TEAMS, _registration_context(tournament, RegistrationForm()))
+    return render(request, TEAMS, _registration_context(tournament, RegistrationForm(autofocus=True)))
 
 
 @director_required
 @require_POST
 def team_add(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = tournament_or_404(tournament_id)
-    form = RegistrationForm(request.POST)
+    form = RegistrationForm(request.POST, autofocus=not request.htmx)
     status = 422
     if form.is_valid():
         try:
