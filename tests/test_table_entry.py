@@ -10,7 +10,7 @@ from django.utils import timezone
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scoring import HandEntry, PlayerHand, Seat, SideHand, score_hand
+from scoring import HandEntry, InvalidHand, PlayerHand, Seat, SideHand, score_hand
 from scoring.rules import PRESETS
 from tests.conftest import even_hand, finish_game, make_tournament
 from tests.test_knockout import hand as knockout_hand
@@ -19,7 +19,7 @@ from tests.test_league import make_league
 from tournament import services
 from tournament.formats import format_of
 from tournament.forms import HandForm
-from tournament.models import Dispute, Game, Hand, HandRevision, Match, Round, Table, Tournament
+from tournament.models import Dispute, Game, Hand, HandRevision, Match, Round, RoundNotReady, Table, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -559,6 +559,64 @@ def test_a_hand_saved_while_a_correction_holds_the_game_waits_for_it_and_is_scor
     game.rescore()
     assert stored == (game.ns_score, game.ew_score, game.ns_bags, game.ew_bags, 2)
     assert [h.version for h in game.hands.order_by("number")] == [2, 1] and HandRevision.objects.count() == 3
+
+
+def _held_meanwhile(action) -> threading.Thread:
+    """Run ``action`` in a transaction of another connection (as another request would), and
+    return once it has run, its transaction still open for half a second before it commits."""
+    done = threading.Event()
+
+    def hold() -> None:
+        close_old_connections()
+        try:
+            with transaction.atomic():
+                action()
+                done.set()
+                time.sleep(0.5)  # what the test does meanwhile arrives while this holds its rows
+        finally:
+            done.set()
+            close_old_connections()
+
+    thread = threading.Thread(target=hold)
+    thread.start()
+    assert done.wait(10)
+    return thread
+
+
+def _a_finished_table() -> Game:
+    """A one-table round, running, its four hands played (NS ahead by two: 243 to 241)."""
+    round_ = services.seat_first_round(tournament=make_tournament(couples=2))
+    services.start_round(round_=round_)
+    game = round_.games.get()
+    for number, ns_tricks in enumerate((7, 6, 7, 7), start=1):
+        _enter_at_link(Game.objects.at_link(game.table.token, 1), number, even_hand(ns_tricks))
+    return Game.objects.get(pk=game.pk)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_correction_sent_while_the_round_is_closing_waits_and_finds_it_closed():
+    game = _a_finished_table()
+    assert game.is_finished
+    read_before = Game.objects.at_link(game.table.token, 1)  # the phone's page, loaded before the close
+    thread = _held_meanwhile(lambda: services.close_round(round_=game.round))
+    with pytest.raises(InvalidHand) as refused:
+        _enter_at_link(read_before, 4, even_hand(6), expected_version=1)
+    thread.join()
+    assert refused.value.code == "round_not_running"
+    assert Hand.objects.get(game=game, number=4).version == 1 and HandRevision.objects.count() == 4
+
+
+@pytest.mark.django_db(transaction=True)
+def test_closing_a_round_while_a_correction_ties_its_game_waits_and_names_the_tied_table():
+    game = _a_finished_table()
+    token = game.table.token
+    tie = even_hand(6)  # NS 242, EW 242
+    thread = _held_meanwhile(lambda: _enter_at_link(Game.objects.at_link(token, 1), 4, tie, expected_version=1))
+    with pytest.raises(RoundNotReady, match="tied at table 1"):
+        services.close_round(round_=game.round)
+    thread.join()
+    game.refresh_from_db()
+    assert game.is_tied and game.round.status == Round.Status.RUNNING
 
 
 # --- arbitrary input ------------------------------------------------------------------------------

@@ -292,7 +292,7 @@ def _settle(match: Match, winner: Team, reason: str, outcome: str) -> None:
 def _finish(tournament: Tournament) -> None:
     round_ = knockout_round(tournament)
     if round_ is not None and round_.status == Round.Status.RUNNING:
-        round_.close()
+        round_.close(hold_games=False)  # called under the tournament's matches (see advance)
     tournament.status = Tournament.Status.FINISHED
     tournament.save(update_fields=["status"])
 

@@ -468,11 +468,18 @@ class Round(models.Model):
         self.started_at = timezone.now()
         self.save(update_fields=["status", "started_at"])
 
-    def close(self) -> None:
-        """Close a running round; :class:`RoundNotReady` names every table still unfinished or tied."""
+    def close(self, *, hold_games: bool = True) -> None:
+        """Close a running round; :class:`RoundNotReady` names every table still unfinished or tied.
+
+        The caller holds a transaction and, with ``hold_games``, the round's games are locked as
+        they are read: a hand being saved at one of them is read as committed, or its save waits
+        and finds the round closed. A caller already holding the tournament's matches passes
+        False: a match game's save locks its game, then its match, and locking the games after
+        the matches would take them in the other order."""
         if self.status != self.Status.RUNNING:
             raise RoundNotReady(f"{self.name} is not running, so it cannot be closed.")
-        games = list(self.games.select_related("table").order_by("table__number"))
+        games = self.games.select_related("table").order_by("table__number")
+        games = list(games.select_for_update(of=("self",)) if hold_games else games)
         tied = [g.table.number for g in games if g.status == Game.Status.TIED]
         playing = [g.table.number for g in games if g.status == Game.Status.PLAYING]
         disputed = sorted(
@@ -888,7 +895,8 @@ def _lock_sql(alias: str) -> tuple[tuple[str, dict[str, object]], ...]:
     else:
         # The read is a statement of its own: PostgreSQL reads a statement's subqueries as they
         # were when it began, which for the locking one may be before the last holder committed.
-        statements = [locked.values(*GAME_COLUMNS, **columns), games.values(**read)]
+        # So is the round's status: a round closed while this waited for the game is read closed.
+        statements = [locked.values(*GAME_COLUMNS), games.values(**columns, **read)]
     compiled = tuple(row_sql.named_parameters(*q.query.get_compiler(alias).as_sql()) for q in statements)
     stand_ins = sorted((param for _, params in compiled for param in params.values()), key=str)
     assert stand_ins == sorted([pk] * len(statements) + [key], key=str), "the game once a statement, the key once"
