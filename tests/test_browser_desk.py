@@ -64,6 +64,21 @@ def test_check_in_with_the_fee_in_one_press(browser, live_server, director, even
     page.context.close()
 
 
+def test_checking_in_a_team_far_down_the_list_leaves_the_page_where_it_was(desktop_page, director):
+    page = desktop_page
+    tournament = make_tournament(couples=30)
+    _log_in(page, director)
+    page.goto(f"/t/{tournament.pk}/teams/")
+    paid = page.get_by_role("button", name="Team 28 is here and paid $20.00 cash")
+    paid.scroll_into_view_if_needed()
+    scrolled = page.evaluate("window.scrollY")
+    assert scrolled > 500
+    paid.click()
+    page.wait_for_selector("text=Team 28 is checked in, paid $20.00 cash.")
+    assert page.evaluate("window.scrollY") >= scrolled  # not sent back up to the registration form
+    assert page.evaluate("document.activeElement.id") != "id_first"
+
+
 def test_a_substitute_and_the_disputes_of_a_game(browser, live_server, director, evening, screenshot):
     round_ = services.seat_first_round(tournament=evening)
     services.start_round(round_=round_)

@@ -93,20 +93,26 @@ def test_director_runs_round_one_from_registration_to_the_next_movement(desktop_
 
 
 # After a save, the script below acts at +5 ms (a director, or a card reader, already at the next
-# couple) and reads where the cursor is at +60 ms, once htmx's 20 ms settle has passed.
+# couple) and reads where the cursor is at +60 ms, after htmx's default settle (20 ms) would have come.
 _TYPE_ON_AT_ONCE = """(submit) => {
   window.__seen = [];
-  document.addEventListener("htmx:afterSwap", () => setTimeout(() => {
-    const first = document.getElementById("id_first"), second = document.getElementById("id_second");
-    if (submit) {
-      first.value = "Cleo";
-      second.value = "Dan";
-      first.form.requestSubmit();
-    } else {
-      second.focus();
-      setTimeout(() => window.__seen.push(document.activeElement.id), 55);
+  document.addEventListener("htmx:afterSwap", function act(event) {
+    if (event.detail.target.id !== "registration") {
+      return;  // a roster list's answer, not the save's
     }
-  }, 5), {once: true});
+    document.removeEventListener("htmx:afterSwap", act);
+    setTimeout(() => {
+      const first = document.getElementById("id_first"), second = document.getElementById("id_second");
+      if (submit) {
+        first.value = "Cleo";
+        second.value = "Dan";
+        first.form.requestSubmit();
+      } else {
+        second.focus();
+        setTimeout(() => window.__seen.push(document.activeElement.id), 55);
+      }
+    }, 5);
+  });
 }"""
 
 

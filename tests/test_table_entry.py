@@ -10,7 +10,7 @@ from django.utils import timezone
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scoring import HandEntry, InvalidHand, PlayerHand, Seat, SideHand, score_hand
+from scoring import HandEntry, InvalidHand, PlayerHand, Seat, Side, SideHand, score_hand
 from scoring.rules import PRESETS
 from tests.conftest import even_hand, finish_game, make_tournament
 from tests.test_knockout import hand as knockout_hand
@@ -617,6 +617,87 @@ def test_closing_a_round_while_a_correction_ties_its_game_waits_and_names_the_ti
     thread.join()
     game.refresh_from_db()
     assert game.is_tied and game.round.status == Round.Status.RUNNING
+
+
+def _slowed(monkeypatch, owner, name: str) -> threading.Event:
+    """``owner.name`` made to pause half a second before it runs (its caller's locks held), and
+    an event set when it begins: the window another request's locks land in."""
+    begun, original = threading.Event(), getattr(owner, name)
+
+    def slow(*args, **kwargs):
+        begun.set()
+        time.sleep(0.5)
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(owner, name, slow)
+    return begun
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_tie_decided_while_the_round_is_closing_is_in_the_close_not_a_deadlock(monkeypatch):
+    round_ = services.seat_first_round(tournament=make_tournament(couples=2))
+    services.start_round(round_=round_)
+    game = round_.games.get()
+    for number, ns_tricks in enumerate((7, 6, 7, 6), start=1):
+        _enter_at_link(Game.objects.at_link(game.table.token, 1), number, even_hand(ns_tricks))
+    game.refresh_from_db()
+    assert game.is_tied
+    closing = _slowed(monkeypatch, Round, "close")  # the close holds the round, not yet the games
+    outcome: list[object] = []
+
+    def close() -> None:
+        close_old_connections()
+        try:
+            outcome.append(services.close_round(round_=round_))
+        except Exception as error:
+            outcome.append(error)
+        finally:
+            close_old_connections()
+
+    thread = threading.Thread(target=close)
+    thread.start()
+    assert closing.wait(10)
+    services.decide_tie(game=game, winner=Side.NS, how="cut for high card")
+    thread.join()
+    # One waits for the other, whichever locked first (SQLite's write lock: always the close).
+    (closed,) = outcome
+    round_.refresh_from_db()
+    if isinstance(closed, RoundNotReady):
+        assert "tied at table 1" in closed.message and round_.status == Round.Status.RUNNING
+    else:
+        assert isinstance(closed, Round) and round_.status == Round.Status.CLOSED, closed  # the next, seated
+    assert Game.objects.get(pk=game.pk).winner == Side.NS
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_league_night_closed_while_a_hand_is_saved_names_the_table_playing_not_a_deadlock(monkeypatch):
+    from tournament import league
+
+    tournament = make_league(couples=4)
+    league.build_schedule(tournament=tournament)
+    night = league.open_night(tournament=tournament, night=1)
+    services.start_round(round_=night)
+    game = night.games.get(table__number=1)
+    saving = _slowed(monkeypatch, league, "game_changed")  # the save holds its game, not yet the tournament
+    outcome: list[object] = []
+
+    def save() -> None:
+        close_old_connections()
+        try:
+            outcome.append(_enter_at_link(Game.objects.get(pk=game.pk), 1, knockout_hand(ns_wins=True)))
+        except Exception as error:
+            outcome.append(error)
+        finally:
+            close_old_connections()
+
+    thread = threading.Thread(target=save)
+    thread.start()
+    assert saving.wait(10)
+    with pytest.raises(RoundNotReady, match="still playing at table 1, 2"):
+        league.close_night(round_=night)
+    thread.join()
+    assert not any(isinstance(result, Exception) for result in outcome), outcome
+    assert game.hands.count() == 1
 
 
 # --- arbitrary input ------------------------------------------------------------------------------

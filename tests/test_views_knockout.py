@@ -29,6 +29,14 @@ def test_the_director_draws_a_knockout_from_the_dashboard_and_lands_on_the_brack
     assert tournament.matches.filter(status=Match.Status.PLAYING).count() == 2
 
 
+def test_a_knockouts_round_is_not_closed_by_hand_the_final_closes_it(director_client):
+    tournament = knockout_event(teams=4)
+    response = director_client.post(reverse("director:round_close", args=[tournament.pk, 1]), follow=True)
+    assert "closes by itself when the final is decided" in response.content.decode()
+    assert response.redirect_chain[-1][0] == reverse("director:bracket", args=[tournament.pk])
+    assert tournament.rounds.get().status == Round.Status.RUNNING
+
+
 def test_the_bracket_page_shows_the_matches_playing_with_tables_and_clocks(director_client):
     tournament = knockout_event(teams=5)
     Clock.objects.filter(tournament=tournament).update(started_at=timezone.now())

@@ -173,6 +173,9 @@ class Knockout(EventFormat):
     def swap_teams(self, *, tournament: Tournament, first: Team, second: Team, by: User = None) -> None:
         knockout.swap_teams(tournament=tournament, first=first, second=second, by=by)
 
+    def close_round(self, *, round_: Round, by: User = None) -> Round | None:
+        raise ValidationError("A knockout's round closes by itself when the final is decided.", code="closes_itself")
+
 
 class League(EventFormat):
     """A season of nights: each night seats its scheduled matches; the top teams then play the

@@ -183,9 +183,9 @@ class RegistrationForm(forms.Form):
     """Two names (and optional divisions) register a team.
 
     ``autofocus`` puts the cursor in the first name when a page loads. A form htmx swaps in
-    goes without it: htmx would focus it a moment after the swap (when it settles), pulling the
-    cursor out of whatever field the director had already begun to type in; the page's script
-    focuses the first name at the swap itself (``data-focus-after-swap``)."""
+    goes without it: htmx focuses a swapped-in autofocus field, which after a check-in further
+    down the list would scroll the page back up to the form. After a registration the page's
+    script puts the cursor in the first name (``data-focus-after-swap``)."""
 
     first = forms.CharField(label="Player 1", max_length=80, widget=forms.TextInput(attrs=roster_field("first")))
     second = forms.CharField(label="Player 2", max_length=80, widget=forms.TextInput(attrs=roster_field("second")))

@@ -353,7 +353,10 @@ def close_night(*, round_: Round) -> None:
     round_ = Round.objects.select_for_update().select_related("tournament").get(pk=round_.pk)
     undecided = league_matches(round_.tournament).filter(round=round_.number, status=Match.Status.PLAYING)
     tables = sorted(undecided.values_list("table__number", flat=True))
-    round_.close()  # names the tables still playing, tied or disputed
+    # Names the tables still playing, tied or disputed. The games are read, not locked: a save at
+    # one waits in game_changed for the tournament held here, then reads the night as closed
+    # there (and is refused if it would leave a closed night's match undecided).
+    round_.close(hold_games=False)
     if tables:
         raise RoundNotReady(
             f"Night {round_.number} cannot close: the match at table {', '.join(map(str, tables))} is not decided "

@@ -468,14 +468,15 @@ class Round(models.Model):
         self.started_at = timezone.now()
         self.save(update_fields=["status", "started_at"])
 
-    def close(self, *, hold_games: bool = True) -> None:
+    def close(self, *, hold_games: bool) -> None:
         """Close a running round; :class:`RoundNotReady` names every table still unfinished or tied.
 
-        The caller holds a transaction and, with ``hold_games``, the round's games are locked as
-        they are read: a hand being saved at one of them is read as committed, or its save waits
-        and finds the round closed. A caller already holding the tournament's matches passes
-        False: a match game's save locks its game, then its match, and locking the games after
-        the matches would take them in the other order."""
+        The caller holds a transaction. With ``hold_games`` the round's games are locked as they
+        are read: a hand being saved at one of them is read as committed, or its save waits and
+        finds the round closed. That suits a progressive table, whose save locks its game alone.
+        A match game's save locks its game and then its match (and a league's, its tournament):
+        a caller holding those already must not wait for a game, which would close the circle,
+        and passes False; the save, waiting for it, meets a closed round or night there."""
         if self.status != self.Status.RUNNING:
             raise RoundNotReady(f"{self.name} is not running, so it cannot be closed.")
         games = self.games.select_related("table").order_by("table__number")

@@ -297,7 +297,7 @@ def start_round(*, round_: Round) -> None:
 def close_round(*, round_: Round, by: User = None) -> Round | None:
     """Close a running round; seat the next (returned) unless it was the last one planned."""
     round_ = Round.objects.select_for_update().select_related("tournament").get(pk=round_.pk)
-    round_.close()
+    round_.close(hold_games=True)
     tournament = round_.tournament
     if round_.is_last:
         tournament.status = Tournament.Status.FINISHED
@@ -782,7 +782,9 @@ def reissue_token(*, table: Table) -> str:
 
 @transaction.atomic
 def decide_tie(*, game: Game, winner: str, how: str) -> None:
-    game = Game.objects.select_for_update().select_related("table", "round__tournament").get(pk=game.pk)
+    # The game's row alone, as a hand's save locks it: locking its round too would wait on a
+    # round's close, which waits on this game.
+    game = Game.objects.select_for_update(of=("self",)).select_related("table", "round__tournament").get(pk=game.pk)
     game.decide_tie(winner, how)
     _format_of(game).game_changed(game=game)
 

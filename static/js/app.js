@@ -11,17 +11,12 @@ document.addEventListener("submit", (event) => {
 });
 
 // A form with data-focus-after-swap="id" puts the cursor in that field once htmx has swapped in
-// the answer to it (the next team's first name, after registering one). The field's new form
-// is made live at the swap too: htmx wires up swapped-in content only when it settles, 20 ms
-// later, and an Enter pressed in between would send the form as a plain page.
+// the answer to it (the next team's first name, after registering one).
 document.addEventListener("htmx:afterSwap", (event) => {
   const source = event.detail.requestConfig && event.detail.requestConfig.elt;
   const id = source && source.dataset && source.dataset.focusAfterSwap;
   const field = id && document.getElementById(id);
   if (field) {
-    if (field.form) {
-      htmx.process(field.form);
-    }
     field.focus();
   }
 });
