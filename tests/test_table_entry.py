@@ -633,6 +633,25 @@ def _slowed(monkeypatch, owner, name: str) -> threading.Event:
     return begun
 
 
+def _started(action) -> tuple[threading.Thread, list[object]]:
+    """``action`` begun in a thread on a connection of its own (as another request would be), and
+    the list its result, or the error it raised, is put in."""
+    outcome: list[object] = []
+
+    def run() -> None:
+        close_old_connections()
+        try:
+            outcome.append(action())
+        except Exception as error:
+            outcome.append(error)
+        finally:
+            close_old_connections()
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    return thread, outcome
+
+
 @pytest.mark.django_db(transaction=True)
 def test_a_tie_decided_while_the_round_is_closing_is_in_the_close_not_a_deadlock(monkeypatch):
     round_ = services.seat_first_round(tournament=make_tournament(couples=2))
@@ -643,19 +662,7 @@ def test_a_tie_decided_while_the_round_is_closing_is_in_the_close_not_a_deadlock
     game.refresh_from_db()
     assert game.is_tied
     closing = _slowed(monkeypatch, Round, "close")  # the close holds the round, not yet the games
-    outcome: list[object] = []
-
-    def close() -> None:
-        close_old_connections()
-        try:
-            outcome.append(services.close_round(round_=round_))
-        except Exception as error:
-            outcome.append(error)
-        finally:
-            close_old_connections()
-
-    thread = threading.Thread(target=close)
-    thread.start()
+    thread, outcome = _started(lambda: services.close_round(round_=round_))
     assert closing.wait(10)
     services.decide_tie(game=game, winner=Side.NS, how="cut for high card")
     thread.join()
@@ -679,19 +686,7 @@ def test_a_league_night_closed_while_a_hand_is_saved_names_the_table_playing_not
     services.start_round(round_=night)
     game = night.games.get(table__number=1)
     saving = _slowed(monkeypatch, league, "game_changed")  # the save holds its game, not yet the tournament
-    outcome: list[object] = []
-
-    def save() -> None:
-        close_old_connections()
-        try:
-            outcome.append(_enter_at_link(Game.objects.get(pk=game.pk), 1, knockout_hand(ns_wins=True)))
-        except Exception as error:
-            outcome.append(error)
-        finally:
-            close_old_connections()
-
-    thread = threading.Thread(target=save)
-    thread.start()
+    thread, outcome = _started(lambda: _enter_at_link(Game.objects.get(pk=game.pk), 1, knockout_hand(ns_wins=True)))
     assert saving.wait(10)
     with pytest.raises(RoundNotReady, match="still playing at table 1, 2"):
         league.close_night(round_=night)
