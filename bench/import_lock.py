@@ -1,21 +1,21 @@
-"""How long importing a large event holds the database's write lock, and what a phone's write
-waits meanwhile.
-
-A 1,000-table event (4,000 players) with 8 rounds of hands, each hand with its entry in the
-history, is made once through the models (hands generated in bulk and scored by the game's own
-rescore; entering 90,000 hands one by one through the services would take most of an hour) and
-its export kept in the system's temporary directory. The export is then imported as a new
-tournament while a second thread writes what the venue writes all evening (a table's phone
-reporting in, a hand entered at another event's table) in a loop, each write its own
-transaction, as a request would. The report: how long the import's write transaction ran to
-its commit (SQLite's one write lock is held for all of it; on PostgreSQL the commit runs the
-foreign-key checks of every row) and the CPU time the importing thread spent in it, the
-longest any of the second thread's writes took while the import ran, and the import's time as
-a whole (most of it checking the file, outside the transaction).
-
-``BENCH_IMPORT_TABLES`` and ``BENCH_IMPORT_ROUNDS`` set the size (default 1000 and 8). SQLite
-runs on a file (WAL, as the app runs it; in memory there is no second connection to wait), other
-databases on a test database beside DATABASE_URL's.
+"""How long importing a large event holds the database's write lock, and what a phone's write  # noqa: E402
+waits meanwhile.  # noqa: E402
+  # noqa: E402
+A 1,000-table event (4,000 players) with 8 rounds of hands, each hand with its entry in the  # noqa: E402
+history, is made once through the models (hands generated in bulk and scored by the game's own  # noqa: E402
+rescore; entering 90,000 hands one by one through the services would take most of an hour) and  # noqa: E402
+its export kept in the system's temporary directory. The export is then imported as a new  # noqa: E402
+tournament while a second thread writes what the venue writes all evening (a table's phone  # noqa: E402
+reporting in, a hand entered at another event's table) in a loop, each write its own  # noqa: E402
+transaction, as a request would. The report: how long the import's write transaction ran to  # noqa: E402
+its commit (SQLite's one write lock is held for all of it; on PostgreSQL the commit runs the  # noqa: E402
+foreign-key checks of every row) and the CPU time the importing thread spent in it, the  # noqa: E402
+longest any of the second thread's writes took while the import ran, and the import's time as  # noqa: E402
+a whole (most of it checking the file, outside the transaction).  # noqa: E402
+  # noqa: E402
+``BENCH_IMPORT_TABLES`` and ``BENCH_IMPORT_ROUNDS`` set the size (default 1000 and 8). SQLite  # noqa: E402
+runs on a file (WAL, as the app runs it; in memory there is no second connection to wait), other  # noqa: E402
+databases on a test database beside DATABASE_URL's.  # noqa: E402
 """
 
 from __future__ import annotations
@@ -37,14 +37,14 @@ for name, value in {"DJANGO_DEBUG": "false", "DJANGO_SECRET_KEY": "bench-" + "k"
                     "DJANGO_ALLOWED_HOSTS": "testserver", "DJANGO_HTTPS": "false"}.items():  # fmt: skip
     os.environ.setdefault(name, value)
 django.setup()
+from django.db import OperationalError, connection, connections, transaction  # noqa: E402  # noqa: E402
+from django.utils import timezone  # noqa: E402  # noqa: E402
 
-from django.db import OperationalError, connection, connections, transaction  # noqa: E402
-from django.utils import timezone  # noqa: E402
-
-from scoring.random_hands import random_hand  # noqa: E402
-from tournament import restore, services, transfer  # noqa: E402
-from tournament.models import Game, Hand, HandRevision, Table  # noqa: E402
-from tournament.simulation import create_event, hand_entry  # noqa: E402
+from scoring.random_hands import random_hand  # noqa: E402  # noqa: E402
+from tournament import restore, services, transfer  # noqa: E402  # noqa: E402
+from tournament.formats.progressive.simulation import create_progressive  # noqa: E402  # noqa: E402
+from tournament.models import Game, Hand, HandRevision, Table  # noqa: E402  # noqa: E402
+from tournament.simulation.play import hand_entry  # noqa: E402  # noqa: E402
 
 TABLES = int(os.environ.get("BENCH_IMPORT_TABLES", "1000"))
 ROUNDS = int(os.environ.get("BENCH_IMPORT_ROUNDS", "8"))
@@ -52,8 +52,8 @@ CACHE = Path(tempfile.gettempdir()) / f"spades-bench-import-{TABLES}x{ROUNDS}.js
 
 
 def play_round_in_bulk(round_, rng: random.Random) -> None:
-    """Every game of a running round played to its end: hands made up front, stored in bulk,
-    each game scored by :meth:`Game.rescore` (the services' path, one hand at a time, is what
+    """Every game of a running round played to its end: hands made up front, stored in bulk,  # noqa: E402
+    each game scored by :meth:`Game.rescore` (the services' path, one hand at a time, is what  # noqa: E402
     ``bench/tournament_scale.py`` measures)."""
     hands, revisions = [], []
     games = list(round_.games.select_related("round__tournament", "table"))
@@ -80,7 +80,7 @@ def build_export() -> dict:
         return json.loads(CACHE.read_text())
     start = time.perf_counter()
     rng = random.Random(1)
-    tournament = create_event(couples=2 * TABLES, rounds=ROUNDS, seed=1)
+    tournament = create_progressive(couples=2 * TABLES, rounds=ROUNDS, seed=1)
     round_ = tournament.rounds.get(number=1)
     while round_ is not None:
         services.start_round(round_=round_)
@@ -127,7 +127,7 @@ class Writer(threading.Thread):
 
 def measure(data: dict, replace=None) -> tuple[dict[str, float], object]:
     """Import ``data`` (as new, or in place of ``replace``) while the second thread writes."""
-    other = create_event(couples=8, rounds=1, seed=3)
+    other = create_progressive(couples=8, rounds=1, seed=3)
     services.start_round(round_=other.rounds.get())
     game = other.rounds.get().games.first()
     timings: dict[str, float] = {}

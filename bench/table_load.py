@@ -68,13 +68,13 @@ with connection.cursor() as c:
     c.execute("CREATE TABLE IF NOT EXISTS bench_write (id {key}, note TEXT)")
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
-from tournament import services
-from tournament.simulation import create_event
+from tournament.play.rounds import start_round
+from tournament.simulation.play import create_event
 t = create_event(couples={2 * (TABLES + 3)}, rounds=2, seed=1, partners="fixed")
 t.rule_overrides = {{"target_score": 10000}}
 t.save()
 r = t.rounds.get(number=1)
-services.start_round(round_=r)
+start_round(round_=r)
 tokens = list(r.games.order_by("table__number").values_list("table__token", flat=True))
 hand = {{"number": 1, "north_bid": "3", "east_bid": "3", "south_bid": "3", "west_bid": "3",
         "north_tricks": 4, "east_tricks": 3, "south_tricks": 3, "west_tricks": 3}}

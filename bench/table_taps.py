@@ -42,11 +42,11 @@ import json, django
 django.setup()
 from django.core.management import call_command
 call_command("migrate", verbosity=0)
-from tournament.simulation import create_event
-from tournament import services
+from tournament.simulation.play import create_event
+from tournament.play.rounds import start_round
 t = create_event(couples=2, rounds=1, seed=1, partners="split")
 r = t.rounds.get(number=1)
-services.start_round(round_=r)
+start_round(round_=r)
 print(json.dumps(r.games.get().table.token))
 """
     done = subprocess.run([sys.executable, "-c", code], env=env, cwd=ROOT, capture_output=True, text=True, check=True)

@@ -12,6 +12,7 @@ readings hold under every text (a side bids at most 13, a misdeal's redeal) and 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from scoring.hand import BLIND_NIL, NIL, PlayerHand, SideHand, score_hand
@@ -19,38 +20,6 @@ from scoring.rules import MISDEAL_REASONS, RuleSet
 from scoring.words import listed, signed
 
 OUR_READING = "Our reading: "
-
-# How players move between tables, by the tournament's format (its stored value); a format
-# that is not listed does not move players between tables and prints no such section.
-MOVEMENT = {
-    "progressive_split": (
-        "After each round the side with more points at each table moves up one table (table 2's winners "
-        "to table 1, and so on); the winners at table 1 stay. The losers at table 1 go to the last table. "
-        "Partners split: each newcomer partners one of the two players already there. With an odd number "
-        "of couples, table 1's losers sit out a round and come back at the last table. Each player is "
-        "credited with their side's score for the round; the highest total wins.",
-        OUR_READING + "of the two ways the newcomers can split, the one is seated whose partners have not "
-        "played together yet this evening; failing that, the one repeating fewer partnerships.",
-    ),
-    "progressive_fixed": (
-        "Partners stay together all evening. After each game the winning team moves up one table and the "
-        "winners at table 1 stay; the losers at table 1 go to the last table. With an odd number of "
-        "teams, table 1's losers sit out a round. Teams are ranked on their total points.",
-    ),
-}
-# A format that seats teams by match rather than by moving them prints its own section.
-MATCH_PLAY = {
-    "single_elimination": (
-        "The knockout",
-        "Partners stay together throughout. Teams meet in matches drawn on the bracket; the winner of a "
-        "match goes on to the next round and the loser is out.",
-    ),
-    "double_elimination": (
-        "The knockout",
-        "Partners stay together throughout. Teams meet in matches drawn on the bracket; a team is out "
-        "after its second lost match.",
-    ),
-}
 
 
 def bid_name(rules: RuleSet, bid: object) -> str:
@@ -103,8 +72,9 @@ class Section:
     examples: tuple[Example, ...] = field(default=())
 
 
-def handout(rules: RuleSet, *, format: str = "", readings: frozenset[str] = frozenset()) -> list[Section]:
-    """The rule sheet for ``rules`` in a tournament of ``format`` (the tournament's stored value).
+def handout(rules: RuleSet, *, readings: frozenset[str] = frozenset(), extra: Sequence[Section] = ()) -> list[Section]:
+    """The rule sheet for ``rules``, with the ``extra`` sections its tournament's format writes (how
+    players move between tables, how matches go) after the end of the game.
 
     ``readings`` names the topics (:data:`scoring.rules.READING_FIELDS`) where the rule set
     holds our reading of the text: those sentences start "Our reading:".
@@ -124,11 +94,7 @@ def handout(rules: RuleSet, *, format: str = "", readings: frozenset[str] = froz
         Section("Misdeals", _misdeals(rules, say)),
         Section("End of the game", _ending(rules, say)),
     ]
-    if format in MOVEMENT:
-        sections.append(Section("Moving between tables", MOVEMENT[format]))
-    if format in MATCH_PLAY:
-        title, text = MATCH_PLAY[format]
-        sections.append(Section(title, (text,)))
+    sections += extra
     if rules.two_player_variant:
         sections.append(Section("Spades for two", _two_players(rules)))
     return sections

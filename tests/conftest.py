@@ -78,6 +78,13 @@ def _fast_password_hashing(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+@pytest.fixture(autouse=True)
+def _pages_built_for_each_viewer(settings):
+    """Tests look at a page right after changing the event: no snapshot to wait for (test_snapshot
+    turns them on)."""
+    settings.SPADES_SNAPSHOT_SECONDS = 0
+
+
 @pytest.fixture
 def director(django_user_model):
     """A superuser, who reaches every tournament (tests of who may reach what make their own users)."""
@@ -111,21 +118,40 @@ def make_tournament(*, couples: int = 8, preset: str = "progressive", split: boo
     import datetime
     from decimal import Decimal
 
-    from tournament import services
     from tournament.models import Tournament
+    from tournament.teams.services import register_team
 
     tournament = Tournament.objects.create(
         date=datetime.date(2026, 11, 20),
         preset=preset,
-        format=Tournament.Format.PROGRESSIVE_SPLIT if split else Tournament.Format.PROGRESSIVE_FIXED,
+        format="progressive_split" if split else "progressive_fixed",
         entry_fee=Decimal("20.00"),
         **{"name": "Club night", "seating_order": Tournament.SeatingOrder.REGISTRATION, **fields},
     )
     for index in range(couples):
         first, second = COUPLES[index % len(COUPLES)]
         suffix = "" if index < len(COUPLES) else f" {index // len(COUPLES) + 1}"
-        services.register_team(tournament=tournament, names=[first + suffix, second + suffix])
+        register_team(tournament=tournament, names=[first + suffix, second + suffix])
     return tournament
+
+
+BRACKET_SETTINGS = {"third_place_match", "best_of", "final_best_of", "final_preset", "tables_available"}
+LEAGUE_SETTINGS = {"legs", "tiebreakers", "championship_teams", "fee_per"}
+
+
+def format_settings(tournament, **fields) -> dict:
+    """Store those of ``fields`` that are a format's settings (the bracket's, the league's) in their
+    format's tables; returns the rest, the tournament's own fields."""
+    from tournament.formats.knockout.models import KnockoutSettings
+    from tournament.formats.league.models import LeagueSettings
+
+    for model, names in ((KnockoutSettings, BRACKET_SETTINGS), (LeagueSettings, LEAGUE_SETTINGS)):
+        chosen = {name: value for name, value in fields.items() if name in names}
+        if chosen:
+            model.objects.update_or_create(tournament=tournament, defaults=chosen)
+    tournament.__dict__.pop("_knockout_settings", None)
+    tournament.__dict__.pop("_league_settings", None)
+    return {name: value for name, value in fields.items() if name not in BRACKET_SETTINGS | LEAGUE_SETTINGS}
 
 
 def even_hand(ns_tricks: int = 7) -> dict:
@@ -139,12 +165,12 @@ def even_hand(ns_tricks: int = 7) -> dict:
 def finish_game(game, *, ns_tricks: int = 7, hands: int = 4) -> None:
     """Enter ``hands`` hands at ``game`` (NS taking ``ns_tricks`` each)."""
     from scoring import HandEntry
-    from tournament import services
     from tournament.models import HandRevision
+    from tournament.play.hands import enter_hand
 
     start = game.hands.count()
     for number in range(start + 1, start + hands + 1):
-        services.enter_hand(
+        enter_hand(
             game=game,
             number=number,
             entry=HandEntry.from_fields(even_hand(ns_tricks)),
@@ -159,10 +185,10 @@ def tournament(db):
 
 @pytest.fixture
 def running_round(tournament):
-    from tournament import services
+    from tournament.play.rounds import start_play, start_round
 
-    round_ = services.seat_first_round(tournament=tournament)
-    services.start_round(round_=round_)
+    round_ = start_play(tournament=tournament)
+    start_round(round_=round_)
     return round_
 
 

@@ -7,13 +7,35 @@ import random
 from decimal import Decimal
 
 from scoring.random_hands import random_hand
-from tournament import clocks, knockout, league, services
-from tournament import schedule as pure_schedule
-from tournament.formats import format_of
+from tests.conftest import format_settings
+from tournament.clocks.services import add_minutes, pause_clock, start_match_clocks, start_round_clock
+from tournament.formats.knockout.simulation import create_knockout, play_knockout
+from tournament.formats.league import schedule as pure_schedule
+from tournament.formats.league.services import (
+    add_late_team,
+    close_night,
+    load_schedule,
+    open_night,
+    postpone_match,
+    withdraw_team,
+)
+from tournament.formats.league.simulation import create_league, play_league
+from tournament.formats.league.standings import league_matches
+from tournament.formats.registry import format_of
+from tournament.matches.services import settle_match
 from tournament.models import Game, HandRevision, Match, Tournament
-from tournament.simulation import hand_entry, play_game
-from tournament.simulation_knockout import create_knockout, play_knockout
-from tournament.simulation_league import create_league, play_league, play_round
+from tournament.money.services import record_payment
+from tournament.play.games import flag_dispute
+from tournament.play.hands import enter_hand
+from tournament.play.rounds import start_round
+from tournament.simulation.play import hand_entry, play_game, play_round
+from tournament.teams.services import register_team
+
+
+def correct_hand(*, game: Game, number: int, entry, by=None, expected_version: int | None = None):
+    """The director's correction of hand ``number``, as the game's page saves it."""
+    return enter_hand(game=game, number=number, entry=entry, source=HandRevision.Source.DIRECTOR, by=by,
+                      expected_version=expected_version)  # fmt: skip
 
 
 def one_hand(game: Game, rng: random.Random) -> Game:
@@ -21,7 +43,7 @@ def one_hand(game: Game, rng: random.Random) -> Game:
     (north, south), (east, west) = random_hand(game.rules, rng, scores=(game.ns_score, game.ew_score))
     entry = hand_entry(north, east, south, west)
     number = game.hands.count() + 1
-    return services.enter_hand(game=game, number=number, entry=entry, source=HandRevision.Source.TABLE).game
+    return enter_hand(game=game, number=number, entry=entry, source=HandRevision.Source.TABLE).game
 
 
 def play_match(match: Match, rng: random.Random) -> None:
@@ -39,24 +61,25 @@ def knockout_under_way() -> Tournament:
     a walkover, a match under way with its clock paused and extended and a hand disputed."""
     rng = random.Random(3)
     tournament = create_knockout(teams=6, seed=3, format="single-elimination", third_place=True, best_of=3)
-    tournament.final_best_of, tournament.tables_available, tournament.entry_fee = 1, 2, Decimal("30.00")
-    tournament.save(update_fields=["final_best_of", "tables_available", "entry_fee"])
+    format_settings(tournament, final_best_of=1, tables_available=2)
+    tournament.entry_fee = Decimal("30.00")
+    tournament.save(update_fields=["entry_fee"])
     for team in tournament.teams.all():
-        services.record_payment(team=team, amount=Decimal("30.00"), kind="payment", method="cash")
+        record_payment(team=team, amount=Decimal("30.00"), kind="payment", method="cash")
     format_of(tournament).start(tournament=tournament)
-    clocks.start_match_clocks(tournament=tournament)
+    start_match_clocks(tournament=tournament)
     first, second = tournament.matches.filter(status=Match.Status.PLAYING).order_by("position")
     play_match(first, rng)
     one_hand(second.games.get(), rng)
-    knockout.decide_match(match=second, winner=second.away, reason="Time up and level: the cut of the cards")
+    settle_match(outcome="decision", match=second, winner=second.away, reason="Time up and level: the cut of the cards")
     waiting = tournament.matches.filter(status=Match.Status.PLAYING).order_by("position").first()
-    knockout.walkover(match=waiting, winner=waiting.home, reason="The other team did not come back")
-    clocks.start_match_clocks(tournament=tournament)
+    settle_match(outcome="walkover", match=waiting, winner=waiting.home, reason="The other team did not come back")
+    start_match_clocks(tournament=tournament)
     playing = tournament.matches.filter(status=Match.Status.PLAYING).order_by("position").first()
     game = one_hand(playing.games.get(), rng)
-    clocks.pause_clock(clock=playing.clock)
-    clocks.add_minutes(clock=playing.clock, minutes=5)
-    services.flag_dispute(hand=game.hands.get(number=1), note="EW say they took 5")
+    pause_clock(clock=playing.clock)
+    add_minutes(clock=playing.clock, minutes=5)
+    flag_dispute(hand=game.hands.get(number=1), note="EW say they took 5")
     tournament.refresh_from_db()
     return tournament
 
@@ -75,26 +98,25 @@ def league_in_season() -> Tournament:
     tiebreakers of its own, night 2 under way with its clocks running, one paused and extended."""
     rng = random.Random(4)
     tournament = create_league(teams=5, seed=4, championship=4)
-    tournament.fee_per, tournament.tiebreakers = Tournament.FeePer.NIGHT, "point-difference,head-to-head"
-    tournament.save(update_fields=["fee_per", "tiebreakers"])
+    format_settings(tournament, fee_per="night", tiebreakers="point-difference,head-to-head")
     night = format_of(tournament).start(tournament=tournament)
-    services.start_round(round_=night)
+    start_round(round_=night)
     play_round(night, rng)
-    league.close_night(round_=night)
-    later = league.league_matches(tournament).filter(round=3).order_by("number").first()
-    league.postpone_match(match=later, to_night=league.load_schedule(tournament).nights + 1)
-    late = services.register_team(tournament=tournament, names=["Late", "Comer"])
-    league.add_late_team(team=late, missed=pure_schedule.Missed.MAKE_UP)
-    league.withdraw_team(team=tournament.teams.get(number=2), played=pure_schedule.PlayedResults.VOID)
-    night = league.open_night(tournament=tournament, night=2)
-    services.start_round(round_=night)
-    clocks.start_round_clock(round_=night)
-    first, *others = league.league_matches(tournament).filter(round=2, status=Match.Status.PLAYING).order_by("number")
+    close_night(round_=night)
+    later = league_matches(tournament).filter(round=3).order_by("number").first()
+    postpone_match(match=later, to_night=load_schedule(tournament).nights + 1)
+    late = register_team(tournament=tournament, names=["Late", "Comer"])
+    add_late_team(team=late, missed=pure_schedule.Missed.MAKE_UP)
+    withdraw_team(team=tournament.teams.get(number=2), played=pure_schedule.PlayedResults.VOID)
+    night = open_night(tournament=tournament, night=2)
+    start_round(round_=night)
+    start_round_clock(round_=night)
+    first, *others = league_matches(tournament).filter(round=2, status=Match.Status.PLAYING).order_by("number")
     play_match(first, rng)
     if others:
         one_hand(others[0].games.get(), rng)
-        clocks.pause_clock(clock=others[0].clock)
-        clocks.add_minutes(clock=others[0].clock, minutes=3)
+        pause_clock(clock=others[0].clock)
+        add_minutes(clock=others[0].clock, minutes=3)
     tournament.refresh_from_db()
     return tournament
 

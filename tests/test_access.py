@@ -9,10 +9,12 @@ from django.urls import reverse
 
 from tests.conftest import even_hand, make_tournament
 from tests.test_views_director import NEW
-from tournament import access, services
+from tournament.access import ASSISTANT_PAGES, role_of, visible_tournaments
+from tournament.events.services import grant
 from tournament.models import Hand, Membership, Payment, Round, Tournament
-from tournament.transfer import export_tournament
-from tournament.views.urls import director_patterns
+from tournament.play.rounds import start_play
+from tournament.transfer.export import export_tournament
+from tournament.urls import director_patterns
 
 pytestmark = pytest.mark.django_db
 
@@ -29,8 +31,8 @@ def staff(django_user_model):
 def owned(staff, running_round):
     tournament = running_round.tournament
     owner, helper = staff("olive"), staff("hank")
-    access.grant(tournament=tournament, user=owner, role=Membership.Role.DIRECTOR)
-    access.grant(tournament=tournament, user=helper, role=Membership.Role.ASSISTANT)
+    grant(tournament=tournament, user=owner, role=Membership.Role.DIRECTOR)
+    grant(tournament=tournament, user=helper, role=Membership.Role.ASSISTANT)
     return tournament, owner, helper
 
 
@@ -43,7 +45,7 @@ def test_a_new_tournament_belongs_to_the_director_who_created_it(client, staff):
     olive = staff("olive")
     _as(client, olive).post(reverse("director:tournament_new"), NEW)
     tournament = Tournament.objects.get(name="Spring Open")
-    assert access.role_of(olive, tournament.pk) == Membership.Role.DIRECTOR
+    assert role_of(olive, tournament.pk) == Membership.Role.DIRECTOR
     assert client.get(reverse("director:dashboard", args=[tournament.pk])).status_code == 200
 
 
@@ -113,15 +115,15 @@ def test_an_assistant_runs_rounds_and_corrects_hands(client, owned):
 def test_the_superuser_and_the_owner_see_everything(client, owned, director, staff):
     tournament, owner, _ = owned
     other = make_tournament(couples=2, name="Elsewhere")
-    assert set(access.visible_tournaments(director)) >= {tournament, other}
-    assert list(access.visible_tournaments(owner)) == [tournament]
+    assert set(visible_tournaments(director)) >= {tournament, other}
+    assert list(visible_tournaments(owner)) == [tournament]
     assert _as(client, owner).get(reverse("director:fees", args=[tournament.pk])).status_code == 200
 
 
 def test_starting_a_round_is_open_to_an_assistant(client, staff, tournament):
     helper = staff("hank")
-    access.grant(tournament=tournament, user=helper, role=Membership.Role.ASSISTANT)
-    services.seat_first_round(tournament=tournament)
+    grant(tournament=tournament, user=helper, role=Membership.Role.ASSISTANT)
+    start_play(tournament=tournament)
     _as(client, helper).post(reverse("director:round_start", args=[tournament.pk, 1]))
     assert tournament.rounds.get().status == Round.Status.RUNNING
 
@@ -172,8 +174,8 @@ def test_an_imported_tournament_belongs_to_the_director_who_imported_it(client, 
     response = _as(client, olive).post(reverse("director:import"), {"file": upload})
     assert response.status_code == 302
     imported = Tournament.objects.exclude(pk=tournament.pk).get()
-    assert access.role_of(olive, imported.pk) == Membership.Role.DIRECTOR
-    assert access.role_of(olive, tournament.pk) is None
+    assert role_of(olive, imported.pk) == Membership.Role.DIRECTOR
+    assert role_of(olive, tournament.pk) is None
 
 
 def test_an_assistant_is_not_shown_links_to_money_or_rules(client, owned):
@@ -189,7 +191,7 @@ def test_an_assistant_is_not_shown_links_to_money_or_rules(client, owned):
 
 
 def test_every_page_an_assistant_may_use_exists():
-    assert {pattern.name for pattern in director_patterns} >= access.ASSISTANT_PAGES
+    assert {pattern.name for pattern in director_patterns} >= ASSISTANT_PAGES
 
 
 # --- the director adds and removes assistants --------------------------------------------------------
@@ -237,7 +239,7 @@ def test_the_director_removes_an_assistant_who_then_cannot_reach_the_event(clien
     tournament, owner, helper = owned
     response = _as(client, owner).post(reverse("director:assistant_remove", args=[tournament.pk, helper.pk]))
     assert response.status_code == 302
-    assert access.role_of(helper, tournament.pk) is None
+    assert role_of(helper, tournament.pk) is None
     assert _as(client, helper).get(reverse("director:dashboard", args=[tournament.pk])).status_code == 404
 
 
@@ -246,7 +248,7 @@ def test_assistants_change_only_by_post(client, owned, page):
     tournament, owner, helper = owned
     args = [tournament.pk] if page == "assistant_add" else [tournament.pk, helper.pk]
     assert _as(client, owner).get(reverse(f"director:{page}", args=args)).status_code == 405
-    assert access.role_of(helper, tournament.pk) == Membership.Role.ASSISTANT
+    assert role_of(helper, tournament.pk) == Membership.Role.ASSISTANT
 
 
 def test_removing_someone_who_is_not_an_assistant_is_not_found(client, owned):
@@ -254,18 +256,18 @@ def test_removing_someone_who_is_not_an_assistant_is_not_found(client, owned):
     client = _as(client, owner)
     for user_id in (owner.pk, 999_999):  # the director stays; an unknown user is no one to remove
         assert client.post(reverse("director:assistant_remove", args=[tournament.pk, user_id])).status_code == 404
-    assert access.role_of(owner, tournament.pk) == Membership.Role.DIRECTOR
+    assert role_of(owner, tournament.pk) == Membership.Role.DIRECTOR
     assert _add(client, Tournament(pk=999_999), "ivy").status_code == 404
 
 
 def test_an_assistant_cannot_add_or_remove_assistants(client, staff, owned):
     tournament, _, helper = owned
     other = staff("ivy")
-    access.grant(tournament=tournament, user=other, role=Membership.Role.ASSISTANT)
+    grant(tournament=tournament, user=other, role=Membership.Role.ASSISTANT)
     client = _as(client, helper)
     assert _add(client, tournament, "olive").status_code == 403
     assert client.post(reverse("director:assistant_remove", args=[tournament.pk, other.pk])).status_code == 403
-    assert access.role_of(other, tournament.pk) == Membership.Role.ASSISTANT
+    assert role_of(other, tournament.pk) == Membership.Role.ASSISTANT
 
 
 def test_a_stranger_cannot_add_assistants_to_an_event_not_theirs(client, staff, owned):

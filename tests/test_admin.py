@@ -9,9 +9,9 @@ from django.contrib import admin
 from django.db import IntegrityError, transaction
 from django.urls import reverse
 
-from tournament import services
-from tournament.forms import TournamentForm
+from tournament.events.forms import TournamentForm
 from tournament.models import Game, Payment, Payout, Prize, Round, Tournament
+from tournament.money.services import record_payment, save_prize
 
 pytestmark = pytest.mark.django_db
 
@@ -59,7 +59,7 @@ def test_the_status_of_a_tournament_is_read_only_in_the_admin(admin_client, tour
 def test_money_rounds_and_games_are_read_only_in_the_admin(admin_client, finished_round):
     tournament = finished_round.tournament
     team = tournament.teams.first()
-    payment = services.record_payment(team=team, amount=Decimal("20.00"), kind="payment", method="cash")
+    payment = record_payment(team=team, amount=Decimal("20.00"), kind="payment", method="cash")
     prize = Prize.objects.create(tournament=tournament, place=1, amount=Decimal("50"))
     payout = Payout.objects.create(prize=prize, team=team, amount=Decimal("50"))
     game = finished_round.games.first()
@@ -97,18 +97,18 @@ def test_prize_shares_over_100_percent_are_refused_in_the_admin(admin_client, to
 
 
 def test_the_service_checks_shares_under_the_tournaments_lock(tournament):
-    services.save_prize(prize=Prize(tournament=tournament, place=1, share_percent=Decimal("70")))
+    save_prize(prize=Prize(tournament=tournament, place=1, share_percent=Decimal("70")))
     with pytest.raises(Exception, match="100% at most"):
-        services.save_prize(prize=Prize(tournament=tournament, place=2, share_percent=Decimal("40")))
+        save_prize(prize=Prize(tournament=tournament, place=2, share_percent=Decimal("40")))
     assert tournament.prizes.count() == 1
 
 
 def test_a_paid_prize_cannot_be_changed(tournament):
-    prize = services.save_prize(prize=Prize(tournament=tournament, place=1, amount=Decimal("50")))
+    prize = save_prize(prize=Prize(tournament=tournament, place=1, amount=Decimal("50")))
     Payout.objects.create(prize=prize, team=tournament.teams.first(), amount=Decimal("50"), paid_at="2026-11-20T20:00Z")
     prize.amount = Decimal("500")
     with pytest.raises(Exception, match="has been paid out"):
-        services.save_prize(prize=prize)
+        save_prize(prize=prize)
 
 
 @pytest.mark.parametrize(
@@ -131,7 +131,7 @@ def test_an_overpayment_cannot_come_in_through_the_admin(admin_client, tournamen
 
 def test_a_team_and_its_payments_are_not_edited_in_the_admin(admin_client, tournament):
     team = tournament.teams.first()
-    services.record_payment(team=team, amount=Decimal("20.00"), kind="payment", method="cash")
+    record_payment(team=team, amount=Decimal("20.00"), kind="payment", method="cash")
     page = admin_client.get(reverse("admin:tournament_team_change", args=[team.pk])).content.decode()
     assert 'name="status"' not in page and 'name="payments-0-amount"' not in page
     assert Payment.objects.count() == 1

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tournament.bracket import (
+from tournament.formats.knockout.bracket import (
     Bracket,
     BracketState,
     Stage,

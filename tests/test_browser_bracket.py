@@ -5,7 +5,7 @@ import pytest
 
 from tests.test_browser_director import _log_in
 from tests.test_knockout import knockout_event, match, win_game
-from tournament import clocks
+from tournament.clocks.services import start_match_clocks
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -31,7 +31,7 @@ def test_the_directors_matches_playing_fit_a_phone_held_upright_with_their_clock
 ):
     tournament = knockout_event(teams=8, best_of=3)
     win_game(match(tournament, "W1-1"))
-    clocks.start_match_clocks(tournament=tournament)
+    start_match_clocks(tournament=tournament)
     context = browser.new_context(viewport=UPRIGHT, base_url=live_server.url, has_touch=True, is_mobile=True)
     page = context.new_page()
     _log_in(page, director)

@@ -10,8 +10,11 @@ from scoring import HandEntry
 from tests.conftest import DESKTOP, PHONE, even_hand, finish_game, make_tournament
 from tests.test_browser_director import _log_in
 from tests.test_roster import last_week  # noqa: F401 - a fixture
-from tournament import services
 from tournament.models import HandRevision, Payment, RosterPlayer
+from tournament.money.services import record_payment
+from tournament.play.games import flag_dispute, resolve_dispute
+from tournament.play.hands import enter_hand
+from tournament.play.rounds import close_round, start_play, start_round
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -25,8 +28,8 @@ def evening(last_week, director):  # noqa: F811 - the fixture imported above
     tonight = make_tournament(couples=6, name="Tonight")
     for number, method in ((1, "cash"), (2, "card")):
         team = tonight.teams.get(number=number)
-        services.record_payment(team=team, amount=Decimal("20.00"), kind="payment", method=method, by=director)
-    services.record_payment(team=tonight.teams.get(number=1), amount=Decimal("5.00"), kind=Payment.Kind.REFUND,
+        record_payment(team=team, amount=Decimal("20.00"), kind="payment", method=method, by=director)
+    record_payment(team=tonight.teams.get(number=1), amount=Decimal("5.00"), kind=Payment.Kind.REFUND,
                             method="cash", note="student rate", by=director)  # fmt: skip
     return tonight
 
@@ -80,16 +83,14 @@ def test_checking_in_a_team_far_down_the_list_leaves_the_page_where_it_was(deskt
 
 
 def test_a_substitute_and_the_disputes_of_a_game(browser, live_server, director, evening, screenshot):
-    round_ = services.seat_first_round(tournament=evening)
-    services.start_round(round_=round_)
+    round_ = start_play(tournament=evening)
+    start_round(round_=round_)
     game = round_.games.get(table__number=1)
-    services.enter_hand(
-        game=game, number=1, entry=HandEntry.from_fields(even_hand(7)), source=HandRevision.Source.TABLE
-    )
+    enter_hand(game=game, number=1, entry=HandEntry.from_fields(even_hand(7)), source=HandRevision.Source.TABLE)
     hand = game.hands.get()
-    services.flag_dispute(hand=hand, note="EW say they took 7")
-    services.resolve_dispute(hand=hand, resolution="Counted again: 6 stands", by=director)
-    services.flag_dispute(hand=hand, note="North bid 4, not 3")
+    flag_dispute(hand=hand, note="EW say they took 7")
+    resolve_dispute(hand=hand, resolution="Counted again: 6 stands", by=director)
+    flag_dispute(hand=hand, note="North bid 4, not 3")
 
     phone = browser.new_context(viewport=PHONE, base_url=live_server.url).new_page()
     _log_in(phone, director)
@@ -117,11 +118,11 @@ def test_a_substitute_and_the_disputes_of_a_game(browser, live_server, director,
 
 def test_a_rule_change_during_play_is_shown_before_it_is_made(browser, live_server, director, screenshot):
     tournament = make_tournament(couples=4)
-    round_ = services.seat_first_round(tournament=tournament)
-    services.start_round(round_=round_)
+    round_ = start_play(tournament=tournament)
+    start_round(round_=round_)
     for game in round_.games.all():
         finish_game(game)
-    services.close_round(round_=round_)
+    close_round(round_=round_)
     for size, viewport in (("phone", PHONE), ("desktop", DESKTOP)):
         page = browser.new_context(viewport=viewport, base_url=live_server.url).new_page()
         _log_in(page, director)

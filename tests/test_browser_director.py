@@ -143,11 +143,11 @@ def test_the_next_couple_typed_straight_after_a_save_keeps_its_field_and_is_sent
 
 def test_registration_and_standings_fit_a_phone(phone_page, director, screenshot):
     from tests.conftest import finish_game, make_tournament
-    from tournament import services
+    from tournament.play.rounds import start_play, start_round
 
     tournament = make_tournament()
-    round_ = services.seat_first_round(tournament=tournament)
-    services.start_round(round_=round_)
+    round_ = start_play(tournament=tournament)
+    start_round(round_=round_)
     finish_game(round_.games.first())
     page = phone_page
     _log_in(page, director)
@@ -166,14 +166,14 @@ def test_registration_and_standings_fit_a_phone(phone_page, director, screenshot
 
 def test_a_closed_rounds_score_sheets_open_from_the_print_tab(desktop_page, director, screenshot):
     from tests.conftest import finish_game, make_tournament
-    from tournament import services
+    from tournament.play.rounds import close_round, start_play, start_round
 
     tournament = make_tournament()
-    round_ = services.seat_first_round(tournament=tournament)
-    services.start_round(round_=round_)
+    round_ = start_play(tournament=tournament)
+    start_round(round_=round_)
     for game in round_.games.all():
         finish_game(game)
-    services.close_round(round_=round_)
+    close_round(round_=round_)
     page = desktop_page
     _log_in(page, director)
     page.goto(f"/t/{tournament.pk}/print/")
@@ -186,7 +186,7 @@ def test_a_closed_rounds_score_sheets_open_from_the_print_tab(desktop_page, dire
 
 
 def test_the_standings_on_a_phone_show_what_fits_and_each_round_when_turned(browser, live_server, screenshot):
-    from tournament.simulation import simulate
+    from tournament.formats.progressive.simulation import simulate
 
     simulate(couples=8, rounds=6, seed=3, partners="fixed")
     tournament = Tournament.objects.get()

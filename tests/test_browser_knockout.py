@@ -10,8 +10,9 @@ from tests.conftest import COUPLES
 from tests.test_browser_director import _log_in
 from tests.test_browser_table import enter, save
 from tests.test_knockout import win_game
-from tournament import services
 from tournament.models import Match, Prize, Tournament
+from tournament.money.services import record_payment
+from tournament.teams.services import register_team
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -34,8 +35,8 @@ def test_director_runs_an_eight_team_double_elimination_to_the_champion_and_the_
     page.wait_for_selector("text=Registration open")
     tournament = Tournament.objects.get(name="Friday Knockout")
     for first, second in COUPLES:
-        team = services.register_team(tournament=tournament, names=[first, second])
-        services.record_payment(team=team, amount=Decimal("20.00"), kind="payment", method="cash")
+        team = register_team(tournament=tournament, names=[first, second])
+        record_payment(team=team, amount=Decimal("20.00"), kind="payment", method="cash")
     Prize.objects.create(tournament=tournament, place=1, amount=Decimal("100.00"))
     Prize.objects.create(tournament=tournament, place=2, amount=Decimal("50.00"))
 

@@ -7,12 +7,14 @@ from decimal import Decimal
 
 import pytest
 
-from tournament import services
-from tournament.formats import format_of
+from tournament.formats.knockout.simulation import create_knockout
+from tournament.formats.league.simulation import create_league
+from tournament.formats.progressive.simulation import create_progressive
+from tournament.formats.registry import format_of
 from tournament.models import Player, Prize, Tournament
-from tournament.simulation import create_event, play_game
-from tournament.simulation_knockout import create_knockout
-from tournament.simulation_league import create_league, play_round
+from tournament.money.services import award_prizes
+from tournament.play.rounds import close_round, start_round
+from tournament.simulation.play import play_game, play_round
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 UPRIGHT = {"width": 390, "height": 844}
@@ -77,7 +79,7 @@ def test_the_public_league_table_shows_every_column_on_a_phone(browser, live_ser
     tournament = create_league(teams=5, seed=4)
     _long_names(tournament)
     round_ = format_of(tournament).start(tournament=tournament)
-    services.start_round(round_=round_)
+    start_round(round_=round_)
     play_round(round_, random.Random(4))
     page = _page(browser, live_server, UPRIGHT)
     page.goto(f"/s/{tournament.pk}/league/")
@@ -89,17 +91,17 @@ def test_the_public_league_table_shows_every_column_on_a_phone(browser, live_ser
 
 
 def test_the_payouts_keep_prize_and_winner_names_whole_on_a_phone(browser, live_server, director, screenshot):
-    tournament = create_event(couples=4, rounds=1, seed=3)
+    tournament = create_progressive(couples=4, rounds=1, seed=3)
     _long_names(tournament)
     Prize.objects.create(tournament=tournament, place=1, amount=Decimal("30"))
     Player.objects.filter(team__tournament=tournament).update(division="newcomer")
     Prize.objects.create(tournament=tournament, kind=Prize.Kind.DIVISION, division="newcomer", amount=Decimal("10"))
     round_ = tournament.rounds.get(number=1)
-    services.start_round(round_=round_)
+    start_round(round_=round_)
     for game in round_.games.all():
         play_game(game, random.Random(3))
-    services.close_round(round_=round_)
-    services.award_prizes(tournament=tournament)
+    close_round(round_=round_)
+    award_prizes(tournament=tournament)
     page = _page(browser, live_server, UPRIGHT, director)
     page.goto(f"/t/{tournament.pk}/prizes/")
     _fits_the_phone(page)
@@ -131,7 +133,7 @@ def _not_cut_short(page, selector: str) -> None:
 
 
 def test_the_projector_seating_shows_whole_names_and_fits_the_screen(browser, live_server):
-    tournament = create_event(couples=11, rounds=3, seed=7)  # 22 players: a full projector page
+    tournament = create_progressive(couples=11, rounds=3, seed=7)  # 22 players: a full projector page
     _long_names(tournament)
     page = _page(browser, live_server, PROJECTOR)
     page.goto(f"/s/{tournament.pk}/projector/")
@@ -199,9 +201,9 @@ def test_the_bracket_projector_shows_long_team_names_whole(browser, live_server,
 
 
 def test_the_projector_keeps_each_tables_progress_on_one_line(browser, live_server, screenshot):
-    tournament = create_event(couples=8, rounds=3, seed=5)
+    tournament = create_progressive(couples=8, rounds=3, seed=5)
     round_ = tournament.rounds.get(number=1)
-    services.start_round(round_=round_)
+    start_round(round_=round_)
     page = _page(browser, live_server, {"width": 1366, "height": 900})  # taller type than 1366x768
     page.goto(f"/s/{tournament.pk}/projector/")
     screenshot(page, "layout-projector-tables-1366")
@@ -218,7 +220,7 @@ def test_the_projector_keeps_each_tables_progress_on_one_line(browser, live_serv
 
 @pytest.mark.parametrize("tab", ["prizes", "fees"])
 def test_the_ledger_cards_are_as_wide_as_their_tables(browser, live_server, director, screenshot, tab):
-    tournament = create_event(couples=4, rounds=1, seed=3)
+    tournament = create_progressive(couples=4, rounds=1, seed=3)
     Tournament.objects.filter(pk=tournament.pk).update(entry_fee=Decimal("20.00"))
     Prize.objects.create(tournament=tournament, place=1, amount=Decimal("30"))
     page = _page(browser, live_server, {"width": 1366, "height": 900}, director)

@@ -11,9 +11,12 @@ from pypdf import PdfReader
 from scoring import HandEntry
 from tests.conftest import COUPLES, PHONE
 from tests.test_league import make_league
-from tournament import clocks, league, services
-from tournament.formats import format_of
+from tournament.clocks.services import start_round_clock
+from tournament.formats.league.standings import league_matches
+from tournament.formats.registry import format_of
 from tournament.models import HandRevision, Match, Team, Tournament
+from tournament.play.hands import enter_hand
+from tournament.play.rounds import start_round
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -37,9 +40,7 @@ def _win(match: Match) -> None:
     number = 0
     while game.status != game.Status.FINISHED:
         number += 1
-        services.enter_hand(
-            game=game, number=number, entry=HandEntry.from_fields(values), source=HandRevision.Source.TABLE
-        )
+        enter_hand(game=game, number=number, entry=HandEntry.from_fields(values), source=HandRevision.Source.TABLE)
         game.refresh_from_db()
 
 
@@ -96,7 +97,7 @@ def test_a_director_runs_a_six_team_league_to_the_championship_payouts(
     page.fill("#id_name", "Tuesday League")
     page.fill("#id_date", "2026-11-24")
     page.select_option("#id_preset", "league-300")
-    page.select_option("#id_format", Tournament.Format.ROUND_ROBIN)
+    page.select_option("#id_format", "round_robin")
     page.select_option("#id_final_preset", "championship-500")
     page.fill("#id_entry_fee", "10")
     page.select_option("#id_fee_per", Tournament.FeePer.NIGHT)
@@ -120,7 +121,7 @@ def test_a_director_runs_a_six_team_league_to_the_championship_payouts(
     assert page.locator(".card.night").count() == 5
 
     # A postponement: night 2's first match moves to a new night 6.
-    moved = league.league_matches(tournament).get(round=2, number=1)
+    moved = league_matches(tournament).get(round=2, number=1)
     page.fill(f"#postpone-{moved.pk}", "6")
     page.locator(f"form:has(#postpone-{moved.pk}) button").click()
     page.wait_for_selector("text=The match moved to night 6.")
@@ -137,7 +138,7 @@ def test_a_director_runs_a_six_team_league_to_the_championship_payouts(
         page.wait_for_selector(f"h1:has-text('Night {night}')")
         page.get_by_role("button", name=f"Start night {night}").click()
         page.wait_for_selector(f"text=Night {night} has started.")
-        matches = list(league.league_matches(tournament).filter(round=night).select_related("home", "away", "table"))
+        matches = list(league_matches(tournament).filter(round=night).select_related("home", "away", "table"))
         if night == 1:
             page.get_by_role("button", name="Start the 30-minute clock").click()
             page.wait_for_selector("#board")
@@ -211,8 +212,8 @@ UPRIGHT = {"width": 390, "height": 844}
 def test_a_league_night_fits_a_phone_held_upright(browser, live_server, director, screenshot):
     tournament = make_league(couples=6)
     round_ = format_of(tournament).start(tournament=tournament)
-    round_.start()
-    clocks.start_round_clock(round_=round_)
+    start_round(round_=round_)
+    start_round_clock(round_=round_)
     context = browser.new_context(viewport=UPRIGHT, base_url=live_server.url, has_touch=True, is_mobile=True)
     page = context.new_page()
     _log_in(page, director)
@@ -266,7 +267,7 @@ def test_choosing_the_league_preset_sets_the_finals_rule_set(desktop_page, direc
     page = desktop_page
     _log_in(page, director)
     page.goto("/t/new/")
-    page.select_option("#id_format", Tournament.Format.ROUND_ROBIN)
+    page.select_option("#id_format", "round_robin")
     page.select_option("#id_preset", "league-300")
     assert page.input_value("#id_final_preset") == "championship-500"
     page.select_option("#id_preset", "classic")

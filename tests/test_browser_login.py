@@ -3,7 +3,7 @@
 import pytest
 from django.core.management import call_command
 
-from tournament.demo import DEMO_PASSWORD, DEMO_USERNAME
+from tournament.simulation.demo import DEMO_PASSWORD, DEMO_USERNAME
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -8,8 +8,9 @@ import pytest
 
 from scoring import HandEntry, Seat
 from tests.conftest import make_tournament
-from tournament import services
 from tournament.models import Hand, HandRevision, Table
+from tournament.play.hands import enter_hand
+from tournament.play.rounds import start_play, start_round
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -24,8 +25,8 @@ HANDS = [
 @pytest.fixture
 def table_game(db):
     tournament = make_tournament(couples=2)
-    round_ = services.seat_first_round(tournament=tournament)
-    services.start_round(round_=round_)
+    round_ = start_play(tournament=tournament)
+    start_round(round_=round_)
     return round_.games.get()
 
 
@@ -129,7 +130,7 @@ def test_a_waiting_hand_another_phone_entered_stops_the_list_and_shows_both(phon
     # Meanwhile another phone at the table enters hand 1 its own way.
     other = {"north_bid": "5", "east_bid": "3", "south_bid": "3", "west_bid": "2",
              "north_tricks": 6, "east_tricks": 3, "south_tricks": 2, "west_tricks": 2}  # fmt: skip
-    services.enter_hand(game=table_game, number=1, entry=HandEntry.from_fields(other), source=HandRevision.Source.TABLE)
+    enter_hand(game=table_game, number=1, entry=HandEntry.from_fields(other), source=HandRevision.Source.TABLE)
 
     page.context.set_offline(False)
     page.wait_for_selector("text=Hand 1 was not accepted")

@@ -4,9 +4,10 @@ seating, a player finds their seat on a phone, and the table's same link opens t
 import pytest
 
 from tests.conftest import PHONE, finish_game, make_tournament
-from tournament import services
 from tournament.models import Seating
-from tournament.views import public, table
+from tournament.play import phone
+from tournament.play.rounds import close_round, start_play, start_round
+from tournament.standings import views as public
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 PROJECTOR = {"width": 1920, "height": 1080}
@@ -16,13 +17,13 @@ PROJECTOR = {"width": 1920, "height": 1080}
 def fast_pages(monkeypatch):
     """Refresh and page every second instead of every 10-15 s, so the test sees it happen."""
     monkeypatch.setattr(public, "PROJECTOR_REFRESH_SECONDS", 1)
-    monkeypatch.setattr(table, "WAITING_REFRESH_SECONDS", 1)
+    monkeypatch.setattr(phone, "WAITING_REFRESH_SECONDS", 1)
 
 
 def test_a_round_change_as_the_players_see_it(browser, live_server, screenshot, fast_pages):
     tournament = make_tournament(couples=13)  # 26 players: an odd couple sits out, the seating pages
-    first = services.seat_first_round(tournament=tournament)
-    services.start_round(round_=first)
+    first = start_play(tournament=tournament)
+    start_round(round_=first)
     phone = browser.new_context(viewport=PHONE, base_url=live_server.url, has_touch=True, is_mobile=True).new_page()
     link = f"/table/{tournament.tables.get(number=2).token}/"
     phone.goto(link)
@@ -30,7 +31,7 @@ def test_a_round_change_as_the_players_see_it(browser, live_server, screenshot, 
 
     for game in first.games.all():
         finish_game(game)
-    following = services.close_round(round_=first)
+    following = close_round(round_=first)
 
     # The projector shows round 2's seating by itself, a page at a time.
     projector = browser.new_context(viewport=PROJECTOR, base_url=live_server.url).new_page()
@@ -58,7 +59,7 @@ def test_a_round_change_as_the_players_see_it(browser, live_server, screenshot, 
     names = list(following.seatings.filter(table__number=2).values_list("player__name", flat=True))
     assert all(name in phone.inner_text(".seat-list") for name in names)
     screenshot(phone, "phone-table-waiting")
-    services.start_round(round_=following)
+    start_round(round_=following)
     phone.wait_for_selector("header >> text=round 2", timeout=10_000)
     assert phone.url.endswith(link) and all(name in phone.content() for name in names)
     screenshot(phone, "phone-table-round-2")

@@ -4,7 +4,7 @@ import pytest
 
 from scoring import Seat
 from tests.conftest import make_tournament
-from tournament import services
+from tournament.play.rounds import start_play, start_round
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -13,8 +13,8 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 def league_game():
     """Round 1 running under the league's rules (high card deals first, no table-talk penalty)."""
     tournament = make_tournament(couples=2, preset="league-300", split=False)
-    round_ = services.seat_first_round(tournament=tournament)
-    services.start_round(round_=round_)
+    round_ = start_play(tournament=tournament)
+    start_round(round_=round_)
     return round_.games.get()
 
 

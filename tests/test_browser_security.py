@@ -4,8 +4,8 @@ confirmations and focus handled by the app's script), and a locked-out login say
 import pytest
 
 from tests.conftest import make_tournament
-from tournament import services
 from tournament.models import Team
+from tournament.play.rounds import start_play, start_round
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -23,8 +23,8 @@ def test_pages_run_under_the_csp_without_a_violation(desktop_page, director, scr
     page.on("console", lambda message: violations.append(message.text) if "Content Security Policy" in message.text
             or "Content-Security-Policy" in message.text else None)  # fmt: skip
     tournament = make_tournament(couples=4)
-    round_ = services.seat_first_round(tournament=tournament)
-    services.start_round(round_=round_)
+    round_ = start_play(tournament=tournament)
+    start_round(round_=round_)
     _log_in(page, director.username)
     page.wait_for_url(lambda url: "/login/" not in url)
 

@@ -32,9 +32,9 @@ django.setup()
 from django.core.management import call_command
 call_command("migrate", verbosity=0)
 from tests.conftest import make_tournament
-from tournament import services
-round_ = services.seat_first_round(tournament=make_tournament(couples=2))
-services.start_round(round_=round_)
+from tournament.play.rounds import start_play, start_round
+round_ = start_play(tournament=make_tournament(couples=2))
+start_round(round_=round_)
 print(json.dumps(round_.games.get().table.token))
 """
 

@@ -5,8 +5,8 @@ from playwright.sync_api import expect
 
 from scoring import Seat
 from tests.conftest import make_tournament
-from tournament import services
 from tournament.models import Game, HandRevision
+from tournament.play.rounds import start_play, start_round
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -17,8 +17,8 @@ def table_game(db):
     tournament = make_tournament(couples=2)
     tournament.rule_overrides = {"nil_points": 100, "blind_nil_points": 200, "blind_nil_min_deficit": 100}
     tournament.save()
-    round_ = services.seat_first_round(tournament=tournament)
-    services.start_round(round_=round_)
+    round_ = start_play(tournament=tournament)
+    start_round(round_=round_)
     return round_.games.get()
 
 

@@ -7,10 +7,16 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 
 from tests.conftest import finish_game, make_tournament
-from tournament import restore, services, transfer
+from tournament.formats.progressive.seating import movement_rows
+from tournament.formats.progressive.standings import standings_rows
 from tournament.models import Payment, Player, Seating, SeatingChange, Team
-from tournament.places import round_places
-from tournament.reports import game_sheet, movement_rows, standings_rows
+from tournament.money.services import record_payment
+from tournament.play.board import game_sheet
+from tournament.play.rounds import close_round, start_play, start_round
+from tournament.standings.places import round_places
+from tournament.teams.services import register_team, remove_team, substitute_player
+from tournament.transfer.export import export_tournament
+from tournament.transfer.write import import_tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -23,8 +29,8 @@ def _placed(round_) -> dict[str, int | None]:
 
 
 def test_a_late_couple_joins_at_the_highest_table(finished_round, tournament):
-    services.register_team(tournament=tournament, names=["Quinn", "Rosa"])
-    following = services.close_round(round_=finished_round)
+    register_team(tournament=tournament, names=["Quinn", "Rosa"])
+    following = close_round(round_=finished_round)
     placed = _placed(following)
     assert placed["Quinn"] == placed["Rosa"] == 4  # nine couples: four tables, table 1's losers sit out
     assert [p for p, table in placed.items() if table is None] == sorted(
@@ -34,19 +40,19 @@ def test_a_late_couple_joins_at_the_highest_table(finished_round, tournament):
 
 def test_a_late_couple_sits_out_when_the_movement_says_so(db):
     tournament = make_tournament(couples=9)  # one couple sits out round 1
-    first = services.seat_first_round(tournament=tournament)
-    services.start_round(round_=first)
+    first = start_play(tournament=tournament)
+    start_round(round_=first)
     for game in first.games.all():
         finish_game(game)
-    services.register_team(tournament=tournament, names=["Quinn", "Rosa"])  # ten couples now
-    following = services.close_round(round_=first)
+    register_team(tournament=tournament, names=["Quinn", "Rosa"])  # ten couples now
+    following = close_round(round_=first)
     placed = _placed(following)
     assert placed["Quinn"] == placed["Rosa"] == 5 and None not in placed.values()
 
 
 def test_a_late_couple_is_seated_at_once_in_a_round_not_started(finished_round, tournament, director):
-    following = services.close_round(round_=finished_round)
-    team = services.register_team(tournament=tournament, names=["Quinn", "Rosa"], by=director)
+    following = close_round(round_=finished_round)
+    team = register_team(tournament=tournament, names=["Quinn", "Rosa"], by=director)
     assert team.checked_in
     assert {"Quinn", "Rosa"} <= set(_placed(following))
     change = SeatingChange.objects.get(round=following)
@@ -64,11 +70,11 @@ def test_registering_late_tells_the_director_when_the_couple_plays(director_clie
 
 def test_a_substitute_sits_in_the_players_seat_and_the_scores_stay_with_the_player(finished_round, tournament):
     ada = Player.objects.get(name="Ada")
-    following = services.close_round(round_=finished_round)
-    services.substitute_player(player=ada, substitute="  Zoe   Park ", from_round=2)
+    following = close_round(round_=finished_round)
+    substitute_player(player=ada, substitute="  Zoe   Park ", from_round=2)
     assert "Zoe Park" in _placed(following) and "Ada" not in _placed(following)
     assert "Ada" in _placed(finished_round)  # round 1 stays as played
-    services.start_round(round_=following)
+    start_round(round_=following)
     seat = Seating.objects.get(round=following, player=ada)
     game = following.games.get(table=seat.table)
     assert "Zoe Park" in game_sheet(game)["seats"].values()
@@ -83,8 +89,8 @@ def test_the_movement_says_a_substitute_joins_rather_than_naming_a_seat_they_nev
     director_client, finished_round, tournament
 ):
     ada = Player.objects.get(name="Ada")
-    following = services.close_round(round_=finished_round)
-    services.substitute_player(player=ada, substitute="Zoe", from_round=2)
+    following = close_round(round_=finished_round)
+    substitute_player(player=ada, substitute="Zoe", from_round=2)
     seats = {s.name: s.came_from for row in movement_rows(following) for s in row.seats}
     assert seats["Zoe"] == "joins, playing for Ada"
     assert all(came.startswith(("from table", "sat out")) for name, came in seats.items() if name != "Zoe")
@@ -93,11 +99,11 @@ def test_the_movement_says_a_substitute_joins_rather_than_naming_a_seat_they_nev
 
 
 def test_a_substitute_cannot_rewrite_a_closed_round(finished_round, tournament):
-    services.close_round(round_=finished_round)
+    close_round(round_=finished_round)
     ada = Player.objects.get(name="Ada")
     for name, first_round, field in (("Zoe", 1, "from_round"), ("Zoe", 6, "from_round"), (" ", 2, "substitute")):
         with pytest.raises(ValidationError) as refused:
-            services.substitute_player(player=ada, substitute=name, from_round=first_round)
+            substitute_player(player=ada, substitute=name, from_round=first_round)
         assert field in refused.value.message_dict
     ada.refresh_from_db()
     assert ada.substitute == "" and ada.substitute_from is None
@@ -124,8 +130,8 @@ def test_the_substitute_page(director_client, running_round, tournament):
 
 
 def test_a_team_entered_by_mistake_is_removed_and_later_teams_move_up(tournament, director):
-    round_ = services.seat_first_round(tournament=tournament)
-    services.remove_team(team=tournament.teams.get(number=3), by=director)
+    round_ = start_play(tournament=tournament)
+    remove_team(team=tournament.teams.get(number=3), by=director)
     assert list(tournament.teams.values_list("number", flat=True)) == list(range(1, 8))
     assert tournament.teams.get(number=3).names == "Gina & Hugo"
     assert {"Eve", "Finn"}.isdisjoint(_placed(round_)) and len(_placed(round_)) == 14
@@ -134,13 +140,13 @@ def test_a_team_entered_by_mistake_is_removed_and_later_teams_move_up(tournament
 
 def test_a_team_cannot_be_removed_once_play_starts_or_with_money_on_record(running_round, tournament):
     with pytest.raises(ValidationError) as refused:
-        services.remove_team(team=tournament.teams.get(number=1))
+        remove_team(team=tournament.teams.get(number=1))
     assert refused.value.code == "started"
     fresh = make_tournament(couples=2, name="Next week")
     team = fresh.teams.get(number=1)
-    services.record_payment(team=team, amount=Decimal("20.00"), kind=Payment.Kind.PAYMENT, method="cash")
+    record_payment(team=team, amount=Decimal("20.00"), kind=Payment.Kind.PAYMENT, method="cash")
     with pytest.raises(ValidationError) as refused:
-        services.remove_team(team=team)
+        remove_team(team=team)
     assert refused.value.code == "has_payments" and Team.objects.filter(pk=team.pk).exists()
 
 
@@ -168,7 +174,7 @@ def test_the_same_name_registered_twice_is_a_warning_not_a_refusal(director_clie
 
 
 def test_a_substitute_travels_with_the_export(finished_round, tournament):
-    services.substitute_player(player=Player.objects.get(name="Ada"), substitute="Zoe", from_round=2)
-    copy = restore.import_tournament(transfer.export_tournament(tournament))
+    substitute_player(player=Player.objects.get(name="Ada"), substitute="Zoe", from_round=2)
+    copy = import_tournament(export_tournament(tournament))
     ada = Player.objects.get(team__tournament=copy, name="Ada")
     assert (ada.substitute, ada.substitute_from, ada.name_in_round(1), ada.name_in_round(2)) == ("Zoe", 2, "Ada", "Zoe")

@@ -1,6 +1,5 @@
-"""What one hand entry costs the server: one replay of the game and a fixed handful of queries."""
-
-import re
+"""What one hand's save costs the server, and in what order: the tournament's lock first, then a
+fixed handful of queries, and one replay of the game at most."""
 
 import pytest
 from django.db import connection, transaction
@@ -10,7 +9,8 @@ from django.urls import reverse
 from tests.conftest import even_hand
 from tests.test_knockout import hand as knockout_hand
 from tests.test_knockout import knockout_event
-from tournament import models
+from tournament.models import Hand, Match, Tournament
+from tournament.models import play as play_models
 
 pytestmark = pytest.mark.django_db
 TRANSACTION = ("SAVEPOINT", "RELEASE", "BEGIN", "COMMIT")  # the transaction around the work, not work
@@ -20,56 +20,63 @@ TRANSACTION = ("SAVEPOINT", "RELEASE", "BEGIN", "COMMIT")  # the transaction aro
 def replays(monkeypatch) -> list[int]:
     """Counts every replay of a game (each call appends the number of hands replayed)."""
     calls: list[int] = []
-    real = models.replay
+    real = play_models.replay
 
     def counting(rules, entries, **kwargs):
         entries = list(entries)
         calls.append(len(entries))
         return real(rules, entries, **kwargs)
 
-    monkeypatch.setattr(models, "replay", counting)
+    monkeypatch.setattr(play_models, "replay", counting)
     return calls
 
 
-@pytest.fixture
-def locks(monkeypatch) -> list[int]:
-    """Counts every time an entry takes its game's row lock (the id of each game locked)."""
-    calls: list[int] = []
-    real = models.Game.lock
-
-    def counting(game, **kwargs):
-        calls.append(game.pk)
-        return real(game, **kwargs)
-
-    monkeypatch.setattr(models.Game, "lock", counting)
-    return calls
+def _statements(queries: CaptureQueriesContext) -> list[str]:
+    return [q["sql"] for q in queries.captured_queries if not q["sql"].startswith(TRANSACTION)]
 
 
-def test_a_new_hand_at_a_progressive_table_is_scored_before_any_lock_a_correction_under_it(
-    client, running_round, locks
+def _locks_first(statements: list[str]) -> bool:
+    """Whether the first write of ``statements`` is the tournament's lock (and nothing of the event
+    was read in the transaction before it)."""
+    table = Tournament._meta.db_table
+    writes = [i for i, sql in enumerate(statements) if sql.startswith(("UPDATE", "INSERT", "DELETE"))]
+    return bool(writes) and statements[writes[0]].startswith(f'UPDATE "{table}" SET "changed_at"')
+
+
+@pytest.mark.parametrize("correction", [False, True], ids=["new hand", "correction"])
+def test_a_hand_at_the_table_takes_its_tournaments_lock_before_it_reads_or_writes_the_game(
+    client, running_round, correction
 ):
     game = running_round.games.get(table__number=1)
     url = reverse("table:hand", args=[game.table.token, game.round.number])
-    for number in (1, 2):
-        assert client.post(url, {"number": number, **even_hand(7)}, HTTP_HX_REQUEST="true").status_code == 200
-    assert locks == [], "a new hand is written on the game as the link read it, guarded by that read"
-    assert client.post(url, {"number": 2, "version": 1, **even_hand(8)}, HTTP_HX_REQUEST="true").status_code == 200
-    assert locks == [game.pk]
+    client.post(url, {"number": 1, **even_hand(7)}, HTTP_HX_REQUEST="true")
+    hand = {"number": 1, "version": 1, **even_hand(8)} if correction else {"number": 2, **even_hand(8)}
+    with CaptureQueriesContext(connection) as queries:
+        assert client.post(url, hand, HTTP_HX_REQUEST="true").status_code == 200
+    statements = _statements(queries)
+    assert _locks_first(statements), "\n".join(statements)
+    locked = next(i for i, sql in enumerate(statements) if "changed_at" in sql)
+    game_table = game._meta.db_table
+    read_again = [i for i, sql in enumerate(statements) if sql.startswith("SELECT") and f'FROM "{game_table}"' in sql]
+    assert any(i > locked for i in read_again), "the game is read again once the lock is held"
 
 
-def test_a_knockout_tables_new_hand_is_entered_under_its_games_lock(client, locks):
-    """A match's result moves the bracket on (knockout.game_changed): that takes the lock."""
-    match = knockout_event(teams=4).matches.filter(status=models.Match.Status.PLAYING).first()
+def test_a_knockout_tables_hand_and_the_bracket_it_moves_on_are_written_under_the_lock(client):
+    match = knockout_event(teams=4).matches.filter(status=Match.Status.PLAYING).first()
     game = match.games.get()
     url = reverse("table:hand", args=[game.table.token, game.round.number])
-    response = client.post(url, {"number": 1, **knockout_hand(ns_wins=True)}, HTTP_HX_REQUEST="true")
-    assert response.status_code == 200 and locks == [game.pk]
+    with CaptureQueriesContext(connection) as queries:
+        response = client.post(url, {"number": 1, **knockout_hand(ns_wins=True)}, HTTP_HX_REQUEST="true")
+    assert response.status_code == 200
+    statements = _statements(queries)
+    assert _locks_first(statements), "\n".join(statements)
+    assert not any("FOR UPDATE" in sql for sql in statements), "one lock: the tournament's, no row locks besides"
 
 
 @pytest.mark.parametrize("next_form", [{}, {"HTTP_X_NEXT_HAND": "client"}], ids=["server-form", "phone-form"])
 @pytest.mark.parametrize("entry_key", ["", "phone-attempt-1"])
 @pytest.mark.parametrize("earlier", [0, 3])
-def test_a_new_hand_is_scored_alone_on_the_stored_totals_in_at_most_five_queries(
+def test_a_new_hand_is_scored_alone_on_the_stored_totals_in_a_bounded_number_of_queries(
     client, running_round, replays, django_assert_max_num_queries, earlier, entry_key, next_form
 ):
     game = running_round.games.get(table__number=1)
@@ -78,7 +85,9 @@ def test_a_new_hand_is_scored_alone_on_the_stored_totals_in_at_most_five_queries
         client.post(url, {"number": number, **even_hand(7)}, HTTP_HX_REQUEST="true")
     replays.clear()
     hand = {"number": earlier + 1, "entry_key": entry_key, **even_hand(7)}
-    with django_assert_max_num_queries(5 + 2) as queries:
+    # The link's game; the lock, the game again, the key, the last hand's number; the hand, its
+    # revision, the totals; the seats' names and the disputes for the answer.
+    with django_assert_max_num_queries(12):
         response = client.post(url, hand, HTTP_HX_REQUEST="true", **next_form)
     assert response.status_code == 200 and f"Hand {earlier + 1} saved." in response.content.decode()
     assert replays == [1], "one replay, of the new hand alone: the hands before it stand in the totals"
@@ -86,35 +95,6 @@ def test_a_new_hand_is_scored_alone_on_the_stored_totals_in_at_most_five_queries
     assert 'id="panel"' not in html and f'id="hand-{earlier + 1}"' in html  # what changed, not the whole panel
     assert 'id="hand-1"' not in html or earlier == 0  # the rows before the last stay as they are
     assert (f'id="correct-{earlier}" hx-swap-oob="delete"' in html) == (earlier > 0)  # only the last is corrected
-    statements = [q["sql"] for q in queries.captured_queries if not q["sql"].startswith(TRANSACTION)]
-    # SQLite: the link's game, its lock and the read under it (one statement, see Game.lock), and
-    # the hand, its revision and the game's totals. PostgreSQL: the link's game, and the three
-    # writes in one statement guarded by the game as the link read it (services.enter_hand).
-    assert len(statements) <= (2 if connection.vendor == "postgresql" else 5), "\n".join(statements)
-
-
-def test_a_new_hands_three_writes_are_one_statement_on_postgresql(client, running_round):
-    game = running_round.games.get(table__number=1)
-    url = reverse("table:hand", args=[game.table.token, game.round.number])
-    with CaptureQueriesContext(connection) as queries:
-        response = client.post(
-            url, {"number": 1, "entry_key": "phone-attempt-1", **even_hand(7)}, HTTP_HX_REQUEST="true"
-        )
-    assert response.status_code == 200
-    writes = [q["sql"] for q in queries.captured_queries if re.match(r"(WITH|INSERT|UPDATE)\b", q["sql"])]
-    tables = [re.findall(r'(?:INSERT INTO|UPDATE) "(\w+)"', sql) for sql in writes]
-    hand, revision, game_table = (m._meta.db_table for m in (models.Hand, models.HandRevision, models.Game))
-    if connection.vendor == "postgresql":
-        assert tables == [[hand, revision, game_table]], writes
-        # The game's row is locked by that statement alone (guarded by the game as the link read
-        # it), not by a statement of its own before it.
-        assert [q["sql"] for q in queries.captured_queries if "FOR UPDATE" in q["sql"]] == writes
-    else:  # the game's totals first, written only while they are as the link read them
-        assert tables == [[game_table], [hand], [revision]], writes
-    stored = models.Hand.objects.get(game=game)
-    assert stored.entry_key == "phone-attempt-1" and stored.revisions.get().after == stored.snapshot()
-    game.refresh_from_db()
-    assert game.hands_played == 1 and game.ns_score > 0
 
 
 def test_hands_scored_on_the_stored_totals_add_up_as_a_replay_of_them_all(client, running_round):
@@ -156,30 +136,12 @@ def test_a_director_correction_replays_the_game_once(director_client, running_ro
 
 
 def test_the_resent_entry_lookup_reads_the_entry_key_index_not_every_hand(running_round):
-    """Game.lock looks an entry key up among every game's hands: with the key bound as a parameter
-    the lookup must still be able to use the partial unique index on it (a scan would read a
-    national event's 32,000 hands on every save)."""
-    game = running_round.games.first()
+    """A resent hand is found by its entry key among every game's hands: the lookup must use the
+    unique index on the key (a scan would read a national event's 32,000 hands on every save)."""
     with transaction.atomic():
-        read, params = models._lock_sql(connection.alias)[-1]
-        given = {name: {models._LOCK_KEY: "phone-attempt-1", models._LOCK_GAME: game.pk}.get(p, p)
-                 for name, p in params.items()}  # fmt: skip
-        with connection.cursor() as cursor:
-            if connection.vendor == "sqlite":
-                cursor.execute("EXPLAIN QUERY PLAN " + read, given)
-                plan = " / ".join(row[-1] for row in cursor.fetchall())
-                assert "SCAN" not in plan and "one_hand_per_entry_key" in plan, plan
-            else:
-                # As the app sends it (settings: prepare_threshold): a prepared statement, with the
-                # plan PostgreSQL makes once for any key.
-                names = list(params)
-                types = [{models._LOCK_KEY: "text", models._LOCK_GAME: "bigint"}[params[name]] for name in names]
-                prepared = re.sub(r"%\((\w+)\)s", lambda found: f"${names.index(found[1]) + 1}", read)
-                cursor.execute(f"PREPARE resent_entry({', '.join(types)}) AS {prepared}")
-                cursor.execute("SET LOCAL enable_seqscan = off")  # the index whenever it may be used
-                cursor.execute("SET LOCAL plan_cache_mode = force_generic_plan")
-                values = ", ".join(f"'{v}'" if isinstance(v, str) else str(v) for v in map(given.get, names))
-                cursor.execute(f"EXPLAIN EXECUTE resent_entry({values})")  # a utility statement binds nothing
-                plan = " / ".join(row[0] for row in cursor.fetchall())
-                cursor.execute("DEALLOCATE resent_entry")
-                assert "one_hand_per_entry_key" in plan, plan
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:  # a table this small is read whole unless told not to
+                cursor.execute("SET LOCAL enable_seqscan = off")
+        plan = Hand.objects.filter(entry_key="phone-attempt-1").explain()
+    assert "SCAN tournament_hand" not in plan and "Seq Scan" not in plan, plan
+    assert "entry_key" in plan or "one_hand_per_entry_key" in plan, plan

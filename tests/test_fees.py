@@ -8,9 +8,12 @@ from django.urls import reverse
 
 from tests.test_league import make_league
 from tests.test_printing import pages_text, produce
-from tournament import league, printing, services
-from tournament.models import Payment, Payout, Prize, Tournament
-from tournament.reports import fees_due, ledger, payment_entries, team_paid, teams_with_balance, totals_by_method
+from tournament.formats.league.services import build_schedule, load_schedule, open_night
+from tournament.models import Payment, Payout, Prize
+from tournament.money.ledger import fees_due, ledger, payment_entries, team_paid, teams_with_balance, totals_by_method
+from tournament.money.services import mark_payout_paid, record_payment
+from tournament.printing.documents import fee_ledger
+from tournament.teams.services import check_in_team
 
 pytestmark = pytest.mark.django_db
 
@@ -18,7 +21,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def takings(tournament, director):
     teams = {t.number: t for t in tournament.teams.all()}
-    pay = services.record_payment
+    pay = record_payment
     pay(team=teams[1], amount=Decimal("20.00"), kind=Payment.Kind.PAYMENT, method="cash", by=director)
     pay(team=teams[2], amount=Decimal("20.00"), kind=Payment.Kind.PAYMENT, method="card", by=director)
     pay(team=teams[3], amount=Decimal("20.00"), kind=Payment.Kind.PAYMENT, method="cash", note="exact change")
@@ -50,7 +53,7 @@ def test_the_fees_page_lists_every_payment_and_refund(director_client, takings):
 
 
 def test_the_ledger_pdf_has_every_entry_and_the_method_totals(takings):
-    text = " ".join(pages_text(produce(takings, printing.fee_ledger(takings))))
+    text = " ".join(pages_text(produce(takings, fee_ledger(takings))))
     assert "By method" in text and "$35.00" in text and "student rate" in text and "exact change" in text
     assert len(payment_entries(takings)) == 4
 
@@ -87,8 +90,8 @@ def test_check_in_with_fee_refuses_an_unknown_method_and_wrong_requests(director
 
 def test_a_partly_paid_team_pays_only_the_rest_at_check_in(tournament):
     team = tournament.teams.get(number=5)
-    services.record_payment(team=team, amount=Decimal("15.00"), kind=Payment.Kind.PAYMENT, method="cash")
-    payment = services.check_in_team(team=team, method="cash")
+    record_payment(team=team, amount=Decimal("15.00"), kind=Payment.Kind.PAYMENT, method="cash")
+    payment = check_in_team(team=team, method="cash")
     assert payment.amount == Decimal("5.00") and payment.note == "At check-in"
 
 
@@ -110,35 +113,35 @@ OVERPAYMENTS = [
 def test_a_payment_above_what_the_team_owes_is_refused(tournament, before, kind, amount, code):
     team = tournament.teams.get(number=1)
     if Decimal(before):
-        services.record_payment(team=team, amount=Decimal(before), kind="payment", method="cash")
+        record_payment(team=team, amount=Decimal(before), kind="payment", method="cash")
     recorded = team.payments.count()
     if code is None:
-        services.record_payment(team=team, amount=Decimal(amount), kind=kind, method="cash")
+        record_payment(team=team, amount=Decimal(amount), kind=kind, method="cash")
         assert team.payments.count() == recorded + 1
         return
     with pytest.raises(ValidationError) as refused:
-        services.record_payment(team=team, amount=Decimal(amount), kind=kind, method="cash")
+        record_payment(team=team, amount=Decimal(amount), kind=kind, method="cash")
     assert [e.code for e in refused.value.error_dict["amount"]] == [code]
     assert team.payments.count() == recorded
 
 
 def test_a_league_paid_by_the_night_takes_only_the_nights_seated(db):
-    tournament = make_league(5, fee_per=Tournament.FeePer.NIGHT)  # one team rests each night
-    league.build_schedule(tournament=tournament)
-    league.open_night(tournament=tournament, night=1)
-    (resting,) = league.load_schedule(tournament).resting_on(1)
+    tournament = make_league(5, fee_per="night")  # one team rests each night
+    build_schedule(tournament=tournament)
+    open_night(tournament=tournament, night=1)
+    (resting,) = load_schedule(tournament).resting_on(1)
     playing = next(t for t in tournament.teams.all() if t != resting)
     with pytest.raises(ValidationError, match=r"\$0\.00 at most"):
-        services.record_payment(team=resting, amount=tournament.entry_fee, kind="payment", method="cash")
+        record_payment(team=resting, amount=tournament.entry_fee, kind="payment", method="cash")
     with pytest.raises(ValidationError, match=r"\$10\.00 at most"):
-        services.record_payment(team=playing, amount=tournament.entry_fee * 2, kind="payment", method="cash")
-    services.record_payment(team=playing, amount=fees_due(tournament)[playing.pk], kind="payment", method="cash")
+        record_payment(team=playing, amount=tournament.entry_fee * 2, kind="payment", method="cash")
+    record_payment(team=playing, amount=fees_due(tournament)[playing.pk], kind="payment", method="cash")
     assert team_paid(playing) == tournament.entry_fee
 
 
 def test_the_payments_page_refuses_an_overpayment_next_to_the_amount_naming_the_most(director_client, tournament):
     team = tournament.teams.get(number=2)
-    services.record_payment(team=team, amount=Decimal("15.00"), kind="payment", method="cash")
+    record_payment(team=team, amount=Decimal("15.00"), kind="payment", method="cash")
     url = reverse("director:payments", args=[tournament.pk, team.pk])
     assert 'owes <strong class="owes">$5.00</strong>' in director_client.get(url).content.decode()
     response = director_client.post(url, {"kind": "payment", "amount": "50", "method": "cash", "note": ""})
@@ -171,7 +174,7 @@ def test_the_payments_page_answers_wrong_requests_and_strangers(director_client,
 def fee_lowered(takings):
     """Every team paid $20 (team 3 got $5 back); then the fee came down to $15."""
     for team in takings.teams.filter(number__gt=3):
-        services.record_payment(team=team, amount=Decimal("20.00"), kind="payment", method="cash")
+        record_payment(team=team, amount=Decimal("20.00"), kind="payment", method="cash")
     takings.entry_fee = Decimal("15.00")
     takings.save(update_fields=["entry_fee"])
     return takings
@@ -202,7 +205,7 @@ def prize_paid(takings):
     prize = Prize.objects.create(tournament=takings, place=1, amount=Decimal("30.00"))
     first = Payout.objects.create(prize=prize, team=team, amount=Decimal("18.00"))
     Payout.objects.create(prize=prize, team=takings.teams.get(number=2), amount=Decimal("12.00"))
-    services.mark_payout_paid(payout=first, received_by="Ada", method=Payment.Method.CASH)
+    mark_payout_paid(payout=first, received_by="Ada", method=Payment.Method.CASH)
     return takings
 
 
@@ -215,7 +218,7 @@ def test_the_drawer_nets_out_prizes_paid_its_way(prize_paid):
         and rows["Cash"].net == rows["Cash"].payments - rows["Cash"].refunds - paid.amount
     )
     assert rows["Card"].paid_out == 0
-    services.mark_payout_paid(payout=Payout.objects.get(paid_at__isnull=True), received_by="Cleo", method="card")
+    mark_payout_paid(payout=Payout.objects.get(paid_at__isnull=True), received_by="Cleo", method="card")
     after = {row.method: row.net for row in totals_by_method(prize_paid)}
     assert after["Card"] == before["Card"] - Decimal("12.00") and after["Cash"] == before["Cash"]
 
@@ -223,7 +226,7 @@ def test_the_drawer_nets_out_prizes_paid_its_way(prize_paid):
 def test_a_prize_paid_by_a_method_no_drawer_took_still_shows(takings):
     prize = Prize.objects.create(tournament=takings, place=1, amount=Decimal("10.00"))
     payout = Payout.objects.create(prize=prize, team=takings.teams.get(number=1), amount=Decimal("10.00"))
-    services.mark_payout_paid(payout=payout, received_by="Ada", method=Payment.Method.CHECK)
+    mark_payout_paid(payout=payout, received_by="Ada", method=Payment.Method.CHECK)
     check = next(row for row in totals_by_method(takings) if row.method == "Check")
     assert (check.payments, check.paid_out, check.net) == (0, payout.amount, -payout.amount)
 
@@ -231,7 +234,7 @@ def test_a_prize_paid_by_a_method_no_drawer_took_still_shows(takings):
 def test_a_payout_method_that_does_not_exist_is_refused(prize_paid):
     payout = Payout.objects.get(paid_at__isnull=True)
     with pytest.raises(ValidationError) as refused:
-        services.mark_payout_paid(payout=payout, received_by="Cleo", method="iou")
+        mark_payout_paid(payout=payout, received_by="Cleo", method="iou")
     assert "method" in refused.value.error_dict
     payout.refresh_from_db()
     assert payout.paid_at is None
@@ -240,11 +243,11 @@ def test_a_payout_method_that_does_not_exist_is_refused(prize_paid):
 def test_the_fees_page_and_the_ledger_pdf_show_the_prizes_paid(director_client, prize_paid):
     html = director_client.get(reverse("director:fees", args=[prize_paid.pk])).content.decode()
     assert '<th>Cash</th><td class="num">$40.00</td><td class="num">−$5.00</td><td class="num">−$18.00</td>' in html
-    text = " ".join(pages_text(produce(prize_paid, printing.fee_ledger(prize_paid))))
+    text = " ".join(pages_text(produce(prize_paid, fee_ledger(prize_paid))))
     assert "Prizes paid" in text and "−$18.00" in text
 
 
 def test_no_refunds_means_no_refund_line(director_client, tournament):
-    services.record_payment(team=tournament.teams.get(number=1), amount=Decimal("20"), kind="payment", method="cash")
+    record_payment(team=tournament.teams.get(number=1), amount=Decimal("20"), kind="payment", method="cash")
     html = director_client.get(reverse("director:fees", args=[tournament.pk])).content.decode()
     assert "<th>Refunds</th>" not in html and "−$0.00" not in html

@@ -4,14 +4,20 @@ import pytest
 
 from scoring.describe import OUR_READING, bid_name, handout
 from scoring.rules import PRESETS, READING_FIELDS, RuleSet, readings_of, rules_from_json
-from tournament import printing
+from tournament.formats.registry import format_named
 from tournament.models import Tournament
+from tournament.printing.documents import rule_handout
+
+
+def format_sections(format: str) -> list:
+    """The handout's sections a format writes (its key as the tournament stores it; "" for none)."""
+    return format_named(format).handout_sections(Tournament(format=format)) if format else []
 
 
 def sentences(rules: RuleSet, *, format: str = "", readings: frozenset[str] = frozenset()) -> list[str]:
     """Every title, sentence and table row of the handout, in order."""
     out = []
-    for section in handout(rules, format=format, readings=readings):
+    for section in handout(rules, readings=readings, extra=format_sections(format)):
         out += [section.title, *section.paragraphs, *(" ".join(row) for row in section.table)]
         out += [example.situation for example in section.examples]
     return out
@@ -209,7 +215,7 @@ def test_bidding_order_as_the_text_gives_it(name, order):
     ],
 )
 def test_moving_between_tables_only_for_formats_that_move(format, section):
-    titles = [s.title for s in handout(PRESETS["league-300"].rules, format=format)]
+    titles = [s.title for s in handout(PRESETS["league-300"].rules, extra=format_sections(format))]
     assert ("Moving between tables" in titles) == (section == "Moving between tables")
     assert section is None or section in titles
 
@@ -234,7 +240,7 @@ def test_the_printed_handout_follows_the_tournaments_format_and_overrides():
     tournament = Tournament(
         name="Cup", preset="classic", format="progressive_fixed", rule_overrides={"reneg_tricks": 2}
     )
-    sections = printing.rule_handout(tournament).contexts[0]["sections"]
+    sections = rule_handout(tournament).contexts[0]["sections"]
     text = " ".join(p for s in sections for p in s.paragraphs)
     assert "costs the offending side 2 tricks" in text and "Our reading: a reneg" not in text
     assert "Partners stay together all evening" in text

@@ -17,8 +17,9 @@ from hypothesis import strategies as st
 
 from scoring import HandEntry
 from tests.conftest import finish_game, make_tournament
-from tests.events import EVENTS, one_hand
-from tournament import bulk_rows, printing, reports, restore, services, transfer
+from tests.events import EVENTS, correct_hand, one_hand
+from tournament.events.services import update_tournament
+from tournament.formats.registry import format_of
 from tournament.models import (
     Clock,
     Game,
@@ -34,6 +35,24 @@ from tournament.models import (
     Team,
     Tournament,
 )
+from tournament.money.ledger import ledger
+from tournament.money.services import mark_payout_paid, record_payment
+from tournament.play.games import flag_dispute
+from tournament.play.rounds import close_round, start_play, start_round
+from tournament.printing.catalog import EVENT_DOCUMENTS, ROUND_DOCUMENTS
+from tournament.printing.pdf import render_html_chunks
+from tournament.teams.services import register_team
+from tournament.transfer import write
+from tournament.transfer.export import (
+    FIELDS,
+    GAME_MATCH_FIELDS,
+    NOT_EXPORTED,
+    NOT_EXPORTED_MODELS,
+    REFERENCES,
+    TEAM_FORMAT_FIELDS,
+    export_tournament,
+)
+from tournament.transfer.write import EVENT_ROWS, import_tournament, restored_name
 
 pytestmark = pytest.mark.django_db
 MODELS = [Tournament, Team, Player, Payment, Game, Hand, HandRevision, Prize, Payout, Membership, Match, Clock]
@@ -48,19 +67,19 @@ def _event() -> Tournament:
     under way with a correction and a dispute, prizes with payouts."""
     tournament = make_tournament(couples=4)
     for team in tournament.teams.all():
-        services.record_payment(team=team, amount=Decimal("20.00"), kind="payment", method="cash")
-    round_ = services.seat_first_round(tournament=tournament)
-    services.start_round(round_=round_)
+        record_payment(team=team, amount=Decimal("20.00"), kind="payment", method="cash")
+    round_ = start_play(tournament=tournament)
+    start_round(round_=round_)
     for game in round_.games.all():
         finish_game(game)
-    second = services.close_round(round_=round_)
-    services.start_round(round_=second)
+    second = close_round(round_=round_)
+    start_round(round_=second)
     game = second.games.first()
     finish_game(game, hands=2)
     hand = game.hands.get(number=2)
     corrected = HandEntry.from_fields({**hand.snapshot(), "north_tricks": 3, "east_tricks": 4})
-    services.correct_hand(game=game, number=2, entry=corrected, expected_version=1)
-    services.flag_dispute(hand=hand, note="EW say 4")
+    correct_hand(game=game, number=2, entry=corrected, expected_version=1)
+    flag_dispute(hand=hand, note="EW say 4")
     prize = Prize.objects.create(tournament=tournament, place=1, share_percent=Decimal("50"))
     Payout.objects.create(prize=prize, team=tournament.teams.first(), amount=Decimal("40.00"))
     Prize.objects.create(tournament=tournament, kind=Prize.Kind.DIVISION, division="female", amount=Decimal("10"))
@@ -75,7 +94,7 @@ def event() -> Tournament:
 
 @pytest.fixture
 def exported(event) -> dict:
-    return json.loads(json.dumps(transfer.export_tournament(event)))
+    return json.loads(json.dumps(export_tournament(event)))
 
 
 def _post(client, body: bytes | dict, **data):
@@ -211,7 +230,7 @@ def test_a_good_file_imports_as_a_new_tournament_with_every_row(director_client,
     response = _post(director_client, exported)
     assert response.status_code == 302
     copy_ = Tournament.objects.exclude(pk=event.pk).get()
-    again = transfer.export_tournament(copy_)
+    again = export_tournament(copy_)
     for table in again["tables"] + exported["tables"]:
         table.pop("token")
     # The one difference: the copy's name tells it apart from the original on the home page.
@@ -225,17 +244,17 @@ def test_a_good_file_imports_as_a_new_tournament_with_every_row(director_client,
 def test_an_import_keeps_its_name_where_no_tournament_has_it(event, exported):
     event.name = "Another event"
     event.save(update_fields=["name"])
-    assert restore.import_tournament(exported).name == exported["tournament"]["name"]
+    assert import_tournament(exported).name == exported["tournament"]["name"]
 
 
 def test_a_restored_copys_name_fits_the_name_field():
-    name = restore.restored_name("N" * 120, datetime.date(2026, 11, 22))
+    name = restored_name("N" * 120, datetime.date(2026, 11, 22))
     assert len(name) == 120 and name.endswith("N (restored 2026-11-22)")
 
 
 def test_rows_made_after_an_import_get_ids_of_their_own(event, exported):
-    copy_ = restore.import_tournament(exported)
-    team = services.register_team(tournament=copy_, names=["Late", "Comer"])
+    copy_ = import_tournament(exported)
+    team = register_team(tournament=copy_, names=["Late", "Comer"])
     game = copy_.rounds.get(number=2).games.get(table__number=2)
     finish_game(game, hands=1)
     assert team.players.count() == 2 and game.hands.count() == 1 + len(exported["rounds"][1]["games"][1]["hands"])
@@ -243,15 +262,16 @@ def test_rows_made_after_an_import_get_ids_of_their_own(event, exported):
 
 
 def test_rows_another_writer_adds_while_an_import_is_checked_keep_their_ids(event, exported, monkeypatch):
-    reserve, late = bulk_rows.reserve, []
+    check, late = write.check, []
 
-    def and_a_desk_registers_a_team(tables):  # after the ids are reserved, before the transaction
-        reserve(tables)
+    def and_a_desk_registers_a_team(data, **kwargs):  # after the file is checked, before it is written
+        plan = check(data, **kwargs)
         if not late:
-            late.append(services.register_team(tournament=event, names=["Late", "Comer"]))
+            late.append(register_team(tournament=event, names=["Late", "Comer"]))
+        return plan
 
-    monkeypatch.setattr(bulk_rows, "reserve", and_a_desk_registers_a_team)
-    copy_ = restore.import_tournament(exported)
+    monkeypatch.setattr(write, "check", and_a_desk_registers_a_team)
+    copy_ = import_tournament(exported)
     assert Team.objects.get(pk=late[0].pk).tournament == event and late[0].players.count() == 2
     again, expected = _without_tokens(_exported(copy_)), _without_tokens(exported)
     for data in (again, expected):
@@ -264,7 +284,7 @@ def test_a_backup_restores_in_place_with_the_same_links_and_members(director_cli
     links = dict(event.tables.values_list("number", "token"))
     game = event.rounds.get(number=2).games.get(table__number=1)
     finish_game(game, hands=2)  # play went on after the backup…
-    services.register_team(tournament=event, names=["Late", "Comer"])
+    register_team(tournament=event, names=["Late", "Comer"])
     response = _post(director_client, exported, replace=event.pk)  # …and the backup is restored
     assert response.status_code == 302
     restored = Tournament.objects.get()
@@ -308,7 +328,7 @@ def test_a_restore_in_place_leaves_exactly_the_backups_rows_and_no_other_events_
     if playing is not None:  # play went on after the backup…
         one_hand(playing, __import__("random").Random(1))
     PrintJob.objects.create(tournament=event, document="standings", title="Standings", key="event")
-    restored = restore.import_tournament(backup, by=director, replace=event)  # …and the backup is restored
+    restored = import_tournament(backup, by=director, replace=event)  # …and the backup is restored
     after = _every_row()
     assert {name: len(rows) for name, rows in after.items()} == {name: len(rows) for name, rows in at_backup.items()}
     assert all(untouched[name] <= after[name] for name in untouched)  # the other event's rows, as they were
@@ -316,14 +336,18 @@ def test_a_restore_in_place_leaves_exactly_the_backups_rows_and_no_other_events_
 
 
 def test_a_restore_in_place_deletes_every_model_of_an_event_each_before_those_it_links_to():
+    """All but the tournament's own row (every write locks it) and who runs the event (they stay),
+    and a format's settings (the format writes the backup's over them)."""
     models = list(apps.get_app_config("tournament").get_models())
     owned = {Tournament}  # a model whose rows link to an event's rows belongs to the event
     while grown := {m for m in models if m not in owned and any(f.related_model in owned for f in _links(m))}:
         owned |= grown
-    order = [model for model, _ in restore.EVENT_ROWS]
-    assert set(order) == owned and len(order) == len(owned)
+    order = [model for model, _ in EVENT_ROWS]
+    kept = {Tournament, Membership}
+    assert set(order) == owned - kept and len(order) == len(owned - kept)
     for position, model in enumerate(order):
-        assert all(order.index(f.related_model) > position for f in _links(model) if f.related_model in owned)
+        linked = (f.related_model for f in _links(model) if f.related_model in owned - kept)
+        assert all(order.index(related) > position for related in linked)
 
 
 def _links(model) -> list:
@@ -334,7 +358,7 @@ def _links(model) -> list:
 
 
 def _exported(tournament: Tournament) -> dict:
-    return json.loads(json.dumps(transfer.export_tournament(tournament)))
+    return json.loads(json.dumps(export_tournament(tournament)))
 
 
 def _without_tokens(data: dict) -> dict:
@@ -494,29 +518,27 @@ def test_a_bad_knockout_or_league_file_is_refused_naming_its_row_and_field(direc
 def test_an_export_from_before_knockouts_and_leagues_still_imports(exported):
     for key in ("clocks", "matches"):
         del exported[key]
-    for name in transfer.TOURNAMENT_FORMAT_FIELDS:
-        del exported["tournament"][name]
     for team in exported["teams"]:
-        for name in transfer.TEAM_FORMAT_FIELDS:
+        for name in TEAM_FORMAT_FIELDS:
             del team[name]
     for game in (g for r in exported["rounds"] for g in r["games"]):
-        for name in ("match", "clock", *transfer.GAME_MATCH_FIELDS):
+        for name in ("match", "clock", *GAME_MATCH_FIELDS):
             del game[name]
-    copy_ = restore.import_tournament(exported)
-    assert copy_.legs == 1 and copy_.best_of == 1 and not copy_.matches.exists()
+    copy_ = import_tournament(exported)
+    assert copy_.teams.count() == 4 and not copy_.matches.exists()
 
 
 def test_every_field_of_every_model_is_exported_or_listed_as_left_out_with_a_reason():
     models = set(apps.get_app_config("tournament").get_models())
-    for model in models - set(transfer.NOT_EXPORTED_MODELS):
+    for model in models - set(NOT_EXPORTED_MODELS):
         fields = {f.name for f in model._meta.concrete_fields if not f.primary_key}
-        carried = set(transfer.FIELDS.get(model, [])) | set(transfer.REFERENCES.get(model, []))
-        left_out = set(transfer.NOT_EXPORTED.get(model, {}))
+        carried = set(FIELDS.get(model, [])) | set(REFERENCES.get(model, []))
+        left_out = set(NOT_EXPORTED.get(model, {}))
         assert fields - carried - left_out == set(), f"{model.__name__}: export these or say why not"
         assert (carried | left_out) - fields == set(), f"{model.__name__}: these are not its fields"
         assert not carried & left_out, f"{model.__name__}: both exported and left out"
-    assert all(transfer.NOT_EXPORTED_MODELS.values()) and all(
-        reason for reasons in transfer.NOT_EXPORTED.values() for reason in reasons.values()
+    assert all(NOT_EXPORTED_MODELS.values()) and all(
+        reason for reasons in NOT_EXPORTED.values() for reason in reasons.values()
     )
 
 
@@ -573,7 +595,7 @@ def _base_export(kind: str) -> dict:
     the whole fuzz run."""
     if kind not in _BASES:
         make = EVENTS.get(kind, _event)
-        _BASES[kind] = json.loads(json.dumps(transfer.export_tournament(make())))
+        _BASES[kind] = json.loads(json.dumps(export_tournament(make())))
     return _BASES[kind]
 
 
@@ -584,29 +606,24 @@ def _every_page_renders(client, tournament: Tournament) -> None:
               "export_standings", "export_hands", "export_json")]  # fmt: skip
     pages += [reverse("public:standings", args=[t]), reverse("public:projector", args=[t])]
     pages += [reverse("director:payments", args=[t, team]) for team in tournament.teams.values_list("pk", flat=True)]
+    event_format = format_of(tournament)
     for round_ in tournament.rounds.all():
-        pages += [reverse("director:round", args=[t, round_.number]), reverse("director:round_links",
-                  args=[t, round_.number])]  # fmt: skip
+        pages += [event_format.play_url(tournament, round_), reverse("director:round_links", args=[t, round_.number])]
         pages += [reverse("director:game", args=[t, g]) for g in round_.games.values_list("pk", flat=True)]
-    if tournament.is_knockout or tournament.is_league:
-        pages += [reverse("director:bracket", args=[t]), reverse("public:bracket", args=[t])]
-        pages += [reverse("director:match", args=[t, m]) for m in tournament.matches.values_list("pk", flat=True)]
-    if tournament.is_league:
-        pages += [reverse(f"director:league_{name}", args=[t]) for name in ("schedule", "table")]
-        pages += [reverse(f"public:{name}", args=[t]) for name in ("league", "league_projector")]
-        pages += [
-            reverse("director:league_night", args=[t, n]) for n in tournament.rounds.values_list("number", flat=True)
-        ]
+    pages += [tab.url for tab in event_format.tabs(tournament)]
+    pages += [reverse(event_format.public_page, args=[t]), reverse(event_format.projector_page, args=[t])]
+    pages += [reverse("director:match", args=[t, m]) for m in tournament.matches.values_list("pk", flat=True)]
     pages += [reverse("table:page", args=[token]) for token in tournament.tables.values_list("token", flat=True)]
     for page in pages:
         assert client.get(page, follow=True).status_code == 200, page  # a league's standings lead to its table
-    for make in printing.TOURNAMENT_DOCUMENTS.values():
-        document = make(tournament)
-        printing.pdf.render_html_chunks(document.template, document.contexts)
+    makers = [*EVENT_DOCUMENTS.values(), *(doc.make for doc in event_format.documents(tournament))]
+    for make in makers:
+        document = make(tournament, "http://venue")
+        render_html_chunks(document.template, document.contexts)
     for round_ in tournament.rounds.all():
-        for make in printing.ROUND_DOCUMENTS.values():
+        for make in ROUND_DOCUMENTS.values():
             document = make(round_, "http://venue")
-            printing.pdf.render_html_chunks(document.template, document.contexts)
+            render_html_chunks(document.template, document.contexts)
 
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -641,19 +658,19 @@ def test_fuzzed_imports_never_answer_500_and_either_refuse_or_render_every_page(
 def test_a_backup_taken_after_a_fee_cut_restores_with_the_excess_owed_back_not_pooled(event):
     """Lowering the fee after teams paid leaves money the app holds as owed back to them; a backup
     of that event must restore as it was, the excess still owed back and outside the prize pool."""
-    event, _ = services.update_tournament(tournament=event, changes={"entry_fee": event.entry_fee - Decimal("5")})
-    before = reports.ledger(event)
+    event, _ = update_tournament(tournament=event, changes={"entry_fee": event.entry_fee - Decimal("5")})
+    before = ledger(event)
     assert before.owed_back > 0
-    copy = restore.import_tournament(json.loads(json.dumps(transfer.export_tournament(event))))
-    after = reports.ledger(copy)
+    copy = import_tournament(json.loads(json.dumps(export_tournament(event))))
+    after = ledger(copy)
     assert (after.owed_back, after.fees_paid, after.collected) == (before.owed_back, before.fees_paid, before.collected)
 
 
 def test_a_payouts_method_travels_with_the_file_and_an_older_file_pays_in_cash(event, exported):
     payout = Payout.objects.get(prize__tournament=event)
-    services.mark_payout_paid(payout=payout, received_by="Ada", method=Payment.Method.CARD)
-    with_method = json.loads(json.dumps(transfer.export_tournament(event)))
+    mark_payout_paid(payout=payout, received_by="Ada", method=Payment.Method.CARD)
+    with_method = json.loads(json.dumps(export_tournament(event)))
     assert _prize(with_method, "place")["payouts"][0]["method"] == "card"
-    assert Payout.objects.get(prize__tournament=restore.import_tournament(with_method)).method == "card"
+    assert Payout.objects.get(prize__tournament=import_tournament(with_method)).method == "card"
     del _prize(exported, "place")["payouts"][0]["method"]
-    assert Payout.objects.get(prize__tournament=restore.import_tournament(exported)).method == "cash"
+    assert Payout.objects.get(prize__tournament=import_tournament(exported)).method == "cash"

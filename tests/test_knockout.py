@@ -13,11 +13,15 @@ from django.core.exceptions import ValidationError
 from django.utils import timezone
 
 from scoring import HandEntry, InvalidHand
-from tests.conftest import make_tournament
-from tournament import clocks, knockout, services
-from tournament.formats import format_of
+from tests.conftest import format_settings, make_tournament
+from tournament.clocks.services import add_minutes, pause_clock, start_clock, start_match_clocks, start_round_clock
+from tournament.events.services import update_tournament
+from tournament.formats.knockout.simulation import simulate_knockout
+from tournament.formats.registry import format_of
+from tournament.matches.services import settle_match
 from tournament.models import Game, HandRevision, Match, Prize, Round, Tournament
-from tournament.simulation_knockout import simulate_knockout
+from tournament.money.services import award_prizes, record_payment
+from tournament.play.hands import enter_hand
 
 pytestmark = pytest.mark.django_db
 ROOT = Path(__file__).resolve().parent.parent
@@ -27,7 +31,9 @@ def knockout_event(teams: int = 4, **fields) -> Tournament:
     """A league-300 knockout (single elimination unless ``format`` says otherwise), drawn in
     registration order and started."""
     tournament = make_tournament(couples=teams, preset="league-300", split=False)
-    Tournament.objects.filter(pk=tournament.pk).update(**{"format": Tournament.Format.SINGLE_ELIMINATION, **fields})
+    Tournament.objects.filter(pk=tournament.pk).update(
+        **{"format": "single_elimination", **format_settings(tournament, **fields)}
+    )
     tournament.refresh_from_db()
     format_of(tournament).start(tournament=tournament)
     return tournament
@@ -57,7 +63,7 @@ def current_game(match: Match) -> Game:
 
 def enter(game: Game, values: dict) -> Game:
     number = game.hands.count() + 1
-    return services.enter_hand(
+    return enter_hand(
         game=game, number=number, entry=HandEntry.from_fields(values), source=HandRevision.Source.TABLE
     ).game
 
@@ -124,9 +130,9 @@ def test_a_walkover_needs_a_reason_and_moves_the_other_team_on():
     tournament = knockout_event(teams=4)
     first = match(tournament, "W1-1")
     with pytest.raises(ValidationError) as refused:
-        knockout.walkover(match=first, winner=first.home, reason=" ")
+        settle_match(outcome="walkover", match=first, winner=first.home, reason=" ")
     assert refused.value.error_dict["reason"][0].code == "reason_required"
-    knockout.walkover(match=first, winner=first.home, reason="Team did not show by 7:15")
+    settle_match(outcome="walkover", match=first, winner=first.home, reason="Team did not show by 7:15")
     first.refresh_from_db()
     assert (first.outcome, first.reason, first.winner) == (
         Match.Outcome.WALKOVER,
@@ -140,7 +146,7 @@ def test_a_decision_must_name_a_team_of_the_match():
     tournament = knockout_event(teams=4)
     other = match(tournament, "W1-2").home
     with pytest.raises(ValidationError) as refused:
-        knockout.decide_match(match=match(tournament, "W1-1"), winner=other, reason="cut of the cards")
+        settle_match(outcome="decision", match=match(tournament, "W1-1"), winner=other, reason="cut of the cards")
     assert refused.value.error_dict["winner"][0].code == "not_in_match"
 
 
@@ -179,20 +185,20 @@ def test_time_in_a_best_of_three_ends_the_match_after_the_game_under_way():
 def test_a_clock_pauses_and_takes_extra_minutes():
     tournament = knockout_event(teams=2)
     clock = match(tournament, "F1").clock
-    clocks.start_clock(clock=clock)
+    start_clock(clock=clock)
     clock.refresh_from_db()
     assert 29 * 60 < clock.remaining_seconds() <= 30 * 60
-    clocks.add_minutes(clock=clock, minutes=5)
-    clocks.pause_clock(clock=clock)
+    add_minutes(clock=clock, minutes=5)
+    pause_clock(clock=clock)
     clock.refresh_from_db()
     assert not clock.running and clock.remaining_seconds() > 34 * 60
     with pytest.raises(ValidationError):
-        clocks.add_minutes(clock=clock, minutes=-10)
+        add_minutes(clock=clock, minutes=-10)
 
 
 def limit(tournament: Tournament, minutes: int | None) -> Tournament:
     changes = {"rule_overrides": {"time_limit_minutes": minutes}}
-    return services.update_tournament(tournament=tournament, changes=changes)[0]
+    return update_tournament(tournament=tournament, changes=changes)[0]
 
 
 def test_a_time_limit_set_during_play_gives_the_matches_at_tables_their_clocks():
@@ -204,7 +210,7 @@ def test_a_time_limit_set_during_play_gives_the_matches_at_tables_their_clocks()
         quarter.refresh_from_db()
         assert (quarter.clock.minutes, quarter.clock.started) == (30, False)  # the director starts it
         assert current_game(quarter).clock_id == quarter.clock_id  # the table's phone counts it down
-    assert clocks.start_match_clocks(tournament=tournament) == 2
+    assert start_match_clocks(tournament=tournament) == 2
     win_game(quarters[0])
     semi = tournament.matches.get(status=Match.Status.PLAYING, stage=Match.Stage.WINNERS, round=2)
     assert semi.clock.minutes == 30
@@ -213,8 +219,8 @@ def test_a_time_limit_set_during_play_gives_the_matches_at_tables_their_clocks()
 def test_a_changed_time_limit_keeps_a_running_clock_and_its_extra_minutes():
     tournament = knockout_event(teams=4)  # league-300: 30 minutes
     clock = match(tournament, "W1-1").clock
-    clocks.start_clock(clock=clock)
-    clocks.add_minutes(clock=clock, minutes=5)
+    start_clock(clock=clock)
+    add_minutes(clock=clock, minutes=5)
     limit(tournament, 20)
     clock.refresh_from_db()
     assert (clock.minutes, clock.extra_minutes, clock.running) == (20, 5, True)
@@ -233,14 +239,14 @@ def test_a_time_limit_taken_away_during_play_leaves_no_clock_on_matches_still_pl
 
 def test_the_final_keeps_the_time_limit_of_its_own_rule_set():
     tournament = knockout_event(teams=2, final_preset="championship-500")
-    assert tournament.final_rules.time_limit_minutes is None  # the championship game plays to its end
+    assert match(tournament, "F1").rules.time_limit_minutes is None  # the championship game plays to its end
     limit(tournament, 45)
     assert match(tournament, "F1").clock is None
 
 
 def test_a_time_limit_changed_during_a_progressive_round_applies_to_its_tables_clocks(running_round):
     tournament = limit(running_round.tournament, 20)
-    clocks.start_round_clock(round_=running_round)
+    start_round_clock(round_=running_round)
     limit(tournament, 25)
     assert {game.clock.minutes for game in running_round.games.select_related("clock")} == {25}
     limit(tournament, None)
@@ -256,7 +262,7 @@ def test_a_correction_cannot_change_a_match_whose_winner_has_played_on():
     game = first.games.get()
     last = game.hands.order_by("number").last()
     with pytest.raises(InvalidHand) as refused:
-        services.enter_hand(
+        enter_hand(
             game=game, number=last.number, entry=HandEntry.from_fields(hand(ns_wins=False)),
             source=HandRevision.Source.DIRECTOR, expected_version=last.version,
         )  # fmt: skip
@@ -266,7 +272,7 @@ def test_a_correction_cannot_change_a_match_whose_winner_has_played_on():
 def test_places_from_the_bracket_pay_the_friendly_flyers_prizes():
     tournament = knockout_event(teams=4)
     for team in tournament.teams.all():
-        services.record_payment(team=team, amount=Decimal("20.00"), kind="payment", method="cash")
+        record_payment(team=team, amount=Decimal("20.00"), kind="payment", method="cash")
     Prize.objects.create(tournament=tournament, place=1, amount=Decimal("100.00"))
     Prize.objects.create(tournament=tournament, place=2, amount=Decimal("50.00"))
     Prize.objects.create(tournament=tournament, place=3, amount=Decimal("10.00"))
@@ -274,7 +280,7 @@ def test_places_from_the_bracket_pay_the_friendly_flyers_prizes():
     win_game(match(tournament, "W1-2"))
     final = match(tournament, "F1")
     win_game(final, home=False)
-    payouts = {p.team_id: p.amount for p in services.award_prizes(tournament=tournament)}
+    payouts = {p.team_id: p.amount for p in award_prizes(tournament=tournament)}
     semi_losers = [match(tournament, k).loser.pk for k in ("W1-1", "W1-2")]
     assert payouts == {
         final.away_id: Decimal("100.00"),
@@ -286,7 +292,7 @@ def test_places_from_the_bracket_pay_the_friendly_flyers_prizes():
 
 def test_simulate_prints_a_whole_double_elimination_as_json(tmp_path):
     env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'real.sqlite3'}"}
-    command = [sys.executable, "manage.py", "simulate", "--format", "double-elimination", "--teams", "5"]
+    command = [sys.executable, "manage.py", "simulate", "knockout", "--double", "--teams", "5"]
     done = subprocess.run(
         [*command, "--seed", "4", "--json"], env=env, cwd=ROOT, capture_output=True, text=True, check=True
     )

@@ -9,9 +9,29 @@ from django.utils.html import escape
 
 from scoring import HandEntry, Seat
 from tests.conftest import make_tournament
-from tournament import league
+from tournament.formats.league.models import LeagueSettings
+from tournament.formats.league.schedule import Missed, PlayedResults
+from tournament.formats.league.services import (
+    add_late_team,
+    build_schedule,
+    can_postpone,
+    close_night,
+    load_schedule,
+    nights,
+    open_night,
+    postpone_match,
+    start_championship,
+    withdraw_team,
+)
+from tournament.formats.league.standings import (
+    champion,
+    championship_matches,
+    league_standings,
+    standing_rows,
+)
+from tournament.formats.league.standings import league_matches as matches_of
 from tournament.models import Game, Match, Round, Team, Tournament
-from tournament.schedule import Missed, PlayedResults
+from tournament.play.rounds import start_round
 
 
 def make_league(couples: int = 4, **fields) -> Tournament:
@@ -19,24 +39,25 @@ def make_league(couples: int = 4, **fields) -> Tournament:
     import datetime
     from decimal import Decimal
 
-    from tests.conftest import COUPLES
-    from tournament import services
+    from tests.conftest import COUPLES, format_settings
+    from tournament.teams.services import register_team
 
     tournament = Tournament.objects.create(
         name="Tuesday league",
         date=datetime.date(2026, 11, 20),
         preset="league-300",
-        format=Tournament.Format.ROUND_ROBIN,
+        format="round_robin",
         entry_fee=Decimal("10.00"),
-        **fields,
     )
+    Tournament.objects.filter(pk=tournament.pk).update(**format_settings(tournament, **fields))
+    tournament.refresh_from_db()
     for first, second in COUPLES[:couples]:
-        services.register_team(tournament=tournament, names=[first, second])
+        register_team(tournament=tournament, names=[first, second])
     return tournament
 
 
 def league_matches(tournament):
-    return list(league.league_matches(tournament).order_by("round", "number"))
+    return list(matches_of(tournament).order_by("round", "number"))
 
 
 def finish(match: Match, *, winner: Team, home_points: int, away_points: int, bags=(0, 0)) -> None:
@@ -53,7 +74,7 @@ def finish(match: Match, *, winner: Team, home_points: int, away_points: int, ba
 @pytest.mark.parametrize(("couples", "legs", "nights", "matches"), [(4, 1, 3, 6), (5, 1, 5, 10), (4, 2, 6, 12)])
 def test_making_the_schedule_creates_every_match_night_by_night(couples, legs, nights, matches):
     tournament = make_league(couples, legs=legs)
-    league.build_schedule(tournament=tournament)
+    build_schedule(tournament=tournament)
     saved = league_matches(tournament)
     assert len(saved) == matches
     assert max(m.round for m in saved) == nights
@@ -61,20 +82,20 @@ def test_making_the_schedule_creates_every_match_night_by_night(couples, legs, n
     tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.RUNNING
     with pytest.raises(ValidationError, match="already made"):
-        league.build_schedule(tournament=tournament)
+        build_schedule(tournament=tournament)
 
 
 @pytest.mark.django_db
 def test_a_league_needs_two_teams():
     with pytest.raises(ValidationError, match="at least two teams"):
-        league.build_schedule(tournament=make_league(1))
+        build_schedule(tournament=make_league(1))
 
 
 @pytest.mark.django_db
 def test_opening_a_night_seats_each_match_at_a_table_home_north_south():
     tournament = make_league(4)
-    league.build_schedule(tournament=tournament)
-    round_ = league.open_night(tournament=tournament, night=1)
+    build_schedule(tournament=tournament)
+    round_ = open_night(tournament=tournament, night=1)
     assert round_.status == Round.Status.PLANNED
     for table_number, match in enumerate(league_matches(tournament)[:2], start=1):
         assert (match.table.number, match.status) == (table_number, Match.Status.PLAYING)
@@ -83,59 +104,58 @@ def test_opening_a_night_seats_each_match_at_a_table_home_north_south():
         assert seats[Seat.EAST] == seats[Seat.WEST] == match.away_id
         assert match.games.get().clock.minutes == 30  # rule text 004's time limit
     with pytest.raises(ValidationError, match="Close the night"):
-        league.open_night(tournament=tournament, night=2)
+        open_night(tournament=tournament, night=2)
 
 
 @pytest.mark.django_db
 def test_nights_open_in_order():
     tournament = make_league(4)
-    league.build_schedule(tournament=tournament)
+    build_schedule(tournament=tournament)
     with pytest.raises(ValidationError, match="next is night 1"):
-        league.open_night(tournament=tournament, night=2)
+        open_night(tournament=tournament, night=2)
 
 
 @pytest.mark.django_db
 def test_a_night_closes_only_when_every_match_is_decided():
     from tests.conftest import finish_game
-    from tournament import services
 
     tournament = make_league(4)
-    league.build_schedule(tournament=tournament)
-    round_ = league.open_night(tournament=tournament, night=1)
-    services.start_round(round_=round_)
+    build_schedule(tournament=tournament)
+    round_ = open_night(tournament=tournament, night=1)
+    start_round(round_=round_)
     with pytest.raises(ValidationError, match="still playing at table 1, 2"):
-        league.close_night(round_=round_)
+        close_night(round_=round_)
     for match in league_matches(tournament)[:2]:
         finish_game(match.games.get(), hands=1)
         finish(match, winner=match.home, home_points=300, away_points=100)
-    league.close_night(round_=round_)
+    close_night(round_=round_)
     assert Round.objects.get(pk=round_.pk).status == Round.Status.CLOSED
 
 
 @pytest.mark.django_db
 def test_postponing_moves_a_match_and_the_schedule_says_from_where():
     tournament = make_league(4)
-    league.build_schedule(tournament=tournament)
+    build_schedule(tournament=tournament)
     match = league_matches(tournament)[0]
-    league.postpone_match(match=match, to_night=4)
+    postpone_match(match=match, to_night=4)
     match.refresh_from_db()
     assert (match.round, match.postponed_from) == (4, 1)
     with pytest.raises(ValidationError, match=r"Ada & Ben already plays on night 2"):
-        league.postpone_match(match=match, to_night=2)
+        postpone_match(match=match, to_night=2)
 
 
 @pytest.mark.django_db
 def test_a_match_cannot_move_onto_a_night_already_opened():
     tournament = make_league(4)
-    league.build_schedule(tournament=tournament)
-    league.open_night(tournament=tournament, night=1)
+    build_schedule(tournament=tournament)
+    open_night(tournament=tournament, night=1)
     later = league_matches(tournament)[2]
     with pytest.raises(ValidationError, match="opened already"):
-        league.postpone_match(match=later, to_night=1)
-    tournament.rounds.get(number=1).start()
+        postpone_match(match=later, to_night=1)
+    start_round(round_=tournament.rounds.get(number=1))
     started = league_matches(tournament)[0]
     with pytest.raises(ValidationError, match="not yet started") as refused:
-        league.postpone_match(match=started, to_night=4)
+        postpone_match(match=started, to_night=4)
     assert refused.value.code == "started"
 
 
@@ -143,12 +163,12 @@ def test_a_match_cannot_move_onto_a_night_already_opened():
 def test_a_match_seated_on_a_night_not_started_can_move_and_frees_its_table():
     """A team calls in after the night is opened, before it starts: its match leaves its table."""
     tournament = make_league(4)  # rule text 004: matches have a 30-minute clock
-    league.build_schedule(tournament=tournament)
-    night = league.open_night(tournament=tournament, night=1)
+    build_schedule(tournament=tournament)
+    night = open_night(tournament=tournament, night=1)
     seated, other = league_matches(tournament)[:2]
     table, clock = seated.table, seated.clock
     assert clock is not None and seated.is_seated
-    league.postpone_match(match=seated, to_night=4)
+    postpone_match(match=seated, to_night=4)
     seated.refresh_from_db()
     assert (seated.round, seated.postponed_from, seated.status) == (4, 1, Match.Status.READY)
     assert (seated.table, seated.clock) == (None, None)
@@ -157,20 +177,20 @@ def test_a_match_seated_on_a_night_not_started_can_move_and_frees_its_table():
     assert not type(clock).objects.filter(pk=clock.pk).exists()
     other.refresh_from_db()
     assert other.is_seated and night.seatings.filter(table=other.table).count() == 4
-    night.start()  # the night plays on without it
-    assert not league.can_postpone(other, night)
+    start_round(round_=night)  # the night plays on without it
+    assert not can_postpone(other, night)
 
 
 @pytest.mark.django_db
 def test_a_late_joiner_plays_the_resting_team_and_forfeits_nights_gone():
-    from tournament import services
+    from tournament.teams.services import register_team
 
     tournament = make_league(3)
-    league.build_schedule(tournament=tournament)
-    league.open_night(tournament=tournament, night=1)
-    newcomer = services.register_team(tournament=tournament, names=["Zoe", "Yann"])
-    assert league.add_late_team(team=newcomer, missed=Missed.FORFEIT) == 2
-    theirs = list(league.league_matches(tournament).filter(home=newcomer) | league.league_matches(tournament).filter(
+    build_schedule(tournament=tournament)
+    open_night(tournament=tournament, night=1)
+    newcomer = register_team(tournament=tournament, names=["Zoe", "Yann"])
+    assert add_late_team(team=newcomer, missed=Missed.FORFEIT) == 2
+    theirs = list(matches_of(tournament).filter(home=newcomer) | matches_of(tournament).filter(
         away=newcomer
     ))  # fmt: skip
     assert len(theirs) == 3
@@ -183,25 +203,24 @@ def test_a_late_joiner_plays_the_resting_team_and_forfeits_nights_gone():
 @pytest.mark.parametrize("played", list(PlayedResults))
 def test_a_withdrawal_turns_the_rest_into_walkovers_and_the_table_says_so(played):
     tournament = make_league(4)
-    league.build_schedule(tournament=tournament)
-    league.open_night(tournament=tournament, night=1)
-    from tournament import services
+    build_schedule(tournament=tournament)
+    open_night(tournament=tournament, night=1)
 
     round_ = tournament.rounds.get(number=1)
-    services.start_round(round_=round_)
+    start_round(round_=round_)
     first, second = league_matches(tournament)[:2]
     finish(first, winner=first.home, home_points=300, away_points=120)
     finish(second, winner=second.home, home_points=300, away_points=200)
-    league.close_night(round_=round_)
+    close_night(round_=round_)
     leaving = first.home
-    assert league.withdraw_team(team=leaving, played=played) == 2
-    later = league.league_matches(tournament).filter(round__gte=2).filter(home=leaving) | league.league_matches(
-        tournament
-    ).filter(round__gte=2, away=leaving)
+    assert withdraw_team(team=leaving, played=played) == 2
+    later = matches_of(tournament).filter(round__gte=2).filter(home=leaving) | matches_of(tournament).filter(
+        round__gte=2, away=leaving
+    )
     assert all(m.outcome == Match.Outcome.WALKOVER and m.winner_id != leaving.pk for m in later)
     first.refresh_from_db()
     assert first.void is (played is PlayedResults.VOID)
-    standings = league.league_standings(tournament)
+    standings = league_standings(tournament)
     line = next(line for line in standings.lines if line.row.team == leaving.pk)
     kept = "voided" if played is PlayedResults.VOID else "stand"
     assert line.withdrawn and f"withdrew before night 2: played results {kept}" in line.note
@@ -212,35 +231,35 @@ def test_a_withdrawal_turns_the_rest_into_walkovers_and_the_table_says_so(played
 @pytest.mark.django_db
 def test_a_withdrawals_walkovers_count_on_their_nights_not_before():
     tournament = make_league(4)
-    league.build_schedule(tournament=tournament)
-    night_1 = league.open_night(tournament=tournament, night=1)
-    night_1.start()
+    build_schedule(tournament=tournament)
+    night_1 = open_night(tournament=tournament, night=1)
+    start_round(round_=night_1)
     for match in league_matches(tournament)[:2]:
         finish(match, winner=match.home, home_points=300, away_points=120)
-    league.close_night(round_=night_1)
+    close_night(round_=night_1)
     leaving = league_matches(tournament)[0].away
-    league.withdraw_team(team=leaving, played=PlayedResults.STAND)
+    withdraw_team(team=leaving, played=PlayedResults.STAND)
 
     def record(team_id):
-        row = next(line.row for line in league.league_standings(tournament).lines if line.row.team == team_id)
+        row = next(line.row for line in league_standings(tournament).lines if line.row.team == team_id)
         return row.played, row.won, row.lost
 
-    night_2 = league.league_matches(tournament).filter(round=2)
+    night_2 = matches_of(tournament).filter(round=2)
     walkover_2 = night_2.get(outcome=Match.Outcome.WALKOVER)
     assert record(leaving.pk) == (1, 0, 1) and record(walkover_2.winner_id) == (1, 1, 0)
-    league.open_night(tournament=tournament, night=2)
+    open_night(tournament=tournament, night=2)
     assert record(leaving.pk) == (2, 0, 2) and record(walkover_2.winner_id) == (2, 2, 0)
 
 
 @pytest.mark.django_db
 def test_the_league_table_ranks_by_matches_won_then_the_directors_tiebreakers():
     tournament = make_league(4, tiebreakers="point-difference")
-    league.build_schedule(tournament=tournament)
-    league.open_night(tournament=tournament, night=1)
+    build_schedule(tournament=tournament)
+    open_night(tournament=tournament, night=1)
     one, two = league_matches(tournament)[:2]
     finish(one, winner=one.home, home_points=300, away_points=100)
     finish(two, winner=two.away, home_points=250, away_points=310)
-    standings = league.league_standings(tournament)
+    standings = league_standings(tournament)
     assert [(line.row.rank, line.row.team) for line in standings.lines] == [
         (1, one.home_id),
         (2, two.away_id),
@@ -271,14 +290,14 @@ def test_the_schedule_writes_each_result_as_the_bracket_does_and_names_a_directo
 
     from pypdf import PdfReader
 
-    from tournament import knockout
+    from tournament.matches.services import settle_match
 
     tournament = make_league(4)
-    league.build_schedule(tournament=tournament)
-    league.open_night(tournament=tournament, night=1).start()
+    build_schedule(tournament=tournament)
+    start_round(round_=open_night(tournament=tournament, night=1))
     played, decided = league_matches(tournament)[:2]
     finish(played, winner=played.home, home_points=360, away_points=-120)
-    knockout.decide_match(match=decided, winner=decided.away, reason="Time up and level")
+    settle_match(outcome="decision", match=decided, winner=decided.away, reason="Time up and level")
     page = director_client.get(reverse("director:league_schedule", args=[tournament.pk])).content.decode()
     assert f"{escape(played.home.names)} won 360 to −120" in page
     assert f"{escape(decided.away.names)} won on the director's decision (Time up and level)" in page
@@ -293,7 +312,7 @@ def test_the_schedule_writes_each_result_as_the_bracket_does_and_names_a_directo
 @pytest.mark.django_db
 def test_postponing_through_the_page(director_client):
     tournament = make_league(4)
-    league.build_schedule(tournament=tournament)
+    build_schedule(tournament=tournament)
     match = league_matches(tournament)[0]
     url = reverse("director:league_postpone", args=[tournament.pk, match.pk])
     response = director_client.post(url, {"night": "4"}, follow=True)
@@ -309,18 +328,18 @@ def test_postponing_through_the_page(director_client):
 
 @pytest.mark.django_db
 def test_joining_late_and_withdrawing_through_the_page(director_client):
-    from tournament import services
+    from tournament.teams.services import register_team
 
     tournament = make_league(4)
-    league.build_schedule(tournament=tournament)
-    newcomer = services.register_team(tournament=tournament, names=["Zoe", "Yann"])
+    build_schedule(tournament=tournament)
+    newcomer = register_team(tournament=tournament, names=["Zoe", "Yann"])
     join = director_client.post(
         reverse("director:league_join", args=[tournament.pk]),
         {"join-team": newcomer.pk, "join-missed": "make-up"},
         follow=True,
     )
     assert f"Team {newcomer.number} joins from night 1." in join.content.decode()
-    assert league.league_matches(tournament).count() == 10
+    assert matches_of(tournament).count() == 10
     leaving = Team.objects.get(tournament=tournament, number=1)
     gone = director_client.post(
         reverse("director:league_withdraw", args=[tournament.pk]),
@@ -335,7 +354,7 @@ def test_joining_late_and_withdrawing_through_the_page(director_client):
 @pytest.mark.django_db
 def test_a_night_through_the_pages(director_client):
     tournament = make_league(4)
-    league.build_schedule(tournament=tournament)
+    build_schedule(tournament=tournament)
     opened = director_client.post(reverse("director:league_night_open", args=[tournament.pk, 1]), follow=True)
     page = opened.content.decode()
     assert "Night 1" in page and "Start night 1" in page and "Table links and QR codes" in page
@@ -349,8 +368,8 @@ def test_a_night_through_the_pages(director_client):
 def test_the_league_table_for_the_director_the_public_and_the_projector(director_client):
     client = Client()
     tournament = make_league(4)
-    league.build_schedule(tournament=tournament)
-    league.open_night(tournament=tournament, night=1)
+    build_schedule(tournament=tournament)
+    open_night(tournament=tournament, night=1)
     one = league_matches(tournament)[0]
     finish(one, winner=one.home, home_points=300, away_points=100)
     for response in (
@@ -376,8 +395,8 @@ def test_the_league_table_for_the_director_the_public_and_the_projector(director
 )
 def test_league_pages_are_for_directors_and_league_tournaments_only(director_client, name, args):
     tournament = make_league(4)
-    league.build_schedule(tournament=tournament)
-    league.open_night(tournament=tournament, night=1)
+    build_schedule(tournament=tournament)
+    open_night(tournament=tournament, night=1)
     url = reverse(name, args=[tournament.pk, *args])
     assert Client().get(url).status_code == 302  # to the login page
     assert director_client.get(url).status_code == 200
@@ -401,16 +420,16 @@ def test_league_actions_refuse_get_and_strangers(director_client, name):
 def test_a_fee_by_the_night_is_owed_for_each_night_a_team_is_seated_and_paid_in_parts(director_client):
     from decimal import Decimal
 
-    from tournament import services
-    from tournament.reports import ledger, teams_with_balance
+    from tournament.money.ledger import ledger, teams_with_balance
+    from tournament.money.services import record_payment
 
-    tournament = make_league(5, fee_per=Tournament.FeePer.NIGHT)  # $10 a night; one team rests each night
-    league.build_schedule(tournament=tournament)
-    league.open_night(tournament=tournament, night=1)
-    (resting,) = league.load_schedule(tournament).resting_on(1)
+    tournament = make_league(5, fee_per="night")  # $10 a night; one team rests each night
+    build_schedule(tournament=tournament)
+    open_night(tournament=tournament, night=1)
+    (resting,) = load_schedule(tournament).resting_on(1)
     playing = next(t for t in tournament.teams.all() if t != resting)
-    services.record_payment(team=playing, amount=Decimal("4.00"), kind="payment", method="cash")
-    services.record_payment(team=playing, amount=Decimal("5.00"), kind="payment", method="card")
+    record_payment(team=playing, amount=Decimal("4.00"), kind="payment", method="cash")
+    record_payment(team=playing, amount=Decimal("5.00"), kind="payment", method="card")
     owed = {team.pk: (team.due, team.owed) for team in teams_with_balance(tournament)}
     assert owed[resting.pk] == (Decimal("0.00"), Decimal("0.00"))
     assert owed[playing.pk] == (Decimal("10.00"), Decimal("1.00"))
@@ -423,11 +442,11 @@ def test_a_fee_by_the_night_is_owed_for_each_night_a_team_is_seated_and_paid_in_
 def test_a_season_fee_is_owed_once_whatever_the_nights():
     from decimal import Decimal
 
-    from tournament.reports import teams_with_balance
+    from tournament.money.ledger import teams_with_balance
 
     tournament = make_league(4)
-    league.build_schedule(tournament=tournament)
-    league.open_night(tournament=tournament, night=1)
+    build_schedule(tournament=tournament)
+    open_night(tournament=tournament, night=1)
     assert {team.due for team in teams_with_balance(tournament)} == {Decimal("10.00")}
 
 
@@ -441,11 +460,11 @@ def test_the_season_schedule_and_the_league_table_print(director_client, tmp_pat
     from pypdf import PdfReader
 
     tournament = make_league(5)
-    league.build_schedule(tournament=tournament)
-    league.open_night(tournament=tournament, night=1)
+    build_schedule(tournament=tournament)
+    open_night(tournament=tournament, night=1)
     match = league_matches(tournament)[0]
     finish(match, winner=match.home, home_points=300, away_points=120)
-    league.postpone_match(match=league_matches(tournament)[-1], to_night=6)
+    postpone_match(match=league_matches(tournament)[-1], to_night=6)
     for name, words in (
         ("season-schedule", ["Night 1", "Night 6", "(from night 5)", "Resting:", "300 to 120"]),
         ("league-table", ["League table", "Ranked by matches won", match.home.names]),
@@ -469,27 +488,24 @@ AWAY_TEN = {"east_bid": "5", "west_bid": "5", "north_bid": "2", "south_bid": "2"
 
 
 def play_to_the_end(game, values) -> None:
-    from tournament import services
     from tournament.models import HandRevision
+    from tournament.play.hands import enter_hand
 
     game.refresh_from_db()
     number = game.hands.count()
     while game.status != Game.Status.FINISHED:
         number += 1
-        services.enter_hand(
-            game=game, number=number, entry=HandEntry.from_fields(values), source=HandRevision.Source.TABLE
-        )
+        enter_hand(game=game, number=number, entry=HandEntry.from_fields(values), source=HandRevision.Source.TABLE)
         game.refresh_from_db()
 
 
 @pytest.mark.django_db
 def test_a_best_of_three_league_match_plays_its_games_at_its_table_and_counts_once():
-    from tournament import services
 
     tournament = make_league(4, best_of=3)
-    league.build_schedule(tournament=tournament)
-    round_ = league.open_night(tournament=tournament, night=1)
-    services.start_round(round_=round_)
+    build_schedule(tournament=tournament)
+    round_ = open_night(tournament=tournament, night=1)
+    start_round(round_=round_)
     match = league_matches(tournament)[0]
     for number, values in ((1, HOME_TEN), (2, AWAY_TEN), (3, HOME_TEN)):
         game = match.games.get(match_game=number)
@@ -497,7 +513,7 @@ def test_a_best_of_three_league_match_plays_its_games_at_its_table_and_counts_on
         play_to_the_end(game, values)
     match.refresh_from_db()
     assert (match.status, match.winner_id, match.games.count()) == (Match.Status.FINISHED, match.home_id, 3)
-    line = next(line for line in league.league_standings(tournament).lines if line.row.team == match.home_id)
+    line = next(line for line in league_standings(tournament).lines if line.row.team == match.home_id)
     assert (line.row.played, line.row.won, line.row.points_for, line.row.points_against) == (
         1,
         1,
@@ -508,24 +524,24 @@ def test_a_best_of_three_league_match_plays_its_games_at_its_table_and_counts_on
 
 @pytest.mark.django_db
 def test_a_correction_that_undoes_a_result_reopens_the_match_and_the_table_drops_it():
-    from tournament import services
     from tournament.models import HandRevision
+    from tournament.play.hands import enter_hand
 
     tournament = make_league(4)
-    league.build_schedule(tournament=tournament)
-    round_ = league.open_night(tournament=tournament, night=1)
-    services.start_round(round_=round_)
+    build_schedule(tournament=tournament)
+    round_ = open_night(tournament=tournament, night=1)
+    start_round(round_=round_)
     match = league_matches(tournament)[0]
     game = match.games.get()
     play_to_the_end(game, HOME_TEN)
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED
     hand = game.hands.get(number=3)  # it was the away side that bid and took ten
-    services.enter_hand(game=game, number=3, entry=HandEntry.from_fields(AWAY_TEN), source=HandRevision.Source.DIRECTOR,
+    enter_hand(game=game, number=3, entry=HandEntry.from_fields(AWAY_TEN), source=HandRevision.Source.DIRECTOR,
                         expected_version=hand.version)  # fmt: skip
     match.refresh_from_db()
     assert (match.status, match.winner_id, match.outcome) == (Match.Status.PLAYING, None, "")
-    line = next(line for line in league.league_standings(tournament).lines if line.row.team == match.home_id)
+    line = next(line for line in league_standings(tournament).lines if line.row.team == match.home_id)
     assert (line.row.played, line.row.won) == (0, 0)
     play_to_the_end(game, AWAY_TEN)
     match.refresh_from_db()
@@ -535,8 +551,8 @@ def test_a_correction_that_undoes_a_result_reopens_the_match_and_the_table_drops
 @pytest.mark.django_db
 def test_a_no_show_on_a_night_is_a_walkover_from_the_match_page(director_client):
     tournament = make_league(4)
-    league.build_schedule(tournament=tournament)
-    league.open_night(tournament=tournament, night=1)
+    build_schedule(tournament=tournament)
+    open_night(tournament=tournament, night=1)
     match = league_matches(tournament)[0]
     page = director_client.get(reverse("director:match", args=[tournament.pk, match.pk])).content.decode()
     assert "Night 1, match 1" in page
@@ -547,7 +563,7 @@ def test_a_no_show_on_a_night_is_a_walkover_from_the_match_page(director_client)
     assert response.status_code == 302 and response.url == reverse("director:league_night", args=[tournament.pk, 1])
     match.refresh_from_db()
     assert (match.outcome, match.winner_id) == (Match.Outcome.WALKOVER, match.away_id)
-    line = next(line for line in league.league_standings(tournament).lines if line.row.team == match.away_id)
+    line = next(line for line in league_standings(tournament).lines if line.row.team == match.away_id)
     assert (line.row.won, line.row.points_for) == (1, 0)
 
 
@@ -559,23 +575,25 @@ def test_the_director_orders_the_league_tiebreakers_on_the_tournament_form(direc
     data = {
         "name": "Tuesday league", "date": "2026-11-24", "preset": "league-300", "format": "round_robin",
         "rounds_planned": 5, "entry_fee": "10", "seating_order": "registration", "seating_seed": 0,
-        "prize_ties": "share", "paper_size": "letter", "legs": 2, "championship_teams": 4, "fee_per": "night",
-        "tiebreaker_1": "point-difference", "tiebreaker_2": "head-to-head",
+        "prize_ties": "share", "paper_size": "letter", "league-legs": 2, "league-championship_teams": 4,
+        "league-fee_per": "night", "league-best_of": 1, "league-final_best_of": 1,
+        "league-tiebreaker_1": "point-difference", "league-tiebreaker_2": "head-to-head",
     }  # fmt: skip
     response = director_client.post(reverse("director:tournament_new"), data)
     assert response.status_code == 302
-    tournament = Tournament.objects.get(name="Tuesday league")
-    assert tournament.tiebreakers == "point-difference,head-to-head"
-    assert (tournament.legs, tournament.championship_teams, tournament.fee_per) == (2, 4, "night")
-    twice = director_client.post(reverse("director:tournament_new"), data | {"tiebreaker_2": "point-difference"})
+    settings = LeagueSettings.objects.get(tournament__name="Tuesday league")
+    assert settings.tiebreakers == "point-difference,head-to-head"
+    assert (settings.legs, settings.championship_teams, settings.fee_per) == (2, 4, "night")
+    twice = director_client.post(reverse("director:tournament_new"), data | {"league-tiebreaker_2": "point-difference"})
     assert twice.status_code == 422
-    assert "Choose each league tiebreaker at most once." in twice.context["form"].errors["tiebreaker_1"]
+    settings_form = twice.context["form"].settings_forms["round_robin"]
+    assert "Choose each league tiebreaker at most once." in settings_form.errors["tiebreaker_1"]
 
 
 @pytest.mark.django_db
 def test_the_teams_page_sends_a_league_withdrawal_to_the_league_page(director_client):
     tournament = make_league(4)
-    league.build_schedule(tournament=tournament)
+    build_schedule(tournament=tournament)
     team = tournament.teams.get(number=1)
     response = director_client.post(
         reverse("director:team_status", args=[tournament.pk, team.pk]), {"status": "withdrawn"}, follow=True
@@ -595,9 +613,9 @@ def test_the_everyone_pages_of_a_league_are_its_league_table():
 
 @pytest.mark.django_db
 def test_a_long_league_table_pages_on_the_projector(monkeypatch):
-    monkeypatch.setattr("tournament.views.league.PROJECTOR_STANDINGS_ROWS", 3)
+    monkeypatch.setattr("tournament.formats.league.views.PROJECTOR_STANDINGS_ROWS", 3)
     tournament = make_league(4)
-    league.build_schedule(tournament=tournament)
+    build_schedule(tournament=tournament)
     url = reverse("public:league_projector", args=[tournament.pk])
     first = Client().get(url, headers={"HX-Request": "true"}).content.decode()
     second = Client().get(url, {"page": 2}, headers={"HX-Request": "true"}).content.decode()
@@ -609,12 +627,12 @@ def test_a_long_league_table_pages_on_the_projector(monkeypatch):
 @pytest.mark.django_db
 def test_the_dashboard_counts_a_leagues_nights_played(director_client):
     tournament = make_league(4)  # three nights
-    league.build_schedule(tournament=tournament)
-    night = league.open_night(tournament=tournament, night=1)
-    for m in league.league_matches(tournament).filter(round=1):
+    build_schedule(tournament=tournament)
+    night = open_night(tournament=tournament, night=1)
+    for m in matches_of(tournament).filter(round=1):
         finish(m, winner=m.home, home_points=300, away_points=100)
-    night.start()
-    league.close_night(round_=night)
+    start_round(round_=night)
+    close_night(round_=night)
     page = director_client.get(reverse("director:dashboard", args=[tournament.pk])).content.decode()
     assert '<span class="big">1/3</span> nights played' in page and "Night 1" in page
 
@@ -623,34 +641,34 @@ def play_nights(tournament: Tournament, last: int, first: int = 1, winner=lambda
     """Nights ``first`` to ``last`` opened, played (each match won 300 to 100 by ``winner(match)``,
     its home team unless told) and closed."""
     for number in range(first, last + 1):
-        night = league.open_night(tournament=tournament, night=number)
-        night.start()
-        for m in league.league_matches(tournament).filter(round=number, status=Match.Status.PLAYING):
+        night = open_night(tournament=tournament, night=number)
+        start_round(round_=night)
+        for m in matches_of(tournament).filter(round=number, status=Match.Status.PLAYING):
             won = winner(m)
             finish(m, winner=won, home_points=300 if won == m.home else 100, away_points=100 if won == m.home else 300)
-        league.close_night(round_=night)
+        close_night(round_=night)
 
 
 @pytest.mark.django_db
 def test_the_standings_tab_of_a_league_is_its_table_headed_by_the_champion(director_client):
-    from tournament import knockout
+    from tournament.matches.services import settle_match
 
     tournament = make_league(3)
-    league.build_schedule(tournament=tournament)
-    play_nights(tournament, league.load_schedule(tournament).nights)
+    build_schedule(tournament=tournament)
+    play_nights(tournament, load_schedule(tournament).nights)
     response = director_client.get(reverse("director:standings", args=[tournament.pk]))
     table_url = reverse("director:league_table", args=[tournament.pk])
     assert response.status_code == 302 and response.url == table_url
     assert "Champion:" not in director_client.get(table_url).content.decode()
-    league.start_championship(tournament=tournament)
-    (final,) = league.championship_matches(tournament)
-    knockout.decide_match(match=final, winner=final.away, reason="Time up and level: the cut of the cards")
+    start_championship(tournament=tournament)
+    (final,) = championship_matches(tournament)
+    settle_match(outcome="decision", match=final, winner=final.away, reason="Time up and level: the cut of the cards")
     for page in (director_client.get(table_url), Client().get(reverse("public:league", args=[tournament.pk]))):
         text = page.content.decode()
         assert f"Champion: {escape(final.away.names)}</h2>" in text
         assert f"<strong>2nd</strong> {escape(final.home.names)}" in text
         assert text.index("Champion:") < text.index("league-table")
-    places = [row.name for row in league.standing_rows(tournament)]
+    places = [row.name for row in standing_rows(tournament)]
     assert places[:2] == [final.away.names, final.home.names]
     # The projector and the director's schedule page name the champion too.
     champion = f'<p class="champion">Champion: <strong>{escape(final.away.names)}</strong></p>'
@@ -676,18 +694,18 @@ def _league_pages(director_client, tournament: Tournament) -> dict[str, str]:
 @pytest.mark.django_db
 def test_a_league_without_a_championship_is_won_by_the_top_of_its_final_table(director_client):
     tournament = make_league(4, championship_teams=0)
-    league.build_schedule(tournament=tournament)
-    last = league.load_schedule(tournament).nights
+    build_schedule(tournament=tournament)
+    last = load_schedule(tournament).nights
 
     def lower_number_wins(match: Match) -> Team:
         return min(match.home, match.away, key=lambda team: team.number)
 
     play_nights(tournament, last - 1, winner=lower_number_wins)
-    assert league.champion(tournament) is None  # a match still to play
+    assert champion(tournament) is None  # a match still to play
     assert not any("Champion:" in page for page in _league_pages(director_client, tournament).values())
     play_nights(tournament, last, first=last, winner=lower_number_wins)
     top = escape(tournament.teams.get(number=1).names)
-    assert league.champion(tournament).team == tournament.teams.get(number=1).names
+    assert champion(tournament).team == tournament.teams.get(number=1).names
     pages = _league_pages(director_client, tournament)
     for page in ("table", "public"):
         assert f"Champion: {top}</h2>" in pages[page] and "top of the final league table" in pages[page]
@@ -699,15 +717,15 @@ def test_a_league_without_a_championship_is_won_by_the_top_of_its_final_table(di
 @pytest.mark.django_db
 def test_a_league_without_a_championship_level_at_the_top_leaves_the_champion_to_the_director(director_client):
     tournament = make_league(3, championship_teams=0)
-    league.build_schedule(tournament=tournament)
+    build_schedule(tournament=tournament)
 
     def round_the_circle(match: Match) -> Team:  # 1 beats 2, 2 beats 3, 3 beats 1: level on everything
         numbers = {match.home.number, match.away.number}
         beaten = {frozenset({1, 2}): 2, frozenset({2, 3}): 3, frozenset({1, 3}): 1}[frozenset(numbers)]
         return match.away if match.home.number == beaten else match.home
 
-    play_nights(tournament, league.load_schedule(tournament).nights, winner=round_the_circle)
-    assert league.champion(tournament).team == ""
+    play_nights(tournament, load_schedule(tournament).nights, winner=round_the_circle)
+    assert champion(tournament).team == ""
     for name, page in _league_pages(director_client, tournament).items():
         assert "Champion:" not in page, name
         assert "level at the top after every tiebreaker: the director decides the champion" in page, name
@@ -715,41 +733,41 @@ def test_a_league_without_a_championship_level_at_the_top_leaves_the_champion_to
 
 @pytest.mark.django_db
 def test_the_schedule_page_offers_what_can_be_done_now(director_client):
-    from tournament import services
+    from tournament.teams.services import register_team
 
     tournament = make_league(4)  # three nights; everyone plays every night
-    league.build_schedule(tournament=tournament)
+    build_schedule(tournament=tournament)
     url = reverse("director:league_schedule", args=[tournament.pk])
     page = director_client.get(url).content.decode()
     first = league_matches(tournament)[0]
     # No night is free for a team that plays every night: a new night after the last.
     assert f'id="postpone-{first.pk}" type="number" name="night" min="1" value="4"' in page
     play_nights(tournament, 1)
-    league.open_night(tournament=tournament, night=2)
+    open_night(tournament=tournament, night=2)
     page = director_client.get(url).content.decode()
     assert "Open night 3" not in page and "It plays from night 3" in page
     night_2 = tournament.rounds.get(number=2)
-    night_2.start()
-    for m in league.league_matches(tournament).filter(round=2):
+    start_round(round_=night_2)
+    for m in matches_of(tournament).filter(round=2):
         finish(m, winner=m.home, home_points=300, away_points=100)
-    league.close_night(round_=night_2)
+    close_night(round_=night_2)
     assert "Open night 3: seat the tables" in director_client.get(url).content.decode()
-    league.open_night(tournament=tournament, night=3)
+    open_night(tournament=tournament, night=3)
     page = director_client.get(url).content.decode()
     assert "A team joins late" not in page and "no team can join now" in page
-    newcomer = services.register_team(tournament=tournament, names=["Zoe", "Yann"])
+    newcomer = register_team(tournament=tournament, names=["Zoe", "Yann"])
     with pytest.raises(ValidationError, match="can no longer join") as refused:
-        league.add_late_team(team=newcomer, missed=Missed.MAKE_UP)
+        add_late_team(team=newcomer, missed=Missed.MAKE_UP)
     assert refused.value.code == "season_over"
 
 
 @pytest.mark.django_db
 def test_a_postponement_is_offered_the_first_night_both_teams_are_free(director_client):
     tournament = make_league(5)  # five nights, one team resting each
-    league.build_schedule(tournament=tournament)
-    (plan,) = league.nights(tournament, only=1)
+    build_schedule(tournament=tournament)
+    (plan,) = nights(tournament, only=1)
     match = plan.matches[0]
-    schedule = league.load_schedule(tournament)
+    schedule = load_schedule(tournament)
     free = [n for n in range(2, schedule.nights + 2) if not schedule.playing_on(n) & {match.home, match.away}]
     assert match.move_to == free[0]
     page = director_client.get(reverse("director:league_schedule", args=[tournament.pk])).content.decode()
@@ -759,8 +777,8 @@ def test_a_postponement_is_offered_the_first_night_both_teams_are_free(director_
 @pytest.mark.django_db
 def test_the_move_to_night_box_stays_within_the_season_and_says_when_it_adds_a_night(director_client):
     tournament = make_league(5)  # five nights, one team resting each: no night has both teams free
-    league.build_schedule(tournament=tournament)
-    league.open_night(tournament=tournament, night=1)
+    build_schedule(tournament=tournament)
+    open_night(tournament=tournament, night=1)
     match = league_matches(tournament)[0]
     board = director_client.get(reverse("director:league_night", args=[tournament.pk, 1])).content.decode()
     box = f'id="postpone-{match.pk}" type="number" name="night" min="2" value="6" max="6">'
@@ -776,23 +794,22 @@ def test_the_move_to_night_box_stays_within_the_season_and_says_when_it_adds_a_n
 @pytest.mark.django_db
 def test_a_league_match_page_speaks_of_the_league_and_says_seated_before_the_night_starts(director_client):
     tournament = make_league(4)
-    league.build_schedule(tournament=tournament)
-    night = league.open_night(tournament=tournament, night=1)
+    build_schedule(tournament=tournament)
+    night = open_night(tournament=tournament, night=1)
     match = league_matches(tournament)[0]
-    url = reverse("director:league_match", args=[tournament.pk, match.pk])
-    assert url.startswith(f"/t/{tournament.pk}/league/matches/")
+    url = reverse("director:match", args=[tournament.pk, match.pk])
     page = director_client.get(url).content.decode()
     assert f"<strong>Seated</strong> at table {match.table.number}" in page
     assert "Won the match" in page and "shown in the league table" in page
     assert "Goes through" not in page and "bracket" not in page.split("<main")[-1]
     board = director_client.get(reverse("director:league_night", args=[tournament.pk, 1])).content.decode()
     assert "Playing" not in board.split("<main")[-1] and url in board
-    night.start()
+    start_round(round_=night)
     assert "<strong>Playing</strong> at table" in director_client.get(url).content.decode()
-    decide = reverse("director:league_match_decide", args=[tournament.pk, match.pk])
+    decide = reverse("director:match_decide", args=[tournament.pk, match.pk])
     assert decide in director_client.get(url).content.decode()
     assert director_client.get(decide).status_code == 405
-    missing = reverse("director:league_match_decide", args=[tournament.pk, 999999])
+    missing = reverse("director:match_decide", args=[tournament.pk, 999999])
     assert director_client.post(missing, {"kind": "decision"}).status_code == 404
     assert Client().post(decide, {"kind": "decision"}).status_code == 302  # to the login page
     bad = director_client.post(decide, {"kind": "decision", "winner": match.home_id, "reason": ""})
@@ -806,8 +823,8 @@ def test_a_league_match_page_speaks_of_the_league_and_says_seated_before_the_nig
 @pytest.mark.django_db
 def test_postponing_a_seated_match_through_the_page_before_the_night_starts(director_client):
     tournament = make_league(4)
-    league.build_schedule(tournament=tournament)
-    league.open_night(tournament=tournament, night=1)
+    build_schedule(tournament=tournament)
+    open_night(tournament=tournament, night=1)
     match = league_matches(tournament)[0]
     schedule = reverse("director:league_schedule", args=[tournament.pk])
     assert f'action="{reverse("director:league_postpone", args=[tournament.pk, match.pk])}"' in (
@@ -820,7 +837,7 @@ def test_postponing_a_seated_match_through_the_page_before_the_night_starts(dire
     assert "The match moved to night 4." in response.content.decode()
     match.refresh_from_db()
     assert (match.round, match.table_id, match.status) == (4, None, Match.Status.READY)
-    tournament.rounds.get(number=1).start()
+    start_round(round_=tournament.rounds.get(number=1))
     board = director_client.get(reverse("director:league_night", args=[tournament.pk, 1])).content.decode()
     assert "A team called in" not in board  # once the night has started, its matches stay
 
@@ -828,19 +845,21 @@ def test_postponing_a_seated_match_through_the_page_before_the_night_starts(dire
 @pytest.mark.django_db
 def test_a_night_with_a_walkover_does_not_list_its_winner_as_resting(director_client):
     tournament = make_league(5)
-    league.build_schedule(tournament=tournament)
+    build_schedule(tournament=tournament)
     leaving = league_matches(tournament)[0].home
-    league.withdraw_team(team=leaving, played=PlayedResults.STAND)
-    walkover = league.league_matches(tournament).filter(outcome=Match.Outcome.WALKOVER).order_by("round").first()
-    (plan,) = league.nights(tournament, only=walkover.round)
+    withdraw_team(team=leaving, played=PlayedResults.STAND)
+    walkover = matches_of(tournament).filter(outcome=Match.Outcome.WALKOVER).order_by("round").first()
+    (plan,) = nights(tournament, only=walkover.round)
     assert walkover.winner.names not in plan.resting
 
 
 @pytest.mark.django_db
 def test_a_new_leagues_final_takes_the_rule_set_its_rule_text_names(director_client):
-    from tournament.forms import TournamentForm
+    from tournament.events.forms import TournamentForm
 
     page = director_client.get(reverse("director:tournament_new")).content.decode()
     assert 'data-final-presets="{&quot;league-300&quot;: &quot;championship-500&quot;}"' in page
-    assert TournamentForm(initial={"preset": "league-300"})["final_preset"].value() == "championship-500"
-    assert TournamentForm(initial={"preset": "classic"})["final_preset"].value() == ""
+    for preset, final in (("league-300", "championship-500"), ("classic", "")):
+        form = TournamentForm(initial={"preset": preset})
+        assert form.settings_forms["round_robin"]["final_preset"].value() == final
+        assert form.settings_forms["single_elimination"]["final_preset"].value() == final

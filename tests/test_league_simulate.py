@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tournament.simulation_league import simulate_league
+from tournament.formats.league.simulation import simulate_league
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -46,7 +46,7 @@ def test_four_go_to_the_championship_and_the_semi_final_losers_share_third():
 
 def test_simulate_prints_a_round_robin_season_as_json(tmp_path):
     env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'real.sqlite3'}", "DJANGO_DEBUG": "true"}
-    command = [sys.executable, "manage.py", "simulate", "--format", "round-robin", "--teams", "4", "--seed", "3"]
+    command = [sys.executable, "manage.py", "simulate", "league", "--teams", "4", "--seed", "3"]
     done = subprocess.run([*command, "--json"], env=env, cwd=ROOT, capture_output=True, text=True, check=True)
     log = json.loads(done.stdout)
     assert log["format"] == "round-robin" and log["teams"] == [1, 2, 3, 4]

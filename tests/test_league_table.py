@@ -4,13 +4,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tournament.league_table import (
-    DEFAULT_TIEBREAKERS,
-    MatchResult,
-    Tiebreaker,
-    league_table,
-    order_text,
-)
+from tournament.formats.league.table import DEFAULT_TIEBREAKERS, MatchResult, Tiebreaker, league_table, order_text
 
 H2H, DIFF, SCORED, BAGS = (
     Tiebreaker.HEAD_TO_HEAD,

@@ -9,8 +9,11 @@ from django.utils.html import escape
 
 from tests.test_knockout import current_game, enter, hand, knockout_event, match, win_game
 from tests.test_league import make_league
-from tournament import knockout, league, matches
-from tournament.formats import format_of
+from tournament.formats.knockout.services import swap_teams
+from tournament.formats.league.services import build_schedule, open_night
+from tournament.formats.league.standings import league_matches
+from tournament.formats.registry import format_of
+from tournament.matches.services import move_to_table
 from tournament.models import Seating, SeatingChange, Team
 
 pytestmark = pytest.mark.django_db
@@ -33,7 +36,7 @@ def test_two_teams_swap_matches_before_play_and_the_swap_is_recorded():
     tournament = knockout_event(teams=4)  # W1-1: seeds 1 v 4, W1-2: seeds 2 v 3
     first, third = team(tournament, 1), team(tournament, 3)
     tables = {key: match(tournament, key).table_id for key in ("W1-1", "W1-2")}
-    knockout.swap_teams(tournament=tournament, first=first, second=third)
+    swap_teams(tournament=tournament, first=first, second=third)
     assert match(tournament, "W1-1").home == third and match(tournament, "W1-2").away == first
     assert {key: match(tournament, key).table_id for key in tables} == tables  # the matches keep their tables
     first.refresh_from_db()
@@ -45,7 +48,7 @@ def test_two_teams_swap_matches_before_play_and_the_swap_is_recorded():
 def test_a_team_on_a_bye_swaps_into_a_round_one_match_and_the_other_takes_its_bye():
     tournament = knockout_event(teams=5)  # seeds 1–3 have byes; W1-2 is seeds 4 v 5
     top, fifth = team(tournament, 1), team(tournament, 5)
-    knockout.swap_teams(tournament=tournament, first=top, second=fifth)
+    swap_teams(tournament=tournament, first=top, second=fifth)
     bye = match(tournament, "W1-1")
     assert bye.is_bye and bye.winner == fifth
     assert top.pk in (match(tournament, "W1-2").home_id, match(tournament, "W1-2").away_id)
@@ -58,7 +61,7 @@ def test_teams_cannot_swap_once_a_hand_is_entered_in_either_match(started_seed):
     started = match(tournament, "W1-1" if started_seed == 1 else "W1-2")
     enter(current_game(started), hand())
     with pytest.raises(ValidationError) as refused:
-        knockout.swap_teams(tournament=tournament, first=team(tournament, 1), second=team(tournament, 3))
+        swap_teams(tournament=tournament, first=team(tournament, 1), second=team(tournament, 3))
     assert refused.value.code == "match_started"
     assert f"a hand is entered at table {started.table.number}" in refused.value.messages[0]
     assert pairing(tournament, "W1-1") == (1, 4)
@@ -68,14 +71,14 @@ def test_a_team_that_has_won_its_match_cannot_swap():
     tournament = knockout_event(teams=4)
     win_game(match(tournament, "W1-1"))
     with pytest.raises(ValidationError) as refused:
-        knockout.swap_teams(tournament=tournament, first=team(tournament, 1), second=team(tournament, 2))
+        swap_teams(tournament=tournament, first=team(tournament, 1), second=team(tournament, 2))
     assert refused.value.code in ("match_finished", "match_started")
 
 
 def test_a_team_cannot_swap_with_itself():
     tournament = knockout_event(teams=4)
     with pytest.raises(ValidationError) as refused:
-        knockout.swap_teams(tournament=tournament, first=team(tournament, 1), second=team(tournament, 1))
+        swap_teams(tournament=tournament, first=team(tournament, 1), second=team(tournament, 1))
     assert refused.value.code == "not_in_bracket"
 
 
@@ -86,10 +89,10 @@ def test_a_match_moves_to_a_free_table_then_swaps_tables_with_a_match_not_starte
     tournament = knockout_event(teams=4, tables_available=3)
     first, second = match(tournament, "W1-1"), match(tournament, "W1-2")
     three = tournament.tables.get(number=3)
-    assert matches.move_to_table(match=first, table=three) is None
+    assert move_to_table(match=first, table=three) is None
     first.refresh_from_db()
     assert first.table == three and current_game(first).table == three
-    other = matches.move_to_table(match=first, table=second.table)
+    other = move_to_table(match=first, table=second.table)
     assert other == second
     first.refresh_from_db(), second.refresh_from_db()
     assert (first.table.number, second.table.number) == (2, 3)
@@ -103,25 +106,25 @@ def test_a_match_does_not_move_onto_the_table_of_a_match_under_way():
     first, second = match(tournament, "W1-1"), match(tournament, "W1-2")
     enter(current_game(second), hand())
     with pytest.raises(ValidationError) as refused:
-        matches.move_to_table(match=first, table=second.table)
+        move_to_table(match=first, table=second.table)
     assert refused.value.code == "match_started" and "table 2 is in use" in refused.value.messages[0]
 
 
 def test_a_league_nights_match_swaps_tables_and_its_players_seats_follow():
     tournament = make_league(4)
-    league.build_schedule(tournament=tournament)
-    night = league.open_night(tournament=tournament, night=1)
-    first, second = league.league_matches(tournament).filter(round=1).order_by("number")
+    build_schedule(tournament=tournament)
+    night = open_night(tournament=tournament, night=1)
+    first, second = league_matches(tournament).filter(round=1).order_by("number")
     seats_before = {s.player_id: (s.table.number, s.seat) for s in Seating.objects.filter(round=night)}
-    matches.move_to_table(match=first, table=second.table)
+    move_to_table(match=first, table=second.table)
     seats_after = {s.player_id: (s.table.number, s.seat) for s in Seating.objects.filter(round=night)}
     assert {p: (3 - t, seat) for p, (t, seat) in seats_before.items()} == seats_after
 
 
 def test_a_league_refuses_to_swap_teams_between_matches():
     tournament = make_league(4)
-    league.build_schedule(tournament=tournament)
-    league.open_night(tournament=tournament, night=1)
+    build_schedule(tournament=tournament)
+    open_night(tournament=tournament, night=1)
     a, b = tournament.teams.order_by("number")[:2]
     with pytest.raises(ValidationError) as refused:
         format_of(tournament).swap_teams(tournament=tournament, first=a, second=b)
@@ -165,9 +168,9 @@ def test_the_match_board_moves_a_match_to_another_table(director_client):
 
 def test_a_league_night_moves_a_match_from_its_page(director_client):
     tournament = make_league(4)
-    league.build_schedule(tournament=tournament)
-    league.open_night(tournament=tournament, night=1)
-    first, second = league.league_matches(tournament).filter(round=1).order_by("number")
+    build_schedule(tournament=tournament)
+    open_night(tournament=tournament, night=1)
+    first, second = league_matches(tournament).filter(round=1).order_by("number")
     night_url = reverse("director:league_night", args=[tournament.pk, 1])
     assert 'name="move-match"' in director_client.get(night_url).content.decode()
     data = {"kind": "table", "move-match": first.pk, "move-table": second.table.pk}

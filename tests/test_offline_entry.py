@@ -13,8 +13,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from tests.conftest import even_hand, finish_game, make_tournament
-from tournament import services
 from tournament.models import Game, Hand, HandRevision, Table
+from tournament.play.rounds import close_round, start_play, start_round
 
 pytestmark = pytest.mark.django_db
 
@@ -58,7 +58,7 @@ def test_an_entry_stored_before_its_round_closed_still_answers_saved(client, run
     post_hand(client, game, 4, even_hand(7), entry_key=KEY)  # the last hand; its answer never reached the phone
     for other in running_round.games.exclude(pk=game.pk):
         finish_game(other)
-    services.close_round(round_=running_round)
+    close_round(round_=running_round)
     again = post_hand(client, game, 4, even_hand(7), entry_key=KEY)
     assert again.status_code == 200 and b"Hand 4 saved." in again.content
     assert game.hands.count() == 4
@@ -132,8 +132,8 @@ def _race_posts(game: Game, posts: list[dict]) -> list[int]:
 
 @pytest.mark.django_db(transaction=True)
 def test_racing_sends_of_the_same_entry_store_one_hand_and_all_answer_saved():
-    round_ = services.seat_first_round(tournament=make_tournament(couples=2))
-    services.start_round(round_=round_)
+    round_ = start_play(tournament=make_tournament(couples=2))
+    start_round(round_=round_)
     game = round_.games.get()
     statuses = _race_posts(game, [even_hand(7) | {"entry_key": KEY}] * 4)
     assert statuses == [200, 200, 200, 200]
@@ -142,8 +142,8 @@ def test_racing_sends_of_the_same_entry_store_one_hand_and_all_answer_saved():
 
 @pytest.mark.django_db(transaction=True)
 def test_racing_sends_of_the_same_hand_under_different_keys_store_one_and_show_it_to_the_rest():
-    round_ = services.seat_first_round(tournament=make_tournament(couples=2))
-    services.start_round(round_=round_)
+    round_ = start_play(tournament=make_tournament(couples=2))
+    start_round(round_=round_)
     game = round_.games.get()
     statuses = _race_posts(game, [even_hand(7) | {"entry_key": f"attempt-{n:04d}"} for n in range(4)])
     assert statuses == [200, 409, 409, 409]
@@ -185,7 +185,7 @@ def test_a_report_needs_post_and_a_known_link(client, game):
 
 
 def test_a_table_between_rounds_still_reports_in(client, game, finished_round):
-    services.close_round(round_=finished_round)
+    close_round(round_=finished_round)
     assert report(client, game, waiting=1).status_code == 204
     assert Table.objects.get(pk=game.table_id).phone_waiting == 1
 

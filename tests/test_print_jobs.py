@@ -10,8 +10,11 @@ from django.urls import reverse
 from django.utils import timezone
 
 from tests.conftest import make_tournament
-from tournament import pdf, print_jobs, printing, services
 from tournament.models import PrintJob
+from tournament.printing.catalog import EVENT_DOCUMENTS
+from tournament.printing.jobs import claim, finished, is_stale
+from tournament.printing.pdf import render_html_chunks
+from tournament.teams.services import register_team
 
 
 def _standings_url(tournament) -> str:
@@ -23,7 +26,7 @@ def test_a_new_pdf_of_a_document_deletes_the_one_it_supersedes(director_client, 
     director_client.get(_standings_url(tournament))
     first = PrintJob.objects.get()
     director_client.get(reverse("director:print_document", args=[tournament.pk, "rules"]))
-    services.register_team(tournament=tournament, names=["Late", "Comer"])
+    register_team(tournament=tournament, names=["Late", "Comer"])
     response = director_client.get(_standings_url(tournament))
     assert response.status_code == 200 and response.content.startswith(b"%PDF")
     documents = sorted(PrintJob.objects.values_list("document", flat=True))
@@ -50,8 +53,8 @@ def test_old_pdfs_expire_by_command_and_when_a_job_finishes(director_client, tou
 
 
 def _stopped_job(tournament, *, seconds_silent: int) -> PrintJob:
-    document = printing.TOURNAMENT_DOCUMENTS["standings"](tournament)
-    chunks = pdf.render_html_chunks(document.template, document.contexts)
+    document = EVENT_DOCUMENTS["standings"](tournament, None)
+    chunks = render_html_chunks(document.template, document.contexts)
     return PrintJob.objects.create(
         tournament=tournament, document="standings", title="Standings", key="k" * 64, html=chunks,
         heartbeat_at=timezone.now() - datetime.timedelta(seconds=seconds_silent),
@@ -76,7 +79,7 @@ def test_a_job_whose_process_stopped_is_noticed_and_rendered_again(director_clie
 @pytest.mark.django_db
 def test_a_job_still_beating_is_left_to_its_own_process(director_client, tournament):
     job = _stopped_job(tournament, seconds_silent=2)
-    assert not print_jobs.is_stale(job)
+    assert not is_stale(job)
     assert director_client.get(reverse("director:print_job", args=[tournament.pk, job.pk])).status_code == 200
     job.refresh_from_db()
     assert job.status == PrintJob.Status.RUNNING and job.chunks_done == 0
@@ -96,11 +99,11 @@ def test_the_progress_polls_as_a_fragment_and_opened_directly_is_the_whole_page(
 def test_only_one_server_claims_a_stopped_job(tournament):
     job = _stopped_job(tournament, seconds_silent=120)
     other_server_view = PrintJob.objects.get(pk=job.pk)
-    assert print_jobs.claim(job) is True
-    assert print_jobs.claim(other_server_view) is False  # its heartbeat is fresh again
+    assert claim(job) is True
+    assert claim(other_server_view) is False  # its heartbeat is fresh again
 
 
 @pytest.mark.django_db
 def test_a_job_deleted_while_it_rendered_finishes_quietly(tournament):
-    print_jobs.finished(999_999)  # nothing to do, nothing raised
+    finished(999_999)  # nothing to do, nothing raised
     assert PrintJob.objects.count() == 0

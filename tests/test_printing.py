@@ -21,10 +21,16 @@ from scoring.rules import PRESETS, rules_from_json
 from tests.conftest import even_hand, finish_game, make_tournament
 from tests.test_knockout import knockout_event, win_game
 from tests.test_league import finish, make_league
-from tournament import league, pdf, pdf_draw, printing, services
-from tournament.formats import format_of
+from tournament.formats.registry import format_of
 from tournament.models import HandRevision, Match, Payment, Payout, PrintJob, Prize, Tournament
-from tournament.pdf import render_pdf
+from tournament.money.services import award_prizes, record_payment
+from tournament.play.games import flag_dispute, resolve_dispute
+from tournament.play.hands import enter_hand
+from tournament.play.rounds import close_round, start_play, start_round
+from tournament.printing import documents, draw, jobs
+from tournament.printing.pdf import CHUNK_PAGES, SMALL_BATCH, chunk_size, render_pdf, spaced_line, text_width
+from tournament.printing.sheets import blank_sheet, score_sheets
+from tournament.teams.services import substitute_player
 
 pytestmark = pytest.mark.django_db
 
@@ -34,7 +40,7 @@ def pages_text(data: bytes) -> list[str]:
 
 
 def produce(tournament, document) -> bytes:
-    job = printing.produce(tournament, document, background=False)
+    job = jobs.produce(tournament, document, background=False)
     assert job.status == PrintJob.Status.DONE, job.error
     return bytes(job.pdf)
 
@@ -101,7 +107,7 @@ def test_worked_examples_show_what_the_rules_score(preset, situation, points):
 
 def test_the_printed_handout_is_real_text_on_at_most_two_pages(db):
     tournament = make_tournament(couples=4, preset="league-300", split=False)
-    text = pages_text(produce(tournament, printing.rule_handout(tournament)))
+    text = pages_text(produce(tournament, documents.rule_handout(tournament)))
     assert len(text) <= 2
     assert "A nil that takes no trick wins 60" in " ".join(text)
     assert "Partners stay together all evening" in " ".join(text)
@@ -112,7 +118,7 @@ def test_the_printed_handout_is_real_text_on_at_most_two_pages(db):
 
 def test_score_sheets_a_page_per_table_with_names_rules_and_round(running_round, tournament):
     finish_game(running_round.games.get(table__number=1), hands=2)
-    pages = pages_text(produce(tournament, printing.score_sheets(running_round)))
+    pages = pages_text(produce(tournament, score_sheets(running_round)))
     assert len(pages) == 4
     assert "Table 1 round 1" in pages[0] and "Ada" in pages[0] and "Cleo" in pages[0]
     assert "4 hands a round" in pages[0] and "Scan to enter scores" in pages[0]
@@ -121,21 +127,21 @@ def test_score_sheets_a_page_per_table_with_names_rules_and_round(running_round,
 
 
 def test_score_sheets_are_titled_by_what_is_played_round_night_or_the_knockouts_stages(running_round, tournament):
-    assert printing.score_sheets(running_round).title == "Score sheets, round 1"
+    assert score_sheets(running_round).title == "Score sheets, round 1"
     knockout = knockout_event(teams=4)
-    assert printing.score_sheets(knockout.rounds.get()).title == "Score sheets, semi-finals"
+    assert score_sheets(knockout.rounds.get()).title == "Score sheets, semi-finals"
     for semi_final in knockout.matches.filter(stage=Match.Stage.WINNERS):
         win_game(semi_final)
-    assert printing.score_sheets(knockout.rounds.get()).title == "Score sheets, semi-finals and final"
+    assert score_sheets(knockout.rounds.get()).title == "Score sheets, semi-finals and final"
     season = make_league()
     night = format_of(season).start(tournament=season)
-    assert printing.score_sheets(night).title == "Score sheets, night 1"
+    assert score_sheets(night).title == "Score sheets, night 1"
 
 
 def test_a_closed_rounds_score_sheets_say_so_instead_of_inviting_a_scan(finished_round, tournament):
-    services.close_round(round_=finished_round)
+    close_round(round_=finished_round)
     finished_round.refresh_from_db()
-    data = produce(tournament, printing.score_sheets(finished_round))
+    data = produce(tournament, score_sheets(finished_round))
     pages = pages_text(data)
     assert all("Round closed: scores are final" in page and "Scan to enter" not in page for page in pages)
     assert not any(page.images for page in PdfReader(io.BytesIO(data)).pages)  # no QR code
@@ -143,23 +149,23 @@ def test_a_closed_rounds_score_sheets_say_so_instead_of_inviting_a_scan(finished
 
 def test_closed_score_sheets_say_what_was_played_a_league_night_or_a_knockout_match(db):
     season = make_league(2, championship_teams=0)
-    night = format_of(season).start(tournament=season)
-    night.start()
+    night = start_play(tournament=season)
+    start_round(round_=night)
     (played,) = season.matches.all()
     finish(played, winner=played.home, home_points=300, away_points=100)
-    league.close_night(round_=night)
+    close_round(round_=night)
     night.refresh_from_db()
-    (page,) = pages_text(produce(season, printing.score_sheets(night)))
+    (page,) = pages_text(produce(season, score_sheets(night)))
     assert "Night closed: scores are final" in page and "Round closed" not in page
     knockout = knockout_event(teams=2)
     win_game(knockout.matches.get())  # the final: the knockout is over and its round closed
-    (page,) = pages_text(produce(knockout, printing.score_sheets(knockout.rounds.get())))
+    (page,) = pages_text(produce(knockout, score_sheets(knockout.rounds.get())))
     assert "Match over: scores are final" in page and "Round closed" not in page
 
 
 def test_score_sheet_html_carries_each_tables_qr_code(running_round, settings):
     settings.SPADES_BASE_URL = "http://10.0.0.5:8000"
-    document = printing.score_sheets(running_round)
+    document = score_sheets(running_round)
     sheets = document.contexts[0]["sheets"]
     game = running_round.games.get(table__number=2)
     url = f"http://10.0.0.5:8000/table/{game.table.token}/"
@@ -178,17 +184,17 @@ def qr_modules(image: Image.Image) -> list[list[bool]]:
 
 def test_a_score_sheet_records_every_penalty_misdeal_and_dispute(db):
     tournament = make_tournament(couples=2, preset="friendly", split=False)
-    game = services.seat_first_round(tournament=tournament).games.get()
-    services.start_round(round_=game.round)
-    enter = functools.partial(services.enter_hand, game=game, source=HandRevision.Source.TABLE)
+    game = start_play(tournament=tournament).games.get()
+    start_round(round_=game.round)
+    enter = functools.partial(enter_hand, game=game, source=HandRevision.Source.TABLE)
     enter(number=1, entry=HandEntry.from_fields({**even_hand(7), "ns_reneges": 1}))
     enter(number=2, entry=HandEntry.misdealt("no_spades"))
     enter(number=3, entry=HandEntry.from_fields({**even_hand(6), "ew_table_talk": 2}))
     enter(number=4, entry=HandEntry.from_fields(even_hand(8)))
-    services.flag_dispute(hand=game.hands.get(number=3), note="EW say they took 7")
-    services.resolve_dispute(hand=game.hands.get(number=3), resolution="Counted again: 6 stands")
-    services.flag_dispute(hand=game.hands.get(number=4), note="Who led?")
-    data = produce(tournament, printing.score_sheets(game.round))
+    flag_dispute(hand=game.hands.get(number=3), note="EW say they took 7")
+    resolve_dispute(hand=game.hands.get(number=3), resolution="Counted again: 6 stands")
+    flag_dispute(hand=game.hands.get(number=4), note="Who led?")
+    data = produce(tournament, score_sheets(game.round))
     text = pages_text(data)[0]
     assert "Reneg (hand and side)" in text and "Hand 1: North–South, reneg" in text
     assert "Table talk (hand and side)" in text and "Hand 3: East–West, table talk ×2" in text
@@ -200,15 +206,15 @@ def test_a_score_sheet_records_every_penalty_misdeal_and_dispute(db):
 
 def test_a_long_game_still_prints_on_one_page(db):
     tournament = make_tournament(couples=2, preset="classic", split=False, paper_size="letter")
-    game = services.seat_first_round(tournament=tournament).games.get()
-    services.start_round(round_=game.round)
+    game = start_play(tournament=tournament).games.get()
+    start_round(round_=game.round)
     for number in range(1, 31):
         entry = HandEntry.from_fields(even_hand(7)) if number == 30 else HandEntry.misdealt("no_spades")
-        services.enter_hand(game=game, number=number, entry=entry, source=HandRevision.Source.TABLE)
+        enter_hand(game=game, number=number, entry=entry, source=HandRevision.Source.TABLE)
     for number in (3, 7, 30):
         note = f"Hand {number} was argued over at length: " + "who led which card to which trick, " * 5
-        services.flag_dispute(hand=game.hands.get(number=number), note=note)
-    data = produce(tournament, printing.score_sheets(game.round))
+        flag_dispute(hand=game.hands.get(number=number), note=note)
+    data = produce(tournament, score_sheets(game.round))
     (page,) = pages_text(data)
     assert page.count("Misdeal: A player was dealt no spades") == 29 and "32" in page and "North–South" in page
     assert page.count(": A player was dealt no spades") == 58  # in the rows and in the misdeals box
@@ -216,14 +222,14 @@ def test_a_long_game_still_prints_on_one_page(db):
 
 
 def test_the_sheets_write_dates_and_times_as_the_pages_do(tournament):
-    payment = services.record_payment(team=tournament.teams.get(number=1), amount=Decimal("20.00"), kind="payment",
+    payment = record_payment(team=tournament.teams.get(number=1), amount=Decimal("20.00"), kind="payment",
                                       method="cash")  # fmt: skip
     Payment.objects.filter(pk=payment.pk).update(
         recorded_at=datetime.datetime(2026, 11, 20, 19, 5, tzinfo=datetime.UTC)
     )
-    standings = " ".join(pages_text(produce(tournament, printing.standings(tournament))))
+    standings = " ".join(pages_text(produce(tournament, documents.standings(tournament))))
     assert "Fri Nov 20, 2026 · " in standings and "2026-11-20" not in standings
-    ledger = " ".join(pages_text(produce(tournament, printing.fee_ledger(tournament))))
+    ledger = " ".join(pages_text(produce(tournament, documents.fee_ledger(tournament))))
     assert "Fri Nov 20, 19:05 1. Ada & Ben" in ledger
 
 
@@ -231,7 +237,7 @@ def test_the_sheets_write_dates_and_times_as_the_pages_do(tournament):
 def test_every_score_sheet_has_the_grid_drawn_once_under_it(finished_round, tournament, paper, size):
     tournament.paper_size = paper
     tournament.save()
-    data = produce(tournament, printing.score_sheets(finished_round))
+    data = produce(tournament, score_sheets(finished_round))
     pages = PdfReader(io.BytesIO(data)).pages
     assert len(pages) == 4
     for page, text in zip(pages, pages_text(data), strict=True):
@@ -242,8 +248,8 @@ def test_every_score_sheet_has_the_grid_drawn_once_under_it(finished_round, tour
 
 
 def test_score_sheets_in_several_chunks_number_their_pages_through(tournament):
-    round_ = services.seat_first_round(tournament=make_tournament(couples=30))
-    document = printing.score_sheets(round_)
+    round_ = start_play(tournament=make_tournament(couples=30))
+    document = score_sheets(round_)
     assert len(document.contexts) == 2
     last = document.contexts[-1]["sheets"][-1]
     assert last["folio"] == "page 15 of 15" and last["table"] == 15
@@ -251,18 +257,18 @@ def test_score_sheets_in_several_chunks_number_their_pages_through(tournament):
 
 @pytest.mark.parametrize(("pages", "chunks"), [(1, 1), (12, 1), (13, 2), (200, 2), (201, 3), (1000, 10)])
 def test_a_large_document_is_cut_into_chunks_of_at_most_a_hundred_pages(pages, chunks):
-    size = pdf.chunk_size(pages)
-    assert -(-pages // size) == chunks and size <= max(pdf.CHUNK_PAGES, pdf.SMALL_BATCH)
+    size = chunk_size(pages)
+    assert -(-pages // size) == chunks and size <= max(CHUNK_PAGES, SMALL_BATCH)
 
 
 def test_a_spaced_line_puts_each_text_where_it_is_asked_for():
     texts = [(0.0, "1"), (15.2, "Nil"), (27.4, "Blind\u200anil"), (40.0, "-120"), (41.0, "7")]
-    line = pdf.spaced_line(texts, 8.5)
+    line = spaced_line(texts, 8.5)
     em = 8.5 * 25.4 / 72
     for x, text in texts[:4]:
         start = line.index(text)
-        assert abs(pdf.text_width(line[:start], 8.5) - x) <= em / 20
-    assert pdf.text_width(line[: line.index("7", line.index("-120") + 4)], 8.5) > 41.0  # overlapping: after it
+        assert abs(text_width(line[:start], 8.5) - x) <= em / 20
+    assert text_width(line[: line.index("7", line.index("-120") + 4)], 8.5) > 41.0  # overlapping: after it
 
 
 def text_positions(data: bytes) -> dict[str, tuple[float, float]]:
@@ -279,14 +285,14 @@ def text_positions(data: bytes) -> dict[str, tuple[float, float]]:
 
 def test_a_drawn_sheet_puts_its_text_where_the_laid_out_sheet_has_it(db, monkeypatch):
     tournament = make_tournament(couples=2, preset="friendly", split=False)
-    game = services.seat_first_round(tournament=tournament).games.get()
-    services.start_round(round_=game.round)
-    services.enter_hand(game=game, number=1, entry=HandEntry.from_fields({**even_hand(7), "ns_reneges": 1}),
+    game = start_play(tournament=tournament).games.get()
+    start_round(round_=game.round)
+    enter_hand(game=game, number=1, entry=HandEntry.from_fields({**even_hand(7), "ns_reneges": 1}),
                         source=HandRevision.Source.TABLE)  # fmt: skip
-    services.flag_dispute(hand=game.hands.get(number=1), note="Who led?")
-    drawn = printing.score_sheets(game.round)
-    monkeypatch.setattr(pdf_draw, "can_set", lambda texts: False)
-    laid_out = printing.score_sheets(game.round)
+    flag_dispute(hand=game.hands.get(number=1), note="Who led?")
+    drawn = score_sheets(game.round)
+    monkeypatch.setattr(draw, "can_set", lambda texts: False)
+    laid_out = score_sheets(game.round)
     assert drawn.contexts[0]["overlay"] and not drawn.contexts[0]["laid_out"]
     assert laid_out.contexts[0]["laid_out"] and not laid_out.contexts[0]["overlay"]
     expected = text_positions(render_pdf(laid_out.template, laid_out.contexts[0]))
@@ -299,8 +305,8 @@ def test_a_drawn_sheet_puts_its_text_where_the_laid_out_sheet_has_it(db, monkeyp
 
 def test_a_name_the_drawing_cannot_set_is_laid_out_by_weasyprint(running_round, tournament):
     ada = tournament.teams.get(number=1).players.get(name="Ada")
-    services.substitute_player(player=ada, substitute="Zoe\u0308 Quinn", from_round=1)  # a combining mark
-    document = printing.score_sheets(running_round)
+    substitute_player(player=ada, substitute="Zoe\u0308 Quinn", from_round=1)  # a combining mark
+    document = score_sheets(running_round)
     assert [sheet["table"] for sheet in document.contexts[0]["laid_out"]] == [1]
     assert [page["n"] for page in document.contexts[0]["overlay"]["pages"]] == [2, 3, 4]
     pages = pages_text(produce(tournament, document))
@@ -308,9 +314,9 @@ def test_a_name_the_drawing_cannot_set_is_laid_out_by_weasyprint(running_round, 
 
 
 def test_an_embedded_font_keeps_the_outlines_of_its_glyphs_and_their_parts_only():
-    face = pdf_draw.font()
+    face = draw.font()
     used = {face.glyphs[c] for c in "Aé"}  # é is made of e and an accent
-    font = TTFont(io.BytesIO(pdf_draw._subset(face.path, {0, *used})))
+    font = TTFont(io.BytesIO(draw._subset(face.path, {0, *used})))
     glyphs = font.getGlyphSet()
     drawn = {gid for gid, name in enumerate(font.getGlyphOrder()) if _has_outline(glyphs, name)}
     assert used <= drawn and face.glyphs["e"] in drawn and face.glyphs["B"] not in drawn
@@ -325,46 +331,46 @@ def _has_outline(glyphs, name) -> bool:
 
 def test_a_substitute_is_named_on_the_sheet_and_gets_the_slip(running_round, tournament):
     ada = tournament.teams.get(number=1).players.get(name="Ada")
-    services.substitute_player(player=ada, substitute="Zoë Quinn", from_round=1)
-    sheet = pages_text(produce(tournament, printing.score_sheets(running_round)))[0]
+    substitute_player(player=ada, substitute="Zoë Quinn", from_round=1)
+    sheet = pages_text(produce(tournament, score_sheets(running_round)))[0]
     assert "Zoë Quinn" in sheet and "Ada" not in sheet
-    slips = " ".join(pages_text(produce(tournament, printing.movement_slips(running_round))))
+    slips = " ".join(pages_text(produce(tournament, documents.movement_slips(running_round))))
     assert "Zoë Quinn" in slips
 
 
 def test_blank_sheet_has_no_names_and_no_link(tournament):
-    pages = pages_text(produce(tournament, printing.blank_sheet(tournament)))
+    pages = pages_text(produce(tournament, blank_sheet(tournament)))
     assert len(pages) == 1 and "Table ____" in pages[0] and "Scan" not in pages[0]
 
 
 def test_movement_slips_tell_each_player_their_table_and_seat(finished_round, tournament):
-    following = services.close_round(round_=finished_round)
-    text = " ".join(pages_text(produce(tournament, printing.movement_slips(following))))
+    following = close_round(round_=finished_round)
+    text = " ".join(pages_text(produce(tournament, documents.movement_slips(following))))
     assert "Ada Round 2" not in text  # the name and the place are apart on the strip
     assert "Round 2: table 1, North" in text and "Round 2: table 4, South" in text
-    assert printing.movement_slips(following).title == "Movement slips, round 2"
+    assert documents.movement_slips(following).title == "Movement slips, round 2"
 
 
 def test_a_league_nights_movement_slips_speak_of_the_night(db):
     season = make_league(4)
     night = format_of(season).start(tournament=season)
-    document = printing.movement_slips(night)
+    document = documents.movement_slips(night)
     assert document.title == "Movement slips, night 1"
     text = " ".join(pages_text(produce(season, document)))
     assert "Night 1: table 1, North" in text and "round" not in text.lower()
 
 
 def test_table_tents_show_the_number_large(running_round, tournament):
-    pages = pages_text(produce(tournament, printing.table_tents(tournament)))
+    pages = pages_text(produce(tournament, documents.table_tents(tournament)))
     assert len(pages) == 4 and "Table 3" in pages[2]
 
 
 def test_table_tents_are_printed_once_for_the_whole_event(finished_round, tournament, settings):
     settings.SPADES_BASE_URL = "http://10.0.0.5:8000"
-    before = printing.table_tents(tournament).contexts[0]["tents"]
-    services.close_round(round_=finished_round)
-    after = printing.table_tents(tournament).contexts[0]["tents"]
-    assert after == before and "round" not in printing.table_tents(tournament).title.lower()
+    before = documents.table_tents(tournament).contexts[0]["tents"]
+    close_round(round_=finished_round)
+    after = documents.table_tents(tournament).contexts[0]["tents"]
+    assert after == before and "round" not in documents.table_tents(tournament).title.lower()
     table = tournament.tables.get(number=3)
     assert before[2]["url"] == f"http://10.0.0.5:8000/table/{table.token}/"
 
@@ -373,38 +379,38 @@ def test_table_tents_are_printed_once_for_the_whole_event(finished_round, tourna
 
 
 def test_standings_sheet_explains_the_tiebreak(finished_round, tournament):
-    text = " ".join(pages_text(produce(tournament, printing.standings(tournament))))
+    text = " ".join(pages_text(produce(tournament, documents.standings(tournament))))
     assert "Ada" in text and "244" in text and "Ranked by total points; then by rounds won" in text
 
 
 def test_standings_sheet_writes_a_lost_total_with_the_minus_sign_its_rounds_use(running_round, tournament):
     for game in running_round.games.all():
         finish_game(game, ns_tricks=4)  # North–South set every hand: 4 × −60
-    text = " ".join(pages_text(produce(tournament, printing.standings(tournament))))
+    text = " ".join(pages_text(produce(tournament, documents.standings(tournament))))
     assert text.count("−240") >= 16 and "-240" not in text  # each North–South player's round and total
 
 
 def test_payout_sheet_lists_winners_amounts_and_a_signature_line(finished_round, tournament):
-    services.close_round(round_=finished_round)
+    close_round(round_=finished_round)
     Prize.objects.create(tournament=tournament, place=1, amount="40")
     tournament.status = Tournament.Status.FINISHED
     tournament.save()
-    services.award_prizes(tournament=tournament)
-    text = " ".join(pages_text(produce(tournament, printing.payout_sheet(tournament))))
+    award_prizes(tournament=tournament)
+    text = " ".join(pages_text(produce(tournament, documents.payout_sheet(tournament))))
     assert "1st place" in text and "$5.00" in text and "$40.00" in text and "Signature" in text
     assert Payout.objects.count() == 8  # all eight North–South players are level on 244 and share it
 
 
 def test_fee_ledger_lists_what_each_team_paid_and_owes(tournament):
-    services.record_payment(team=tournament.teams.get(number=1), amount=Decimal("20.00"), kind="payment", method="cash")
-    text = " ".join(pages_text(produce(tournament, printing.fee_ledger(tournament))))
+    record_payment(team=tournament.teams.get(number=1), amount=Decimal("20.00"), kind="payment", method="cash")
+    text = " ".join(pages_text(produce(tournament, documents.fee_ledger(tournament))))
     assert "Ada & Ben" in text and "$20.00" in text and "$140.00" in text
 
 
 @pytest.mark.parametrize(("paper", "size"), [("letter", (612, 792)), ("A4", (595, 842))])
 def test_paper_size_follows_the_tournament(tournament, paper, size):
     tournament.paper_size = paper
-    data = render_pdf("print/standings.html", printing.standings(tournament).contexts[0] | {"paper": paper})
+    data = render_pdf("print/standings.html", documents.standings(tournament).contexts[0] | {"paper": paper})
     box = PdfReader(io.BytesIO(data)).pages[0].mediabox
     assert (round(float(box.width)), round(float(box.height))) == size
 
@@ -413,11 +419,11 @@ def test_paper_size_follows_the_tournament(tournament, paper, size):
 
 
 def test_an_unchanged_document_is_served_again_without_rendering(running_round, tournament):
-    first = printing.produce(tournament, printing.score_sheets(running_round), background=False)
-    again = printing.produce(tournament, printing.score_sheets(running_round), background=False)
+    first = jobs.produce(tournament, score_sheets(running_round), background=False)
+    again = jobs.produce(tournament, score_sheets(running_round), background=False)
     assert again.pk == first.pk and PrintJob.objects.count() == 1
     finish_game(running_round.games.first(), hands=1)
-    changed = printing.produce(tournament, printing.score_sheets(running_round), background=False)
+    changed = jobs.produce(tournament, score_sheets(running_round), background=False)
     assert changed.pk != first.pk
 
 
@@ -426,7 +432,7 @@ def test_a_large_batch_renders_in_the_background_and_reports_progress(client, dj
     director = django_user_model.objects.create_user("boss", password="x" * 12, is_staff=True, is_superuser=True)
     client.force_login(director)
     tournament = make_tournament(couples=30)
-    round_ = services.seat_first_round(tournament=tournament)
+    round_ = start_play(tournament=tournament)
     url = reverse("director:print_document", args=[tournament.pk, "score-sheets"]) + "?round=1"
     response = client.get(url)
     assert response.status_code == 202 and b"parts done" in response.content
@@ -450,7 +456,7 @@ def test_print_views_are_for_directors_only(client, tournament):
 
 
 def test_a_finished_rounds_documents_stay_on_the_print_tab(director_client, finished_round, tournament):
-    services.close_round(round_=finished_round)
+    close_round(round_=finished_round)
     page = director_client.get(reverse("director:print", args=[tournament.pk])).content.decode()
     finished = page[page.index("Finished rounds") :]
     sheets = reverse("director:print_document", args=[tournament.pk, "score-sheets"]) + "?round=1"
@@ -472,5 +478,5 @@ def test_print_page_and_a_small_document_open_at_once(director_client, running_r
 
 def test_a_name_with_quotes_prints_as_typed_in_the_footer(db):
     tournament = make_tournament(couples=2, name='Joe\'s "Big" Night')
-    text = pages_text(produce(tournament, printing.standings(tournament)))[0]
+    text = pages_text(produce(tournament, documents.standings(tournament)))[0]
     assert 'Joe\'s "Big" Night · Standings' in text

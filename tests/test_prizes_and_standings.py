@@ -8,11 +8,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.test_printing import pages_text, produce
-from tournament import printing, services
 from tournament.models import Payment, Payout, Prize, Tournament
-from tournament.prizes import PrizeSpec, allocate, award
-from tournament.reports import ledger
-from tournament.standings import RoundScore, rank, sit_out_points
+from tournament.money.ledger import ledger
+from tournament.money.prizes import PrizeSpec, allocate, award
+from tournament.money.services import award_prizes, mark_payout_paid, record_payment
+from tournament.play.rounds import close_round
+from tournament.printing.documents import payout_sheet
+from tournament.standings.ranking import RoundScore, rank, sit_out_points
 
 
 def scores(*rounds: tuple[int, bool | None]) -> list[RoundScore]:
@@ -128,9 +130,9 @@ def test_allocate_accounts_for_every_cent(total, weights):
 @pytest.fixture
 def closed(finished_round, tournament):
     """The event over, every team paid in full."""
-    services.close_round(round_=finished_round)
+    close_round(round_=finished_round)
     for team in tournament.teams.all():
-        services.record_payment(team=team, amount=tournament.entry_fee, kind="payment", method="cash")
+        record_payment(team=team, amount=tournament.entry_fee, kind="payment", method="cash")
     Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.FINISHED)
     tournament.refresh_from_db()
     return tournament
@@ -142,7 +144,7 @@ def test_a_share_of_the_fees_counts_fees_paid_never_money_owed_back(closed):
     closed.entry_fee -= Decimal("5.00")  # lowered after everyone paid: $5 each is owed back
     closed.save(update_fields=["entry_fee"])
     Prize.objects.create(tournament=closed, place=1, share_percent=Decimal("40"))
-    payouts = services.award_prizes(tournament=closed)
+    payouts = award_prizes(tournament=closed)
     pool = fees - Decimal("5.00") * closed.teams.count()
     assert sum(p.amount for p in payouts) == pool * Decimal("0.40")
     book = ledger(closed)
@@ -159,11 +161,11 @@ def test_prizes_promised_beyond_the_fees_are_warned_of_and_paid_by_the_house(dir
     warning = "The prizes promised ($190.00) exceed the fees collected ($160.00) by <strong>$30.00</strong>"
     for page in ("prizes", "dashboard"):
         assert warning in director_client.get(reverse(f"director:{page}", args=[closed.pk])).content.decode()
-    services.award_prizes(tournament=closed)
+    award_prizes(tournament=closed)
     html = director_client.get(reverse("director:prizes", args=[closed.pk])).content.decode()
     assert warning in html and "Paid by the house" in html and "Stays with the house" not in html
     assert '<td class="num owes"><strong>$30.00</strong>' in html and "−$30.00" not in html
-    text = " ".join(pages_text(produce(closed, printing.payout_sheet(closed))))
+    text = " ".join(pages_text(produce(closed, payout_sheet(closed))))
     assert "Paid by the house $30.00" in text
 
 
@@ -177,7 +179,7 @@ def test_prizes_the_fees_cover_bring_no_warning(director_client, closed):
 @pytest.fixture
 def awarded(closed):
     Prize.objects.create(tournament=closed, place=1, amount=Decimal("40.00"))
-    services.award_prizes(tournament=closed)
+    award_prizes(tournament=closed)
     return closed
 
 
@@ -189,7 +191,7 @@ def test_a_payout_is_paid_by_the_method_chosen_and_the_sheet_shows_it(director_c
     payout.refresh_from_db()
     assert (payout.received_by, payout.method, payout.paid_at is not None) == ("Ada Brooks", "card", True)
     assert "(card)" in director_client.get(reverse("director:prizes", args=[awarded.pk])).content.decode()
-    text = " ".join(pages_text(produce(awarded, printing.payout_sheet(awarded))))
+    text = " ".join(pages_text(produce(awarded, payout_sheet(awarded))))
     assert "Paid by" in text and "Card" in text
 
 
@@ -215,6 +217,6 @@ def test_marking_a_payout_paid_refuses_bad_input_wrong_requests_and_strangers(
 @pytest.mark.django_db
 def test_a_payout_paid_without_a_method_named_is_cash(awarded):
     payout = Payout.objects.filter(prize__tournament=awarded).first()
-    services.mark_payout_paid(payout=payout, received_by="Ada")
+    mark_payout_paid(payout=payout, received_by="Ada")
     payout.refresh_from_db()
     assert payout.method == Payment.Method.CASH

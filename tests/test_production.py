@@ -38,28 +38,12 @@ def test_forgetting_every_variable_refuses_to_start_instead_of_running_in_debug_
     assert "DJANGO_SECRET_KEY must be set" in done.stderr
 
 
-@pytest.mark.parametrize(
-    ("prepared", "options"),
-    [("", "{'server_side_binding': True, 'prepare_threshold': 2}"), ("false", "{}")],
-    ids=["default", "behind-a-pooler"],
-)
-def test_postgresql_prepares_the_statements_a_connection_repeats_unless_told_not_to(prepared, options):
-    env = PRODUCTION | {"DATABASE_URL": "postgres://spades@db.example:5432/spades", "DATABASE_PREPARED": prepared}
+def test_a_write_waits_at_most_five_seconds_for_its_tournaments_lock_on_either_database():
+    env = PRODUCTION | {"DATABASE_URL": "postgres://spades@db.example:5432/spades"}
     done = _settings_in_a_fresh_process(env, "settings.DATABASES['default']['OPTIONS']")
-    assert done.stdout.strip() == options, done.stderr
-    refused = _settings_in_a_fresh_process(env | {"DATABASE_PREPARED": "sometimes"}, "settings.DEBUG")
-    assert refused.returncode != 0 and "DATABASE_PREPARED must be true or false" in refused.stderr
-
-
-@pytest.mark.django_db
-def test_a_statement_run_again_on_postgresql_is_planned_once(tournament):
-    if connection.vendor != "postgresql":
-        pytest.skip("prepared statements are PostgreSQL's")
-    for _ in range(3):
-        tournament.tables.filter(number=1).exists()
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT statement FROM pg_prepared_statements WHERE statement LIKE %s", ["%tournament_table%"])
-        assert cursor.fetchall(), "the repeated query was not prepared"
+    assert done.stdout.strip() == "{'options': '-c lock_timeout=5000'}", done.stderr
+    sqlite = _settings_in_a_fresh_process(PRODUCTION, "settings.DATABASES['default']['OPTIONS']['timeout']")
+    assert sqlite.stdout.strip() == "5", sqlite.stderr
 
 
 @pytest.mark.django_db
@@ -82,7 +66,7 @@ def test_a_server_error_is_logged_to_stderr_with_its_traceback(director_client, 
     def broken(*args, **kwargs):
         raise RuntimeError("the ledger broke")
 
-    monkeypatch.setattr("tournament.views.teams.ledger", broken)
+    monkeypatch.setattr("tournament.money.views.ledger", broken)
     director_client.raise_request_exception = False
     response = director_client.get(reverse("director:fees", args=[tournament.pk]))
     assert response.status_code == 500

@@ -9,8 +9,8 @@ import pytest
 from django.core.management import call_command
 from django.urls import reverse
 
-from tournament.demo import DEMO_PASSWORD, DEMO_USERNAME
 from tournament.models import Tournament
+from tournament.simulation.demo import DEMO_PASSWORD, DEMO_USERNAME
 
 ROOT = Path(__file__).resolve().parent.parent
 

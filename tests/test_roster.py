@@ -6,8 +6,9 @@ import pytest
 from django.urls import reverse
 
 from tests.conftest import finish_game, make_tournament
-from tournament import services
 from tournament.models import Membership, Player, RosterPlayer
+from tournament.play.rounds import close_round, start_play, start_round
+from tournament.teams.services import register_team
 
 pytestmark = pytest.mark.django_db
 
@@ -18,17 +19,17 @@ def last_week(db):
     tournament = make_tournament(couples=4, name="Last week", rounds_planned=1)
     tournament.date = datetime.date(2026, 11, 13)
     tournament.save()
-    round_ = services.seat_first_round(tournament=tournament)
-    services.start_round(round_=round_)
+    round_ = start_play(tournament=tournament)
+    start_round(round_=round_)
     for game in round_.games.all():
         finish_game(game)
-    services.close_round(round_=round_)
+    close_round(round_=round_)
     return tournament
 
 
 def test_a_returning_player_is_the_same_person_on_the_roster(last_week):
     tonight = make_tournament(couples=0, name="Tonight")
-    team = services.register_team(tournament=tonight, names=["  ADA ", "Zed"])
+    team = register_team(tournament=tonight, names=["  ADA ", "Zed"])
     ada = team.players.get(name="ADA")
     assert ada.roster == Player.objects.get(team__tournament=last_week, name="Ada").roster
     assert team.players.get(name="Zed").roster.name == "Zed"  # someone new joins the roster
@@ -46,7 +47,7 @@ def test_the_roster_offers_only_people_from_the_directors_own_events(client, las
     other = django_user_model.objects.create_user("other", password="x", is_staff=True)
     mine = make_tournament(couples=0, name="Mine")
     mine.memberships.create(user=other, role=Membership.Role.DIRECTOR)
-    services.register_team(tournament=mine, names=["Adam", "Eve"])
+    register_team(tournament=mine, names=["Adam", "Eve"])
     client.force_login(other)
     html = client.get(reverse("director:roster_search"), {"first": "ad"}).content.decode()
     assert 'value="Adam"' in html and 'value="Ada"' not in html
@@ -64,7 +65,7 @@ def test_the_registration_form_asks_the_roster_as_names_are_typed(director_clien
 
 def test_a_persons_history_lists_every_event_with_their_place(director_client, last_week):
     tonight = make_tournament(couples=0, name="Tonight")
-    services.register_team(tournament=tonight, names=["Ada", "Quinn"])
+    register_team(tournament=tonight, names=["Ada", "Quinn"])
     ada = RosterPlayer.objects.get(name="Ada")
     html = director_client.get(reverse("director:roster_player", args=[ada.pk])).content.decode()
     assert html.index("Tonight") < html.index("Last week")
@@ -73,8 +74,8 @@ def test_a_persons_history_lists_every_event_with_their_place(director_client, l
 
 def test_a_persons_history_writes_a_lost_total_with_a_true_minus_sign(director_client):
     bad_night = make_tournament(couples=4, name="Bad night", rounds_planned=1)
-    round_ = services.seat_first_round(tournament=bad_night)
-    services.start_round(round_=round_)
+    round_ = start_play(tournament=bad_night)
+    start_round(round_=round_)
     for game in round_.games.all():
         finish_game(game, ns_tricks=4)  # North–South set every hand: 4 × −60
     ada = RosterPlayer.objects.get(name="Ada")
@@ -96,8 +97,9 @@ def test_renaming_on_the_roster_leaves_each_events_record_as_it_was(director_cli
 
 
 def test_an_imported_event_links_its_players_to_the_roster(last_week):
-    from tournament import restore, transfer
+    from tournament.transfer.export import export_tournament
+    from tournament.transfer.write import import_tournament
 
-    copy = restore.import_tournament(transfer.export_tournament(last_week))
+    copy = import_tournament(export_tournament(last_week))
     ada = RosterPlayer.objects.get(name="Ada")
     assert set(ada.entries.values_list("team__tournament", flat=True)) == {last_week.pk, copy.pk}

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tournament.rotation import Movement, TableResult, TableSeating, first_round, next_round, swap
+from tournament.formats.progressive.rotation import Movement, TableResult, TableSeating, first_round, next_round, swap
 
 
 def couples(n: int) -> list[tuple[str, str]]:

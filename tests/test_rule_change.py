@@ -3,8 +3,10 @@
 import pytest
 from django.urls import reverse
 
-from tournament import rule_change, services
-from tournament.models import Side, Tournament
+from scoring import Side
+from tournament.events.rule_change import preview
+from tournament.models import Tournament
+from tournament.play.rounds import close_round
 
 pytestmark = pytest.mark.django_db
 
@@ -25,8 +27,8 @@ def _proposed(tournament, **overrides):
 
 
 def test_the_preview_names_each_game_that_moves_by_how_much_and_whose_result_flips(finished_round, tournament):
-    services.close_round(round_=finished_round)
-    change = rule_change.preview(_proposed(tournament, overtrick_points=0))
+    close_round(round_=finished_round)
+    change = preview(_proposed(tournament, overtrick_points=0))
     assert [(c.round, c.table) for c in change.changes] == [(1, 1), (1, 2), (1, 3), (1, 4)]
     first = change.changes[0]
     assert (first.before, first.after, first.moves) == ((244, 240), (240, 240), (-4, 0))
@@ -36,11 +38,11 @@ def test_the_preview_names_each_game_that_moves_by_how_much_and_whose_result_fli
 
 
 def test_rules_that_change_no_score_preview_nothing(finished_round, tournament):
-    assert rule_change.preview(_proposed(tournament, bag_limit=20, bag_penalty=100)).changes == []
+    assert preview(_proposed(tournament, bag_limit=20, bag_penalty=100)).changes == []
 
 
 def test_the_director_sees_the_changes_and_must_confirm(director_client, finished_round, tournament):
-    services.close_round(round_=finished_round)
+    close_round(round_=finished_round)
     response = _post(director_client, tournament, '{"overtrick_points": 0}')
     html = response.content.decode()
     assert response.status_code == 200 and "Change the rules during play?" in html

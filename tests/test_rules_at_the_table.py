@@ -6,9 +6,13 @@ from django.urls import reverse
 
 from scoring import HandEntry, Seat
 from tests.conftest import even_hand, make_tournament
-from tournament import printing, restore, services, transfer
 from tournament.models import Game, Tournament
-from tournament.reports import game_sheet
+from tournament.play.board import game_sheet
+from tournament.play.hands import enter_hand
+from tournament.play.rounds import close_round, start_play, start_round
+from tournament.printing.sheets import score_sheets
+from tournament.transfer.export import export_tournament
+from tournament.transfer.write import import_tournament
 
 NEW = {"name": "Spring Open", "date": "2026-04-01", "venue": "Hall", "preset": "progressive",
        "format": "progressive_fixed", "rounds_planned": 3, "entry_fee": "20.00", "seating_order": "random",
@@ -71,8 +75,8 @@ def _first_dealers(round_) -> list[str]:
 
 def _seated(seed: int, couples: int = 16):
     tournament = make_tournament(couples=couples, seating_seed=seed)
-    round_ = services.seat_first_round(tournament=tournament)
-    services.start_round(round_=round_)
+    round_ = start_play(tournament=tournament)
+    start_round(round_=round_)
     return round_
 
 
@@ -104,7 +108,7 @@ def test_the_scorekeeper_changes_the_first_dealer_before_hand_1(client, game):
     assert response.status_code == 200 and f"{seat.label} deals hand 1." in response.content.decode()
     game.refresh_from_db()
     assert game.first_dealer == seat
-    services.enter_hand(game=game, number=1, entry=HandEntry.from_fields(even_hand(7)), source="table")
+    enter_hand(game=game, number=1, entry=HandEntry.from_fields(even_hand(7)), source="table")
     sheet = game_sheet(game)
     assert [row.dealer for row in sheet["rows"]] == [seat.label]
     assert "Deals hand 1" not in client.get(reverse("table:page", args=[game.table.token])).content.decode()
@@ -116,7 +120,7 @@ def test_without_htmx_the_change_goes_back_to_the_page(client, game):
 
 
 def test_the_first_dealer_cannot_change_once_a_hand_is_entered(client, game):
-    services.enter_hand(game=game, number=1, entry=HandEntry.from_fields({"misdeal": "no_spades"}), source="table")
+    enter_hand(game=game, number=1, entry=HandEntry.from_fields({"misdeal": "no_spades"}), source="table")
     before = game.first_dealer
     response = client.post(first_dealer_url(game), {"first_dealer": Seat(before).after(2).value})
     assert response.status_code == 409
@@ -139,14 +143,14 @@ def test_the_first_dealer_takes_only_a_post_and_a_real_link(client, game):
 
 def test_a_closed_rounds_first_dealer_stays(client, finished_round):
     game = finished_round.games.select_related("table", "round").first()
-    services.close_round(round_=finished_round)
+    close_round(round_=finished_round)
     assert client.post(first_dealer_url(game), {"first_dealer": "E"}).status_code == 410
 
 
 def test_the_board_and_the_printed_sheet_show_who_deals(director_client, game):
     board = director_client.get(reverse("director:round", args=[game.round.tournament_id, game.round.number]))
     assert f'<td class="deals">{Seat(game.first_dealer).label}</td>' in board.content.decode()
-    sheet = next(s for s in printing.score_sheets(game.round).contexts[0]["sheets"] if s["table"] == 1)
+    sheet = next(s for s in score_sheets(game.round).contexts[0]["sheets"] if s["table"] == 1)
     assert sheet["first_dealer"] == Seat(game.first_dealer).label
 
 
@@ -155,16 +159,16 @@ def test_the_board_and_the_printed_sheet_show_who_deals(director_client, game):
 
 def test_the_entry_form_and_the_sheets_call_the_blind_bid_by_the_texts_name(client, db):
     tournament = make_tournament(couples=2, preset="classic", split=False)
-    round_ = services.seat_first_round(tournament=tournament)
-    services.start_round(round_=round_)
+    round_ = start_play(tournament=tournament)
+    start_round(round_=round_)
     game = round_.games.get()
     html = client.get(reverse("table:page", args=[game.table.token])).content.decode()
     assert '<option value="blind_nil">Double nil</option>' in html and "Blind nil" not in html
     bids = {"north_bid": "blind_nil", "south_bid": "4", "east_bid": "4", "west_bid": "4"}
     tricks = {"north_tricks": 0, "south_tricks": 4, "east_tricks": 5, "west_tricks": 4}
-    services.enter_hand(game=game, number=1, entry=HandEntry.from_fields(bids | tricks), source="table")
+    enter_hand(game=game, number=1, entry=HandEntry.from_fields(bids | tricks), source="table")
     assert game_sheet(game)["rows"][0].bids == ("Double nil", "4", "4", "4")
-    context = printing.score_sheets(round_).contexts[0]
+    context = score_sheets(round_).contexts[0]
     assert context["sheets"][0]["rows"][0].cells[0] == "Double nil"
     drawn = [text for item in context["overlay"]["pages"][0]["items"] if item[0] == "text" for _, text in item[-1]]
     assert "Double\u200anil" in drawn  # closed up to fit its column
@@ -176,8 +180,8 @@ def test_the_entry_form_and_the_sheets_call_the_blind_bid_by_the_texts_name(clie
 )
 def test_the_penalties_heading_names_only_the_penalties_the_rules_have(client, db, preset, heading, talk_field):
     tournament = make_tournament(couples=2, preset=preset, split=preset == "progressive")
-    round_ = services.seat_first_round(tournament=tournament)
-    services.start_round(round_=round_)
+    round_ = start_play(tournament=tournament)
+    start_round(round_=round_)
     game = round_.games.get()
     html = client.get(reverse("table:page", args=[game.table.token])).content.decode()
     assert f"<summary>{heading}</summary>" in html
@@ -194,9 +198,9 @@ def test_a_side_bid_over_13_is_refused_at_the_table_in_words(client, game):
 
 
 def test_an_import_with_a_side_bid_over_13_is_refused_in_words(finished_round, tournament):
-    exported = transfer.export_tournament(tournament)
+    exported = export_tournament(tournament)
     hand = exported["rounds"][0]["games"][0]["hands"][0]
     hand.update(north_bid="7", south_bid="7")
     with pytest.raises(ValidationError, match="a side can bid at most 13 tricks"):
-        restore.import_tournament(exported)
+        import_tournament(exported)
     assert Tournament.objects.count() == 1

@@ -12,9 +12,12 @@ from pypdf import PdfReader
 
 from scoring import HandEntry
 from tests.conftest import even_hand
-from tournament import csvsafe, pdf, services
 from tournament.models import Hand, HandRevision, Player
-from tournament.pdf_fetch import AppFilesOnly, static_file
+from tournament.play.games import flag_dispute
+from tournament.play.hands import enter_hand
+from tournament.printing.fetch import AppFilesOnly, static_file
+from tournament.printing.pdf import html_to_pdf
+from tournament.transfer.csvsafe import writer
 
 pytestmark = pytest.mark.django_db
 
@@ -24,7 +27,7 @@ FORMULAS = ["=1+2", "+1", "-2+3", "@SUM(A1)", "\t=cmd", "\r=cmd", '=HYPERLINK("h
 @pytest.mark.parametrize("text", FORMULAS)
 def test_a_cell_that_would_be_a_formula_is_written_as_text(text):
     out = io.StringIO()
-    csvsafe.writer(out).writerow([text, -40, "Ada", "plain - dash"])
+    writer(out).writerow([text, -40, "Ada", "plain - dash"])
     (row,) = csv.reader(io.StringIO(out.getvalue()))
     assert row == ["'" + text, "-40", "Ada", "plain - dash"]
 
@@ -47,7 +50,7 @@ def test_names_beginning_with_a_formula_sign_export_as_text(director_client, fin
 @pytest.fixture
 def entered(running_round):
     game = running_round.games.get(table__number=1)
-    services.enter_hand(game=game, number=1, entry=HandEntry.from_fields(even_hand()), source=HandRevision.Source.TABLE)
+    enter_hand(game=game, number=1, entry=HandEntry.from_fields(even_hand()), source=HandRevision.Source.TABLE)
     return game
 
 
@@ -86,7 +89,7 @@ def test_a_hands_dispute_form_carries_the_csrf_field_only_on_a_page_loaded_witho
 
 
 def test_a_nul_byte_in_a_resolution_leaves_the_dispute_open_with_a_message(director_client, entered):
-    services.flag_dispute(hand=entered.hands.get(), note="EW say 7")
+    flag_dispute(hand=entered.hands.get(), note="EW say 7")
     target = reverse("director:game_resolve", args=[entered.round.tournament_id, entered.pk, 1])
     response = director_client.post(target, {"resolution": "re\x00counted"}, follow=True)
     assert response.status_code == 200
@@ -106,7 +109,7 @@ def test_a_nul_byte_in_the_login_form_is_refused_not_a_500(client):
 
 
 def _attachments(html: str) -> dict:
-    return PdfReader(io.BytesIO(pdf.html_to_pdf(html))).attachments
+    return PdfReader(io.BytesIO(html_to_pdf(html))).attachments
 
 
 def test_a_pdf_cannot_embed_a_file_from_the_server_but_may_use_static_files_and_data_urls():

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tournament.schedule import (
+from tournament.formats.league.schedule import (
     Missed,
     PlayedResults,
     Schedule,

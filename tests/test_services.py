@@ -8,9 +8,11 @@ from django.db import IntegrityError, transaction
 
 from scoring import HandEntry, InvalidHand, Seat
 from tests.conftest import even_hand, finish_game, make_tournament
+from tests.events import correct_hand
 from tests.test_rotation import DEMO_WINNERS
-from tournament import services
-from tournament.demo import load_demo
+from tournament.events.services import update_tournament
+from tournament.formats.progressive.movement import load_movement, swap_players, swap_teams
+from tournament.formats.progressive.standings import standings_rows
 from tournament.models import (
     Game,
     HandRevision,
@@ -23,7 +25,13 @@ from tournament.models import (
     Team,
     Tournament,
 )
-from tournament.reports import ledger, standings_rows, team_paid
+from tournament.money.ledger import ledger, team_paid
+from tournament.money.services import award_prizes, mark_payout_paid, record_payment
+from tournament.play.games import decide_tie, flag_dispute, resolve_dispute
+from tournament.play.hands import HandConflict, enter_hand
+from tournament.play.rounds import close_round, start_play, start_round
+from tournament.simulation.demo import load_demo
+from tournament.teams.services import register_team, set_team_status
 
 pytestmark = pytest.mark.django_db
 
@@ -32,7 +40,7 @@ pytestmark = pytest.mark.django_db
 
 
 def test_teams_are_numbered_in_registration_order(tournament):
-    team = services.register_team(tournament=tournament, names=["Quinn", "Rosa"], divisions=["female", ""])
+    team = register_team(tournament=tournament, names=["Quinn", "Rosa"], divisions=["female", ""])
     assert team.number == 9
     assert [p.division for p in team.players.all()] == ["female", ""]
 
@@ -40,14 +48,14 @@ def test_teams_are_numbered_in_registration_order(tournament):
 def test_registration_closes_when_the_tournament_is_finished(tournament):
     Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.FINISHED)
     with pytest.raises(ValidationError) as refused:
-        services.register_team(tournament=tournament, names=["Late", "Comer"])
+        register_team(tournament=tournament, names=["Late", "Comer"])
     assert refused.value.code == "finished"
 
 
 def test_payments_and_refunds_make_what_a_team_owes(tournament):
     team = tournament.teams.get(number=1)
-    services.record_payment(team=team, amount=Decimal("20.00"), kind=Payment.Kind.PAYMENT, method="cash")
-    services.record_payment(team=team, amount=Decimal("5.00"), kind=Payment.Kind.REFUND, method="cash")
+    record_payment(team=team, amount=Decimal("20.00"), kind=Payment.Kind.PAYMENT, method="cash")
+    record_payment(team=team, amount=Decimal("5.00"), kind=Payment.Kind.REFUND, method="cash")
     assert team_paid(team) == Decimal("15.00")
     books = ledger(tournament)
     assert (books.fees_expected, books.collected, books.outstanding_fees) == (
@@ -59,9 +67,9 @@ def test_payments_and_refunds_make_what_a_team_owes(tournament):
 
 def test_a_refund_cannot_exceed_what_was_paid(tournament):
     team = tournament.teams.get(number=1)
-    services.record_payment(team=team, amount=Decimal("10.00"), kind=Payment.Kind.PAYMENT, method="cash")
+    record_payment(team=team, amount=Decimal("10.00"), kind=Payment.Kind.PAYMENT, method="cash")
     with pytest.raises(ValidationError) as refused:
-        services.record_payment(team=team, amount=Decimal("10.01"), kind=Payment.Kind.REFUND, method="cash")
+        record_payment(team=team, amount=Decimal("10.01"), kind=Payment.Kind.REFUND, method="cash")
     assert "amount" in refused.value.message_dict
 
 
@@ -74,7 +82,7 @@ def test_the_database_refuses_a_negative_payment(tournament):
 
 
 def test_round_one_seats_couples_across_in_registration_order(tournament):
-    round_ = services.seat_first_round(tournament=tournament)
+    round_ = start_play(tournament=tournament)
     table_1 = dict(round_.seatings.filter(table__number=1).values_list("seat", "player__name"))
     assert table_1 == {"N": "Ada", "S": "Ben", "E": "Cleo", "W": "Dan"}
     assert round_.games.count() == 4
@@ -85,7 +93,7 @@ def test_round_one_seats_couples_across_in_registration_order(tournament):
 def test_random_seating_is_reproducible_from_its_seed(db):
     def first_table(seed: int) -> list[str]:
         t = make_tournament(seating_order=Tournament.SeatingOrder.RANDOM, seating_seed=seed)
-        round_ = services.seat_first_round(tournament=t)
+        round_ = start_play(tournament=t)
         return list(round_.seatings.order_by("table__number", "seat").values_list("player__name", flat=True))
 
     assert first_table(7) == first_table(7)
@@ -94,21 +102,21 @@ def test_random_seating_is_reproducible_from_its_seed(db):
 
 def test_only_checked_in_teams_are_seated_once_check_in_is_used(tournament):
     tournament.teams.filter(number__lte=5).update(checked_in=True)
-    round_ = services.seat_first_round(tournament=tournament)
+    round_ = start_play(tournament=tournament)
     assert round_.games.count() == 2
     assert round_.sit_outs.count() == 2  # five couples: the last one sits out
 
 
 def test_seating_needs_two_teams(db):
     with pytest.raises(ValidationError) as refused:
-        services.seat_first_round(tournament=make_tournament(couples=1))
+        start_play(tournament=make_tournament(couples=1))
     assert refused.value.code == "too_few_teams"
 
 
 def test_a_round_cannot_close_while_a_table_is_still_playing(running_round):
     finish_game(running_round.games.get(table__number=1))
     with pytest.raises(RoundNotReady, match="still playing at table 2, 3, 4"):
-        services.close_round(round_=running_round)
+        close_round(round_=running_round)
 
 
 def test_a_tied_table_holds_the_round_until_one_more_hand_or_a_decision(running_round):
@@ -118,15 +126,15 @@ def test_a_tied_table_holds_the_round_until_one_more_hand_or_a_decision(running_
     tied = running_round.games.get(table__number=1)
     assert tied.status == Game.Status.TIED
     with pytest.raises(RoundNotReady, match="tied at table 1, 2, 3, 4"):
-        services.close_round(round_=running_round)
+        close_round(round_=running_round)
     finish_game(tied, hands=1, ns_tricks=7)
-    services.decide_tie(game=running_round.games.get(table__number=2), winner="EW", how="high card")
+    decide_tie(game=running_round.games.get(table__number=2), winner="EW", how="high card")
     with pytest.raises(RoundNotReady, match="tied at table 3, 4"):
-        services.close_round(round_=running_round)
+        close_round(round_=running_round)
 
 
 def test_closing_a_round_seats_the_next_by_the_movement(finished_round):
-    following = services.close_round(round_=finished_round)
+    following = close_round(round_=finished_round)
     assert following.number == 2 and following.status == Round.Status.PLANNED
     table_1 = dict(following.seatings.filter(table__number=1).values_list("seat", "player__name"))
     # NS won everywhere: Ada & Ben stay at table 1, Eve & Finn come up from table 2, partners split.
@@ -140,16 +148,16 @@ def test_the_demo_walkthrough_puts_no_couple_back_together(db):
     round_ = tournament.rounds.get()
     for sides in DEMO_WINNERS:
         if round_.status == Round.Status.PLANNED:
-            services.start_round(round_=round_)
+            start_round(round_=round_)
         for game, side in zip(round_.games.order_by("table__number"), sides.split(), strict=True):
             finish_game(game, ns_tricks=10 if side == "NS" else 3, hands=4 - game.hands.count())
             game.refresh_from_db()
             assert game.winner == side
-        round_ = services.close_round(round_=round_)
+        round_ = close_round(round_=round_)
     partners = [
         frozenset(pair)
         for played in tournament.rounds.all()
-        for table in services.load_movement(played).tables
+        for table in load_movement(played).tables
         for pair in (table.north_south, table.east_west)
     ]
     # Eve & Finn, Iris & Jack, Gina & Hugo are not reunited in round 5: that takes round 1's seats.
@@ -158,18 +166,18 @@ def test_the_demo_walkthrough_puts_no_couple_back_together(db):
 
 def test_the_last_round_finishes_the_tournament(db):
     tournament = make_tournament(couples=4, rounds_planned=1)
-    round_ = services.seat_first_round(tournament=tournament)
-    services.start_round(round_=round_)
+    round_ = start_play(tournament=tournament)
+    start_round(round_=round_)
     for game in round_.games.all():
         finish_game(game)
-    assert services.close_round(round_=round_) is None
+    assert close_round(round_=round_) is None
     tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.FINISHED
 
 
 def test_a_withdrawal_reseats_a_planned_round_and_is_recorded(finished_round, tournament):
-    following = services.close_round(round_=finished_round)
-    services.set_team_status(team=tournament.teams.get(number=8), status=Team.Status.WITHDRAWN)
+    following = close_round(round_=finished_round)
+    set_team_status(team=tournament.teams.get(number=8), status=Team.Status.WITHDRAWN)
     seated = set(following.seatings.values_list("player__name", flat=True))
     sitting = set(following.sit_outs.values_list("player__name", flat=True))
     assert {"Olga", "Paul"}.isdisjoint(seated | sitting)
@@ -178,8 +186,8 @@ def test_a_withdrawal_reseats_a_planned_round_and_is_recorded(finished_round, to
 
 
 def test_a_late_couple_joins_at_the_next_round(finished_round, tournament):
-    services.register_team(tournament=tournament, names=["Quinn", "Rosa"])
-    following = services.close_round(round_=finished_round)
+    register_team(tournament=tournament, names=["Quinn", "Rosa"])
+    following = close_round(round_=finished_round)
     placed = set(following.seatings.values_list("player__name", flat=True)) | set(
         following.sit_outs.values_list("player__name", flat=True)
     )
@@ -188,27 +196,27 @@ def test_a_late_couple_joins_at_the_next_round(finished_round, tournament):
 
 
 def test_swapping_two_players_before_the_start_is_recorded(tournament):
-    round_ = services.seat_first_round(tournament=tournament)
+    round_ = start_play(tournament=tournament)
     ada, ben = (tournament.teams.get(number=1).players.get(name=n) for n in ("Ada", "Ben"))
     iris = tournament.teams.get(number=5).players.get(name="Iris")
-    services.swap_players(round_=round_, first=ben, second=iris)
+    swap_players(round_=round_, first=ben, second=iris)
     assert Seating.objects.get(round=round_, player=iris).table.number == 1
     assert Seating.objects.get(round=round_, player=ben).table.number == 3
     assert SeatingChange.objects.get(round=round_).description == "Swapped Ben and Iris."
     with pytest.raises(ValidationError):
-        services.swap_players(round_=round_, first=ada, second=ada)
+        swap_players(round_=round_, first=ada, second=ada)
 
 
 def test_players_cannot_be_swapped_once_the_round_runs(running_round, tournament):
     first, second = tournament.teams.get(number=1).players.all()
     with pytest.raises(ValidationError) as refused:
-        services.swap_players(round_=running_round, first=first, second=second)
+        swap_players(round_=running_round, first=first, second=second)
     assert refused.value.code == "round_started"
 
 
 def test_swapping_two_teams_moves_both_partners(tournament):
-    round_ = services.seat_first_round(tournament=tournament)
-    services.swap_teams(round_=round_, first=tournament.teams.get(number=1), second=tournament.teams.get(number=8))
+    round_ = start_play(tournament=tournament)
+    swap_teams(round_=round_, first=tournament.teams.get(number=1), second=tournament.teams.get(number=8))
     table_4 = set(round_.seatings.filter(table__number=4).values_list("player__name", flat=True))
     assert table_4 == {"Ada", "Ben", "Mia", "Noah"}
 
@@ -218,9 +226,7 @@ def test_swapping_two_teams_moves_both_partners(tournament):
 
 def test_entering_a_hand_scores_it_and_keeps_its_history(running_round):
     game = running_round.games.get(table__number=1)
-    services.enter_hand(
-        game=game, number=1, entry=HandEntry.from_fields(even_hand(7)), source=HandRevision.Source.TABLE
-    )
+    enter_hand(game=game, number=1, entry=HandEntry.from_fields(even_hand(7)), source=HandRevision.Source.TABLE)
     game.refresh_from_db()
     assert (game.ns_score, game.ew_score, game.hands_played) == (61, 60, 1)
     revision = HandRevision.objects.get()
@@ -229,27 +235,19 @@ def test_entering_a_hand_scores_it_and_keeps_its_history(running_round):
 
 def test_the_same_hand_entered_twice_is_stored_once(running_round):
     game = running_round.games.get(table__number=1)
-    services.enter_hand(
-        game=game, number=1, entry=HandEntry.from_fields(even_hand(7)), source=HandRevision.Source.TABLE
-    )
-    with pytest.raises(services.HandConflict) as conflict:
-        services.enter_hand(
-            game=game, number=1, entry=HandEntry.from_fields(even_hand(6)), source=HandRevision.Source.TABLE
-        )
+    enter_hand(game=game, number=1, entry=HandEntry.from_fields(even_hand(7)), source=HandRevision.Source.TABLE)
+    with pytest.raises(HandConflict) as conflict:
+        enter_hand(game=game, number=1, entry=HandEntry.from_fields(even_hand(6)), source=HandRevision.Source.TABLE)
     assert conflict.value.hand.north_tricks == 4
     assert game.hands.count() == 1
 
 
 def test_a_correction_based_on_a_stale_version_is_refused(running_round):
     game = running_round.games.get(table__number=1)
-    services.enter_hand(
-        game=game, number=1, entry=HandEntry.from_fields(even_hand(7)), source=HandRevision.Source.TABLE
-    )
-    services.enter_hand(
-        game=game, number=1, entry=HandEntry.from_fields(even_hand(6)), source="director", expected_version=1
-    )
-    with pytest.raises(services.HandConflict, match="changed by someone else"):
-        services.enter_hand(
+    enter_hand(game=game, number=1, entry=HandEntry.from_fields(even_hand(7)), source=HandRevision.Source.TABLE)
+    enter_hand(game=game, number=1, entry=HandEntry.from_fields(even_hand(6)), source="director", expected_version=1)
+    with pytest.raises(HandConflict, match="changed by someone else"):
+        enter_hand(
             game=game,
             number=1,
             entry=HandEntry.from_fields(even_hand(8)),
@@ -265,9 +263,7 @@ def test_a_correction_based_on_a_stale_version_is_refused(running_round):
 def test_a_hand_that_breaks_a_rule_is_refused_and_nothing_is_stored(running_round):
     game = running_round.games.get(table__number=1)
     with pytest.raises(InvalidHand) as refused:
-        services.enter_hand(
-            game=game, number=1, entry=HandEntry.from_fields(even_hand(7) | {"west_tricks": 4}), source="table"
-        )
+        enter_hand(game=game, number=1, entry=HandEntry.from_fields(even_hand(7) | {"west_tricks": 4}), source="table")
     assert refused.value.code == "tricks_total"
     assert game.hands.count() == 0 and HandRevision.objects.count() == 0
 
@@ -275,22 +271,22 @@ def test_a_hand_that_breaks_a_rule_is_refused_and_nothing_is_stored(running_roun
 def test_hands_must_come_in_order(running_round):
     game = running_round.games.get(table__number=1)
     with pytest.raises(InvalidHand, match="next hand at this table is hand 1"):
-        services.enter_hand(game=game, number=2, entry=HandEntry.from_fields(even_hand(7)), source="table")
+        enter_hand(game=game, number=2, entry=HandEntry.from_fields(even_hand(7)), source="table")
 
 
 def test_no_hand_after_the_round_is_over(running_round):
     game = running_round.games.get(table__number=1)
     finish_game(game)
     with pytest.raises(InvalidHand, match="game at this table is over"):
-        services.enter_hand(game=game, number=5, entry=HandEntry.from_fields(even_hand(7)), source="table")
+        enter_hand(game=game, number=5, entry=HandEntry.from_fields(even_hand(7)), source="table")
 
 
 def test_a_misdeal_is_recorded_without_a_score_and_the_dealer_deals_again(running_round):
-    from tournament.reports import game_sheet
+    from tournament.play.board import game_sheet
 
     game = running_round.games.get(table__number=1)
-    services.enter_hand(game=game, number=1, entry=HandEntry.from_fields({"misdeal": "no_spades"}), source="table")
-    services.enter_hand(game=game, number=2, entry=HandEntry.from_fields(even_hand(7)), source="table")
+    enter_hand(game=game, number=1, entry=HandEntry.from_fields({"misdeal": "no_spades"}), source="table")
+    enter_hand(game=game, number=2, entry=HandEntry.from_fields(even_hand(7)), source="table")
     game.refresh_from_db()
     assert (game.hands_played, game.ns_score) == (1, 61)
     rows = game_sheet(game)["rows"]
@@ -303,7 +299,7 @@ def test_a_misdeal_is_recorded_without_a_score_and_the_dealer_deals_again(runnin
 
 def test_standings_update_as_soon_as_a_hand_is_entered(running_round, tournament):
     game = running_round.games.get(table__number=2)
-    services.enter_hand(game=game, number=1, entry=HandEntry.from_fields(even_hand(8)), source="table")
+    enter_hand(game=game, number=1, entry=HandEntry.from_fields(even_hand(8)), source="table")
     top = standings_rows(tournament)[0]
     assert top.name in {"Eve", "Finn"} and top.standing.total == 62
 
@@ -316,8 +312,8 @@ def test_standings_credit_each_player_with_their_sides_round_score(finished_roun
 
 def test_a_sitter_is_credited_with_the_rounds_average(db):
     tournament = make_tournament(couples=5)
-    round_ = services.seat_first_round(tournament=tournament)
-    services.start_round(round_=round_)
+    round_ = start_play(tournament=tournament)
+    start_round(round_=round_)
     for game in round_.games.all():
         finish_game(game)
     rows = {row.name: row.standing for row in standings_rows(tournament)}
@@ -329,14 +325,14 @@ def test_prizes_by_place_pay_the_friendly_flyers_100_and_50(db):
     tournament = make_tournament(couples=4, preset="friendly", split=False, rounds_planned=1)
     Prize.objects.create(tournament=tournament, place=1, amount=Decimal("100"))
     Prize.objects.create(tournament=tournament, place=2, amount=Decimal("50"))
-    round_ = services.seat_first_round(tournament=tournament)
-    services.start_round(round_=round_)
+    round_ = start_play(tournament=tournament)
+    start_round(round_=round_)
     big = {"north_bid": "5", "south_bid": "5", "east_bid": "1", "west_bid": "1"}  # 10 for 200 each hand
     small = {"north_bid": "4", "south_bid": "4", "east_bid": "2", "west_bid": "3"}
     for game, bids in zip(round_.games.order_by("table__number"), (big, small), strict=True):
         _play_to_target(game, bids)
-    services.close_round(round_=round_)
-    payouts = {p.team.number: p.amount for p in services.award_prizes(tournament=tournament)}
+    close_round(round_=round_)
+    payouts = {p.team.number: p.amount for p in award_prizes(tournament=tournament)}
     assert payouts == {1: Decimal("100.00"), 3: Decimal("50.00")}  # table 1's NS scored more than table 2's
 
 
@@ -345,17 +341,17 @@ def _play_to_target(game, bids):
     number = 0
     while game.status != Game.Status.FINISHED:
         number += 1
-        services.enter_hand(game=game, number=number, entry=HandEntry.from_fields(bids | tricks), source="table")
+        enter_hand(game=game, number=number, entry=HandEntry.from_fields(bids | tricks), source="table")
         game.refresh_from_db()
 
 
 def test_share_prizes_split_the_fees_collected_to_the_cent(finished_round, tournament):
     for team in tournament.teams.all()[:7]:
-        services.record_payment(team=team, amount=Decimal("20.00"), kind="payment", method="cash")
+        record_payment(team=team, amount=Decimal("20.00"), kind="payment", method="cash")
     Prize.objects.create(tournament=tournament, place=1, share_percent=Decimal("50"))
     Prize.objects.create(tournament=tournament, place=2, share_percent=Decimal("30"))
     Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.FINISHED)
-    payouts = services.award_prizes(tournament=tournament)
+    payouts = award_prizes(tournament=tournament)
     # $140 collected: 50% is $70 and 30% is $42, shared among the players level on points.
     assert sum(p.amount for p in payouts) == Decimal("112.00")
     assert ledger(tournament).house == Decimal("28.00")
@@ -364,33 +360,33 @@ def test_share_prizes_split_the_fees_collected_to_the_cent(finished_round, tourn
 def test_prizes_cannot_be_reassigned_once_paid(finished_round, tournament):
     Prize.objects.create(tournament=tournament, place=1, amount=Decimal("10"))
     Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.FINISHED)
-    payout = services.award_prizes(tournament=tournament)[0]
-    services.mark_payout_paid(payout=payout, received_by="Ada")
+    payout = award_prizes(tournament=tournament)[0]
+    mark_payout_paid(payout=payout, received_by="Ada")
     with pytest.raises(ValidationError) as refused:
-        services.award_prizes(tournament=tournament)
+        award_prizes(tournament=tournament)
     assert refused.value.code == "paid"
     with pytest.raises(ValidationError):
-        services.mark_payout_paid(payout=payout, received_by="Ada")
+        mark_payout_paid(payout=payout, received_by="Ada")
 
 
 def test_prizes_wait_for_the_last_round(finished_round, tournament):
     Prize.objects.create(tournament=tournament, place=1, amount=Decimal("10"))
     with pytest.raises(ValidationError) as refused:
-        services.award_prizes(tournament=tournament)
+        award_prizes(tournament=tournament)
     assert refused.value.code == "not_finished"
 
 
 def test_a_round_cannot_close_over_an_open_dispute(finished_round):
     hand = finished_round.games.get(table__number=2).hands.first()
-    services.flag_dispute(hand=hand, note="EW count 7")
+    flag_dispute(hand=hand, note="EW count 7")
     with pytest.raises(RoundNotReady, match="disputed at table 2"):
-        services.close_round(round_=finished_round)
-    services.resolve_dispute(hand=hand, resolution="recounted")
-    assert services.close_round(round_=finished_round).number == 2
+        close_round(round_=finished_round)
+    resolve_dispute(hand=hand, resolution="recounted")
+    assert close_round(round_=finished_round).number == 2
 
 
 def test_a_rule_change_rescores_every_game(finished_round, tournament):
-    services.update_tournament(tournament=tournament, changes={"rule_overrides": {"overtrick_points": 0}})
+    update_tournament(tournament=tournament, changes={"rule_overrides": {"overtrick_points": 0}})
     game = finished_round.games.get(table__number=1)
     game.refresh_from_db()
     assert (game.ns_score, game.ew_score) == (240, 240) and game.status == "tied"
@@ -398,24 +394,24 @@ def test_a_rule_change_rescores_every_game(finished_round, tournament):
 
 def test_a_rule_change_that_breaks_a_stored_hand_is_refused_and_nothing_changes(finished_round, tournament):
     with pytest.raises(ValidationError, match=r"Round 1, table 1, hand 1: .*at least 7"):
-        services.update_tournament(tournament=tournament, changes={"rule_overrides": {"min_team_bid": 7}})
+        update_tournament(tournament=tournament, changes={"rule_overrides": {"min_team_bid": 7}})
     tournament.refresh_from_db()
     assert tournament.rule_overrides == {}
     assert finished_round.games.get(table__number=1).ns_score == 4 * 61
 
 
 def test_a_correction_in_a_closed_round_must_leave_the_game_decided(finished_round, director):
-    services.close_round(round_=finished_round)
+    close_round(round_=finished_round)
     game = finished_round.games.get(table__number=1)
     hand = game.hands.get(number=4)
     level = {**hand.snapshot(), "north_tricks": 3, "east_tricks": 4}  # 243 v 241: North–South still win
-    services.enter_hand(
+    enter_hand(
         game=game, number=4, entry=HandEntry.from_fields(level), source="director", by=director, expected_version=1
     )
     hand = game.hands.get(number=3)
     tie = {**hand.snapshot(), "north_tricks": 3, "east_tricks": 4}  # 242 v 242: undecided
     with pytest.raises(InvalidHand) as refused:
-        services.enter_hand(
+        enter_hand(
             game=game, number=3, entry=HandEntry.from_fields(tie), source="director", by=director, expected_version=1
         )
     assert refused.value.code == "closed_round_undecided"
@@ -423,13 +419,13 @@ def test_a_correction_in_a_closed_round_must_leave_the_game_decided(finished_rou
 
 
 def test_a_correction_that_flips_a_closed_round_reseats_the_next_if_not_started(finished_round, director):
-    following = services.close_round(round_=finished_round)
+    following = close_round(round_=finished_round)
     game = finished_round.games.get(table__number=2)
     notices = []
     for number in range(1, 5):
         hand = game.hands.get(number=number)
         entry = HandEntry.from_fields({**hand.snapshot(), "north_tricks": 2, "east_tricks": 5})
-        corrected = services.correct_hand(game=game, number=number, entry=entry, by=director,
+        corrected = correct_hand(game=game, number=number, entry=entry, by=director,
                                           expected_version=hand.version)  # fmt: skip
         notices.append(corrected.notice)
     game.refresh_from_db()

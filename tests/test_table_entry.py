@@ -13,13 +13,16 @@ from hypothesis import strategies as st
 from scoring import HandEntry, InvalidHand, PlayerHand, Seat, Side, SideHand, score_hand
 from scoring.rules import PRESETS
 from tests.conftest import even_hand, finish_game, make_tournament
+from tests.events import correct_hand
 from tests.test_knockout import hand as knockout_hand
 from tests.test_knockout import knockout_event
 from tests.test_league import make_league
-from tournament import services
-from tournament.formats import format_of
-from tournament.forms import HandForm
+from tournament.formats.registry import format_of
 from tournament.models import Dispute, Game, Hand, HandRevision, Match, Round, RoundNotReady, Table, Tournament
+from tournament.play.forms import HandForm
+from tournament.play.games import decide_tie, flag_dispute, reissue_token, resolve_dispute
+from tournament.play.hands import EnteredHand, HandConflict, enter_hand
+from tournament.play.rounds import close_round, start_play, start_round
 
 pytestmark = pytest.mark.django_db
 
@@ -67,7 +70,7 @@ def test_a_link_writes_only_its_own_table(client, running_round):
 def test_an_unknown_or_revoked_link_reaches_nothing(client, game):
     assert client.get(page("not-a-token")).status_code == 404
     old = game.table.token
-    new = services.reissue_token(table=game.table)
+    new = reissue_token(table=game.table)
     assert client.get(page(old)).status_code == 404
     assert post_hand(client, game, 1, even_hand(7)).status_code == 404  # ``game.table`` holds the old token
     assert client.get(page(new)).status_code == 200
@@ -75,7 +78,7 @@ def test_an_unknown_or_revoked_link_reaches_nothing(client, game):
 
 def test_a_closed_rounds_game_can_no_longer_be_changed_from_the_table(client, finished_round):
     game = finished_round.games.first()
-    services.close_round(round_=finished_round)
+    close_round(round_=finished_round)
     closed = client.post(at(game, "hand"), {"number": 5})
     assert closed.status_code == 410 and b"Round 1 has closed" in closed.content
     assert client.post(at(game, "dispute", 1), {"note": "late"}).status_code == 410
@@ -85,20 +88,20 @@ def test_a_closed_rounds_game_can_no_longer_be_changed_from_the_table(client, fi
 
 def test_a_form_left_open_from_the_last_round_never_writes_into_the_next(client, finished_round):
     game = finished_round.games.get(table__number=1)
-    following = services.close_round(round_=finished_round)
-    services.start_round(round_=following)
+    following = close_round(round_=finished_round)
+    start_round(round_=following)
     assert post_hand(client, game, 1, even_hand(7)).status_code == 410
     assert not Hand.objects.filter(game__round=following).exists()
 
 
 def test_a_tables_link_stays_the_same_and_opens_the_game_at_that_table_now(client, finished_round):
     table = finished_round.games.get(table__number=2).table
-    following = services.close_round(round_=finished_round)
+    following = close_round(round_=finished_round)
     waiting = client.get(page(table.token)).content.decode()
     assert "Round 2 is next" in waiting and 'http-equiv="refresh"' in waiting
     names = following.seatings.filter(table=table).values_list("player__name", flat=True)
     assert all(name in waiting for name in names)
-    services.start_round(round_=following)
+    start_round(round_=following)
     html = client.get(page(table.token)).content.decode()
     assert "round 2" in html and 'id="hand-form"' in html
     assert at(following.games.get(table=table), "hand") in html
@@ -108,13 +111,13 @@ def test_after_the_last_round_the_link_says_the_event_has_finished(client, finis
     tournament = finished_round.tournament
     tournament.rounds_planned = 1
     tournament.save()
-    services.close_round(round_=finished_round)
+    close_round(round_=finished_round)
     html = client.get(page(finished_round.games.first().table.token)).content.decode()
     assert "The event has finished" in html and "refresh" not in html
 
 
 def test_a_round_not_started_shows_a_waiting_page_and_takes_no_hand(client, tournament):
-    round_ = services.seat_first_round(tournament=tournament)
+    round_ = start_play(tournament=tournament)
     game = round_.games.first()
     assert b"Round 1 is next" in client.get(page(game.table.token)).content
     response = post_hand(client, game, 1, even_hand(7))
@@ -123,7 +126,7 @@ def test_a_round_not_started_shows_a_waiting_page_and_takes_no_hand(client, tour
 
 def test_a_knockouts_waiting_page_speaks_of_the_bracket_and_its_matches_not_rounds(client):
     before_the_draw = make_tournament(couples=4, preset="league-300", split=False)
-    Tournament.objects.filter(pk=before_the_draw.pk).update(format=Tournament.Format.SINGLE_ELIMINATION)
+    Tournament.objects.filter(pk=before_the_draw.pk).update(format="single_elimination")
     table = Table.objects.create(tournament=before_the_draw, number=1)
     assert "The bracket is not drawn yet" in client.get(page(table.token)).content.decode()
     tournament = knockout_event(teams=4, tables_available=3)  # two semi-finals: table 3 is free
@@ -231,8 +234,8 @@ TRICKS_OFF = even_hand(7) | {"west_tricks": 4}
 )
 def test_each_rule_is_refused_with_its_code_and_nothing_is_stored(client, db, preset, values, code):
     tournament = make_tournament(couples=2, preset=preset)
-    round_ = services.seat_first_round(tournament=tournament)
-    services.start_round(round_=round_)
+    round_ = start_play(tournament=tournament)
+    start_round(round_=round_)
     game = round_.games.get()
     response = post_hand(client, game, 1, values)
     assert response.status_code == 422
@@ -248,8 +251,8 @@ def test_error_messages_name_the_seat_and_the_rule(client, game):
 @pytest.mark.django_db
 def test_a_short_bid_on_both_sides_names_both_sides(client):
     tournament = make_tournament(couples=2, preset="league-300")
-    round_ = services.seat_first_round(tournament=tournament)
-    services.start_round(round_=round_)
+    round_ = start_play(tournament=tournament)
+    start_round(round_=round_)
     game = round_.games.get()
     both_short = even_hand(7) | {"north_bid": "1", "south_bid": "2", "east_bid": "1", "west_bid": "1"}
     html = post_hand(client, game, 1, both_short).content.decode()
@@ -299,8 +302,8 @@ PENALTIES = [(name, kind) for name, p in PRESETS.items() for kind in ("reneges",
 @pytest.mark.parametrize(("preset", "kind"), PENALTIES)
 def test_each_penalty_scores_through_the_table_as_the_engine_says(client, db, preset, kind):
     tournament = make_tournament(couples=2, preset=preset)
-    round_ = services.seat_first_round(tournament=tournament)
-    services.start_round(round_=round_)
+    round_ = start_play(tournament=tournament)
+    start_round(round_=round_)
     game = round_.games.get()
     values = {"north_bid": "4", "south_bid": "4", "east_bid": "2", "west_bid": "2",
               "north_tricks": 5, "south_tricks": 4, "east_tricks": 2, "west_tricks": 2}  # fmt: skip
@@ -317,8 +320,8 @@ def test_each_penalty_scores_through_the_table_as_the_engine_says(client, db, pr
 
 def test_league_reneg_gives_the_other_side_30(client, db):
     tournament = make_tournament(couples=2, preset="league-300")
-    round_ = services.seat_first_round(tournament=tournament)
-    services.start_round(round_=round_)
+    round_ = start_play(tournament=tournament)
+    start_round(round_=round_)
     game = round_.games.get()
     values = {"north_bid": "4", "south_bid": "4", "east_bid": "2", "west_bid": "2",
               "north_tricks": 5, "south_tricks": 4, "east_tricks": 2, "west_tricks": 2}  # fmt: skip
@@ -348,9 +351,9 @@ def test_the_table_cannot_correct_an_earlier_hand(client, game):
 
 def test_the_director_corrects_any_hand_even_after_the_round_closed(client, director, finished_round):
     game = finished_round.games.get(table__number=1)
-    services.close_round(round_=finished_round)
+    close_round(round_=finished_round)
     six = HandEntry.from_fields(even_hand(6))
-    services.correct_hand(game=game, number=1, entry=six, by=director, expected_version=1)
+    correct_hand(game=game, number=1, entry=six, by=director, expected_version=1)
     game.refresh_from_db()
     assert game.ns_score == 4 * 61 - 1
     assert HandRevision.objects.filter(hand__game=game, changed_by=director).count() == 1
@@ -361,9 +364,7 @@ def test_the_games_history_lists_entries_and_corrections_in_the_order_they_happe
 ):
     post_hand(client, game, 1, even_hand(7))
     post_hand(client, game, 2, even_hand(7))
-    services.correct_hand(
-        game=game, number=1, entry=HandEntry.from_fields(even_hand(6)), by=director, expected_version=1
-    )
+    correct_hand(game=game, number=1, entry=HandEntry.from_fields(even_hand(6)), by=director, expected_version=1)
     html = director_client.get(reverse("director:game", args=[game.round.tournament_id, game.pk])).content.decode()
     history = html[html.index("<h2>History</h2>") :]
     rows = [history.index(text) for text in ('<td class="num">1</td>', '<td class="num">2</td>', "corrected:")]
@@ -382,7 +383,7 @@ def test_a_second_phone_entering_the_same_hand_is_shown_what_was_stored(client, 
 def test_a_stale_correction_is_refused_with_the_current_values(client, game, director):
     post_hand(client, game, 1, even_hand(7))
     six = HandEntry.from_fields(even_hand(6))
-    services.correct_hand(game=game, number=1, entry=six, by=director, expected_version=1)
+    correct_hand(game=game, number=1, entry=six, by=director, expected_version=1)
     response = post_hand(client, game, 1, even_hand(8), version=1)
     assert response.status_code == 409
     assert "changed by someone else" in response.content.decode()
@@ -425,9 +426,9 @@ def test_the_games_history_lists_disputes_and_their_resolutions_with_who_and_whe
 def test_a_hand_disputed_twice_keeps_both_disputes(client, game, director):
     post_hand(client, game, 1, even_hand(7))
     hand = game.hands.get()
-    services.flag_dispute(hand=hand, note="first")
-    services.resolve_dispute(hand=hand, resolution="recounted", by=director)
-    services.flag_dispute(hand=hand, note="second")
+    flag_dispute(hand=hand, note="first")
+    resolve_dispute(hand=hand, resolution="recounted", by=director)
+    flag_dispute(hand=hand, note="second")
     assert [(d.note, d.is_open) for d in Dispute.objects.all()] == [("first", False), ("second", True)]
 
 
@@ -460,9 +461,9 @@ def _race(game: Game, number: int, values: list[dict], **kwargs) -> list[str]:
         close_old_connections()
         barrier.wait()
         try:
-            services.enter_hand(game=game, number=number, entry=HandEntry.from_fields(hand), source="table", **kwargs)
+            enter_hand(game=game, number=number, entry=HandEntry.from_fields(hand), source="table", **kwargs)
             outcomes.append("stored")
-        except services.HandConflict:
+        except HandConflict:
             outcomes.append("conflict")
         except Exception as error:
             outcomes.append(repr(error))
@@ -480,8 +481,8 @@ def _race(game: Game, number: int, values: list[dict], **kwargs) -> list[str]:
 @pytest.mark.django_db(transaction=True)
 def test_two_phones_racing_on_the_same_hand_store_exactly_one():
     tournament = make_tournament(couples=2)
-    round_ = services.seat_first_round(tournament=tournament)
-    services.start_round(round_=round_)
+    round_ = start_play(tournament=tournament)
+    start_round(round_=round_)
     game = round_.games.get()
     assert _race(game, 1, [even_hand(7), even_hand(9)]) == ["conflict", "stored"]
     assert game.hands.count() == 1 and HandRevision.objects.count() == 1
@@ -490,17 +491,17 @@ def test_two_phones_racing_on_the_same_hand_store_exactly_one():
 @pytest.mark.django_db(transaction=True)
 def test_two_corrections_racing_from_the_same_version_keep_one_and_refuse_the_other():
     tournament = make_tournament(couples=2)
-    round_ = services.seat_first_round(tournament=tournament)
-    services.start_round(round_=round_)
+    round_ = start_play(tournament=tournament)
+    start_round(round_=round_)
     game = round_.games.get()
-    services.enter_hand(game=game, number=1, entry=HandEntry.from_fields(even_hand(7)), source="table")
+    enter_hand(game=game, number=1, entry=HandEntry.from_fields(even_hand(7)), source="table")
     assert _race(game, 1, [even_hand(6), even_hand(8)], expected_version=1) == ["conflict", "stored"]
     assert game.hands.get().version == 2 and HandRevision.objects.count() == 2
 
 
-def _enter_at_link(game: Game, number: int, fields: dict, **kwargs) -> services.EnteredHand:
+def _enter_at_link(game: Game, number: int, fields: dict, **kwargs) -> EnteredHand:
     """A hand entered as a scorekeeper's save enters it: on the game as the table's link read it."""
-    return services.enter_hand(game=game, number=number, entry=HandEntry.from_fields(fields), source="table", **kwargs)
+    return enter_hand(game=game, number=number, entry=HandEntry.from_fields(fields), source="table", **kwargs)
 
 
 def test_a_hand_entered_on_a_game_read_before_a_correction_is_scored_on_the_corrected_totals(running_round):
@@ -522,7 +523,7 @@ def test_a_misdeal_entered_after_a_phone_read_the_game_leaves_that_phone_a_confl
     _enter_at_link(Game.objects.at_link(token, 1), 1, even_hand(7))
     read_before = Game.objects.at_link(token, 1)
     _enter_at_link(Game.objects.at_link(token, 1), 2, {"misdeal": "no_spades"})
-    with pytest.raises(services.HandConflict) as conflict:
+    with pytest.raises(HandConflict) as conflict:
         _enter_at_link(read_before, 2, even_hand(8))
     assert conflict.value.hand.misdeal == "no_spades"
     assert Hand.objects.filter(game__table__token=token).count() == 2 and HandRevision.objects.count() == 2
@@ -532,8 +533,8 @@ def test_a_misdeal_entered_after_a_phone_read_the_game_leaves_that_phone_a_confl
 def test_a_hand_saved_while_a_correction_holds_the_game_waits_for_it_and_is_scored_on_the_corrected_totals():
     """As in production: the save runs in no transaction of the test's, and its write waits for
     the correction's transaction, then finds the game changed, and enters the hand under the lock."""
-    round_ = services.seat_first_round(tournament=make_tournament(couples=2))
-    services.start_round(round_=round_)
+    round_ = start_play(tournament=make_tournament(couples=2))
+    start_round(round_=round_)
     token = round_.games.get().table.token
     _enter_at_link(Game.objects.at_link(token, 1), 1, even_hand(7))
     read_before = Game.objects.at_link(token, 1)
@@ -585,8 +586,8 @@ def _held_meanwhile(action) -> threading.Thread:
 
 def _a_finished_table() -> Game:
     """A one-table round, running, its four hands played (NS ahead by two: 243 to 241)."""
-    round_ = services.seat_first_round(tournament=make_tournament(couples=2))
-    services.start_round(round_=round_)
+    round_ = start_play(tournament=make_tournament(couples=2))
+    start_round(round_=round_)
     game = round_.games.get()
     for number, ns_tricks in enumerate((7, 6, 7, 7), start=1):
         _enter_at_link(Game.objects.at_link(game.table.token, 1), number, even_hand(ns_tricks))
@@ -598,7 +599,7 @@ def test_a_correction_sent_while_the_round_is_closing_waits_and_finds_it_closed(
     game = _a_finished_table()
     assert game.is_finished
     read_before = Game.objects.at_link(game.table.token, 1)  # the phone's page, loaded before the close
-    thread = _held_meanwhile(lambda: services.close_round(round_=game.round))
+    thread = _held_meanwhile(lambda: close_round(round_=game.round))
     with pytest.raises(InvalidHand) as refused:
         _enter_at_link(read_before, 4, even_hand(6), expected_version=1)
     thread.join()
@@ -613,7 +614,7 @@ def test_closing_a_round_while_a_correction_ties_its_game_waits_and_names_the_ti
     tie = even_hand(6)  # NS 242, EW 242
     thread = _held_meanwhile(lambda: _enter_at_link(Game.objects.at_link(token, 1), 4, tie, expected_version=1))
     with pytest.raises(RoundNotReady, match="tied at table 1"):
-        services.close_round(round_=game.round)
+        close_round(round_=game.round)
     thread.join()
     game.refresh_from_db()
     assert game.is_tied and game.round.status == Round.Status.RUNNING
@@ -654,17 +655,17 @@ def _started(action) -> tuple[threading.Thread, list[object]]:
 
 @pytest.mark.django_db(transaction=True)
 def test_a_tie_decided_while_the_round_is_closing_is_in_the_close_not_a_deadlock(monkeypatch):
-    round_ = services.seat_first_round(tournament=make_tournament(couples=2))
-    services.start_round(round_=round_)
+    round_ = start_play(tournament=make_tournament(couples=2))
+    start_round(round_=round_)
     game = round_.games.get()
     for number, ns_tricks in enumerate((7, 6, 7, 6), start=1):
         _enter_at_link(Game.objects.at_link(game.table.token, 1), number, even_hand(ns_tricks))
     game.refresh_from_db()
     assert game.is_tied
     closing = _slowed(monkeypatch, Round, "close")  # the close holds the round, not yet the games
-    thread, outcome = _started(lambda: services.close_round(round_=round_))
+    thread, outcome = _started(lambda: close_round(round_=round_))
     assert closing.wait(10)
-    services.decide_tie(game=game, winner=Side.NS, how="cut for high card")
+    decide_tie(game=game, winner=Side.NS, how="cut for high card")
     thread.join()
     # One waits for the other, whichever locked first (SQLite's write lock: always the close).
     (closed,) = outcome
@@ -678,18 +679,19 @@ def test_a_tie_decided_while_the_round_is_closing_is_in_the_close_not_a_deadlock
 
 @pytest.mark.django_db(transaction=True)
 def test_a_league_night_closed_while_a_hand_is_saved_names_the_table_playing_not_a_deadlock(monkeypatch):
-    from tournament import league
+    from tournament.formats.league import services as league
+    from tournament.formats.league.services import build_schedule, open_night
 
     tournament = make_league(couples=4)
-    league.build_schedule(tournament=tournament)
-    night = league.open_night(tournament=tournament, night=1)
-    services.start_round(round_=night)
+    build_schedule(tournament=tournament)
+    night = open_night(tournament=tournament, night=1)
+    start_round(round_=night)
     game = night.games.get(table__number=1)
     saving = _slowed(monkeypatch, league, "game_changed")  # the save holds its game, not yet the tournament
     thread, outcome = _started(lambda: _enter_at_link(Game.objects.get(pk=game.pk), 1, knockout_hand(ns_wins=True)))
     assert saving.wait(10)
     with pytest.raises(RoundNotReady, match="still playing at table 1, 2"):
-        league.close_night(round_=night)
+        close_round(round_=night)
     thread.join()
     assert not any(isinstance(result, Exception) for result in outcome), outcome
     assert game.hands.count() == 1

@@ -11,9 +11,13 @@ import pytest
 from django.utils import timezone
 
 from scoring import HandEntry
-from tournament import restore, services, transfer
+from tournament.formats.progressive.simulation import simulate
 from tournament.models import Hand, Tournament
-from tournament.simulation import simulate
+from tournament.play.games import flag_dispute, resolve_dispute
+from tournament.play.hands import enter_hand
+from tournament.play.rounds import close_round
+from tournament.transfer.export import export_tournament
+from tournament.transfer.write import import_tournament
 
 pytestmark = pytest.mark.django_db
 ROOT = Path(__file__).resolve().parent.parent
@@ -27,19 +31,19 @@ def _without_tokens(data: dict) -> dict:
 
 
 def test_export_then_import_restores_the_tournament_exactly(finished_round, tournament, director):
-    services.close_round(round_=finished_round, by=director)
+    close_round(round_=finished_round, by=director)
     game = tournament.rounds.get(number=1).games.first()
     hand = game.hands.first()
     entry = HandEntry.from_fields({**hand.snapshot(), "north_tricks": 3, "east_tricks": 4})
-    services.enter_hand(
+    enter_hand(
         game=game, number=hand.number, entry=entry, source="director", by=director, expected_version=hand.version
     )
-    services.flag_dispute(hand=hand, note="EW count 7")
-    services.resolve_dispute(hand=hand, resolution="recounted", by=director)
-    exported = transfer.export_tournament(tournament)
-    copy = restore.import_tournament(json.loads(json.dumps(exported)))
+    flag_dispute(hand=hand, note="EW count 7", source="director", by=director)  # after the close: the director
+    resolve_dispute(hand=hand, resolution="recounted", by=director)
+    exported = export_tournament(tournament)
+    copy = import_tournament(json.loads(json.dumps(exported)))
     assert copy.pk != tournament.pk
-    again, expected = _without_tokens(transfer.export_tournament(copy)), _without_tokens(exported)
+    again, expected = _without_tokens(export_tournament(copy)), _without_tokens(exported)
     assert again["tournament"].pop("name") == f"{expected['tournament'].pop('name')} (restored {timezone.localdate()})"
     assert again == expected
     restored = copy.rounds.get(number=1).games.get(table__number=game.table.number)
@@ -48,24 +52,24 @@ def test_export_then_import_restores_the_tournament_exactly(finished_round, tour
 
 
 def test_import_keeps_table_links_when_the_database_does_not_use_them(finished_round, tournament):
-    exported = transfer.export_tournament(tournament)
+    exported = export_tournament(tournament)
     tokens = {t["number"]: t["token"] for t in exported["tables"]}
     Tournament.objects.all().delete()
-    copy = restore.import_tournament(exported)
+    copy = import_tournament(exported)
     assert dict(copy.tables.values_list("number", "token")) == tokens
 
 
 def test_import_issues_new_table_links_when_the_database_already_uses_them(finished_round, tournament):
-    exported = transfer.export_tournament(tournament)
-    copy = restore.import_tournament(exported)
+    exported = export_tournament(tournament)
+    copy = import_tournament(exported)
     old = set(tournament.tables.values_list("token", flat=True))
     assert copy.tables.count() == len(old) and old.isdisjoint(copy.tables.values_list("token", flat=True))
 
 
 def test_an_older_export_with_bare_table_numbers_still_imports(finished_round, tournament):
-    exported = json.loads(json.dumps(transfer.export_tournament(tournament)))
+    exported = json.loads(json.dumps(export_tournament(tournament)))
     exported["tables"] = [t["number"] for t in exported["tables"]]
-    copy = restore.import_tournament(exported)
+    copy = import_tournament(exported)
     assert list(copy.tables.values_list("number", flat=True)) == [t.number for t in tournament.tables.all()]
 
 
@@ -89,7 +93,7 @@ def test_simulate_command_prints_the_log_as_json_and_leaves_the_database_alone(t
     run = [sys.executable, "manage.py"]
     subprocess.run([*run, "migrate", "-v0"], env=env, cwd=ROOT, check=True)
     done = subprocess.run(
-        [*run, "simulate", "--couples", "5", "--rounds", "2", "--seed", "3", "--json"],
+        [*run, "simulate", "progressive", "--couples", "5", "--rounds", "2", "--seed", "3", "--json"],
         env=env, cwd=ROOT, capture_output=True, text=True, check=True,
     )  # fmt: skip
     log = json.loads(done.stdout)
@@ -110,7 +114,7 @@ def test_fixed_partner_simulation_keeps_partners_together():
 
 
 def test_hands_csv_lists_every_hand_with_points(finished_round, tournament):
-    from tournament.reports import hands_csv
+    from tournament.transfer.csv import hands_csv
 
     lines = hands_csv(tournament).splitlines()
     assert len(lines) == 1 + 16

@@ -11,9 +11,11 @@ from django.urls import reverse
 
 from tests.conftest import even_hand, finish_game, make_tournament
 from tests.test_league import make_league
-from tournament import links, services
 from tournament.models import HandRevision, Payment, Payout, Prize, Round, SeatingChange, Team, Tournament
-from tournament.views.urls import director_patterns
+from tournament.money.services import record_payment
+from tournament.play.links import unreachable_by_phones
+from tournament.play.rounds import start_play
+from tournament.urls import director_patterns
 
 pytestmark = pytest.mark.django_db
 
@@ -126,7 +128,7 @@ def test_director_edits_rule_overrides(director_client, tournament):
 
 
 def test_the_pages_write_a_date_and_a_moment_of_the_event_one_way(director_client, tournament):
-    payment = services.record_payment(team=tournament.teams.get(number=1), amount=Decimal("20.00"), kind="payment",
+    payment = record_payment(team=tournament.teams.get(number=1), amount=Decimal("20.00"), kind="payment",
                                       method="cash")  # fmt: skip
     Payment.objects.filter(pk=payment.pk).update(
         recorded_at=datetime.datetime(2026, 11, 20, 19, 5, tzinfo=datetime.UTC)
@@ -262,7 +264,7 @@ def test_closing_a_finished_round_shows_the_next_movement(director_client, finis
 
 
 def test_round_one_is_the_first_seating_with_nobody_coming_from_anywhere(director_client, tournament):
-    services.seat_first_round(tournament=tournament)
+    start_play(tournament=tournament)
     html = director_client.get(reverse("director:round", args=[tournament.pk, 1])).content.decode()
     assert "Movement: the first seating, who sits where" in html and "from new" not in html and "from table" not in html
 
@@ -281,7 +283,7 @@ def test_the_close_button_asks_about_the_next_round_only_when_there_is_one(
 
 
 def test_swap_from_the_movement_page(director_client, tournament):
-    services.seat_first_round(tournament=tournament)
+    start_play(tournament=tournament)
     ben = tournament.teams.get(number=1).players.get(name="Ben")
     iris = tournament.teams.get(number=5).players.get(name="Iris")
     target = reverse("director:round_swap", args=[tournament.pk, 1])
@@ -551,8 +553,8 @@ def test_the_board_names_the_winners_and_prints_negative_scores_plainly(director
      ("http://127.0.1.1", True), ("http://192.168.1.20:8000", False), ("https://club.example", False)],
 )  # fmt: skip
 def test_links_at_a_loopback_address_are_unreachable_by_phones(base, unreachable, monkeypatch):
-    monkeypatch.setattr(links, "network_address", lambda: "192.168.1.20")
-    found = links.unreachable_by_phones(base)
+    monkeypatch.setattr("tournament.play.links.network_address", lambda: "192.168.1.20")
+    found = unreachable_by_phones(base)
     assert (found is not None) is unreachable
     if found:
         assert (found.address, found.network_url) == (base, "http://192.168.1.20:8000")
@@ -564,7 +566,7 @@ def test_the_links_and_print_pages_warn_when_phones_cannot_reach_the_address(
     director_client, running_round, tournament, settings, monkeypatch, page, base, warned
 ):
     settings.SPADES_BASE_URL = base
-    monkeypatch.setattr(links, "network_address", lambda: "192.168.1.20")
+    monkeypatch.setattr("tournament.play.links.network_address", lambda: "192.168.1.20")
     url = (
         reverse("director:round_links", args=[tournament.pk, 1])
         if page == "links"

@@ -10,10 +10,11 @@ from django.utils import timezone
 from tests.conftest import make_tournament
 from tests.test_knockout import current_game, enter, hand, knockout_event, match, win_game
 from tests.test_league import make_league
-from tournament import clocks, services
-from tournament.formats import format_of
-from tournament.knockout_reports import PROJECTOR_COLUMNS, PROJECTOR_PLAYING_ROWS
+from tournament.clocks.services import start_match_clocks
+from tournament.formats.knockout.reports import PROJECTOR_COLUMNS, PROJECTOR_PLAYING_ROWS
+from tournament.formats.registry import format_of
 from tournament.models import Clock, Match, Round, Tournament
+from tournament.play.rounds import start_play, start_round
 
 pytestmark = pytest.mark.django_db
 
@@ -155,10 +156,10 @@ def test_the_round_page_offers_start_while_the_clock_is_stopped_and_pause_while_
         page = reverse("director:league_night", args=[tournament.pk, 1])
     else:
         tournament = make_tournament(couples=8, rule_overrides={"time_limit_minutes": 20})
-        round_ = services.seat_first_round(tournament=tournament)
+        round_ = start_play(tournament=tournament)
         page = reverse("director:round", args=[tournament.pk, 1])
     minutes = tournament.rules.time_limit_minutes
-    services.start_round(round_=round_)
+    start_round(round_=round_)
     clock = reverse("director:round_clock", args=[tournament.pk, 1])
     assert _clock_buttons(director_client, page) == [("start", f"Start the {minutes}-minute clock")]
     director_client.post(clock, {"action": "start"})
@@ -231,7 +232,7 @@ def test_the_everyone_pages_of_a_knockout_are_its_bracket(client, name, target):
 
 def test_the_projector_shows_the_tables_playing_with_their_clocks_beside_the_bracket(client):
     tournament = knockout_event(teams=5)
-    clocks.start_match_clocks(tournament=tournament)
+    start_match_clocks(tournament=tournament)
     url = reverse("public:bracket_projector", args=[tournament.pk])
     page = client.get(url).content.decode()
     assert 'class="projector"' in page and "Table 1" in page and "data-clock" in page
@@ -321,19 +322,25 @@ def test_the_played_matches_sheets_need_a_finished_match_to_fill_in(director_cli
 
 @pytest.mark.parametrize("teams", [2, 4, 6, 8])
 def test_a_small_bracket_is_drawn_large_across_the_landscape_page(teams):
-    from tournament import printing
+    from tournament.formats.knockout.documents import (
+        BRACKET_MARGINS,
+        BRACKET_MAX_SCALE,
+        BRACKET_PAGE,
+        BRACKET_SIZES,
+        bracket_sheet,
+    )
 
     tournament = knockout_event(teams=teams)
-    context = printing.bracket_sheet(tournament).contexts[0]
+    context = bracket_sheet(tournament).contexts[0]
     columns = max(len(part["columns"]) for part in context["parts"])
-    page_width = printing.BRACKET_PAGE["LETTER"][0] - printing.BRACKET_MARGINS[0]
-    scale = float(context["size"]["font"]) / printing.BRACKET_SIZES["font"]
+    page_width = BRACKET_PAGE["LETTER"][0] - BRACKET_MARGINS[0]
+    scale = float(context["size"]["font"]) / BRACKET_SIZES["font"]
     assert scale > 1.5  # larger type than the 32 teams' bracket has
     drawn = columns * (context["box_mm"] + 2 * float(context["size"]["gap"]))
-    assert drawn > 0.75 * page_width or scale == printing.BRACKET_MAX_SCALE
+    assert drawn > 0.75 * page_width or scale == BRACKET_MAX_SCALE
     first = context["parts"][0]["columns"][0]
     spread = len(first["column"].cards) * (float(context["card_mm"]) + 2 * float(first["margin"]))
-    assert spread > 0.6 * (printing.BRACKET_PAGE["LETTER"][1] - printing.BRACKET_MARGINS[1])  # down the page too
+    assert spread > 0.6 * (BRACKET_PAGE["LETTER"][1] - BRACKET_MARGINS[1])  # down the page too
 
 
 def test_director_set_seeds_decide_the_draw(director_client):
@@ -401,12 +408,12 @@ def test_a_match_has_one_name_on_every_board_page_and_sheet(director_client, cli
 
 
 def test_the_table_pages_header_names_the_game_by_its_match_or_its_round(client, running_round):
-    from tournament import league
+    from tournament.formats.league.services import build_schedule, open_night
 
     knockout = knockout_event(teams=4, best_of=3)
     night = make_league(4)
-    league.build_schedule(tournament=night)
-    league.open_night(tournament=night, night=1).start()
+    build_schedule(tournament=night)
+    start_round(round_=open_night(tournament=night, night=1))
     games = {
         "semi-final, match 1, game 1": current_game(match(knockout, "W1-1")),
         "night 1, match 1": current_game(night.matches.get(round=1, number=1)),

@@ -10,9 +10,9 @@ from django.urls import reverse
 from tests.conftest import finish_game, make_tournament
 from tests.test_knockout import knockout_event
 from tests.test_league import make_league
-from tournament import services
 from tournament.models import Player, Prize, Seating
-from tournament.places import page_of
+from tournament.play.rounds import close_round, start_play, start_round
+from tournament.standings.places import page_of
 
 pytestmark = pytest.mark.django_db
 
@@ -94,19 +94,19 @@ def test_projector_lists_each_table_done_tied_or_at_its_hand_in_table_order(clie
 
 
 def test_projector_shows_the_rounds_clock_once_the_director_starts_it(client, running_round, tournament):
-    from tournament import clocks
+    from tournament.clocks.services import start_round_clock
 
     tournament.rule_overrides = {"time_limit_minutes": 20}
     tournament.save()
     url = reverse("public:projector", args=[tournament.pk])
     assert "data-clock" not in client.get(url).content.decode()
-    clocks.start_round_clock(round_=running_round)
+    start_round_clock(round_=running_round)
     html = client.get(url).content.decode()
     assert 'class="projector-clock"' in html and 'data-remaining="1' in html and "data-clock" in html
 
 
 def test_projector_shows_the_next_rounds_seating_as_soon_as_it_is_seated(client, finished_round, tournament):
-    following = services.close_round(round_=finished_round)
+    following = close_round(round_=finished_round)
     html = client.get(reverse("public:projector", args=[tournament.pk])).content.decode()
     assert "Round 2: find your seat" in html
     ada = Seating.objects.select_related("table").get(round=following, player__name="Ada")
@@ -114,14 +114,14 @@ def test_projector_shows_the_next_rounds_seating_as_soon_as_it_is_seated(client,
     partner_name = Seating.objects.get(round=following, table=ada.table, seat=partner).player.name
     row = html[html.index('<span class="name">Ada</span>') :].split("</li>")[0]
     assert f"Table {ada.table.number}" in row and ada.get_seat_display() in row and f"with {partner_name}" in row
-    services.start_round(round_=following)
+    start_round(round_=following)
     html = client.get(reverse("public:projector", args=[tournament.pk])).content.decode()
     assert "find your seat" not in html and "Standings" in html
 
 
 def test_projector_pages_through_every_entrant_by_itself(client, db):
     tournament = make_tournament(couples=12)  # 24 players: two pages of standings
-    services.start_round(round_=services.seat_first_round(tournament=tournament))
+    start_round(round_=start_play(tournament=tournament))
     url = reverse("public:projector", args=[tournament.pk])
     first = client.get(url, HTTP_HX_REQUEST="true").content.decode()
     assert "page 1 of 2" in first and f'{url}?page=2"' in first and 'hx-trigger="every 10s"' in first
@@ -164,7 +164,7 @@ def test_find_my_seat_matches_any_part_of_a_name_in_any_case(client, running_rou
 
 def test_find_my_seat_tells_a_player_who_sits_out(client, db):
     tournament = make_tournament(couples=5)
-    round_ = services.seat_first_round(tournament=tournament)
+    round_ = start_play(tournament=tournament)
     resting = round_.sit_outs.select_related("player").first().player.name
     html = client.get(reverse("public:find_seat", args=[tournament.pk]), {"q": resting}).content.decode()
     assert "Sits out round 1" in html
@@ -202,8 +202,8 @@ def test_standings_queries_do_not_grow_with_the_number_of_tables(client, name, d
     counts = []
     for couples in (4, 12):
         tournament = make_tournament(couples=couples)
-        round_ = services.seat_first_round(tournament=tournament)
-        services.start_round(round_=round_)
+        round_ = start_play(tournament=tournament)
+        start_round(round_=round_)
         for game in round_.games.all():
             finish_game(game, hands=1)
         counts.append(_queries(client, name, tournament))

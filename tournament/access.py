@@ -12,25 +12,27 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import PermissionDenied
-from django.db import transaction
 from django.db.models import QuerySet
-from django.http import Http404
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils import timezone
 
+from tournament.formats.registry import all_formats
 from tournament.models import Membership, PrintJob, Tournament
 
 Role = Membership.Role
 
-# The director's pages (URL names) an assistant may use. Every other page is the director's:
-# a new page stays out of an assistant's reach until it is listed here.
+# The core's director pages (URL names) an assistant may use; each format lists its own
+# (EventFormat.assistant_pages). Every other page is the director's: a new page stays out of an
+# assistant's reach until it is listed.
 ASSISTANT_PAGES = frozenset({
     "dashboard", "teams", "team_add", "team_edit", "team_status", "team_check_in", "team_substitute", "team_remove",
-    "seat_first", "round", "round_swap", "round_links", "round_start", "round_close",
+    "seat_first", "round_board", "round_links", "round_start", "round_close",
     "game", "game_hand", "game_tie", "game_reissue", "game_resolve",
     "standings", "print", "print_document", "print_job", "print_job_pdf", "export_standings", "export_hands",
-    "bracket", "match", "match_table", "clock", "round_clock", "start_clocks",
-    "league_schedule", "league_build", "league_postpone", "league_join", "league_withdraw", "league_night",
-    "league_night_open", "league_table", "league_championship", "match_swap",
+    "match", "match_swap", "clock", "round_clock", "start_clocks",
 })  # fmt: skip
 # Printed documents about money: the director's, like the pages they come from.
 MONEY_DOCUMENTS = frozenset({"payouts", "fee-ledger"})
@@ -75,7 +77,7 @@ def may_open(role: str, page: str, kwargs: Mapping[str, Any] | None = None) -> b
 
 
 def _assistant_may(page: str, kwargs: Mapping[str, Any]) -> bool:
-    if page not in ASSISTANT_PAGES:
+    if page not in ASSISTANT_PAGES and not any(page in f.assistant_pages for f in all_formats()):
         return False
     if page == "print_document":
         return kwargs.get("name") not in MONEY_DOCUMENTS
@@ -85,16 +87,16 @@ def _assistant_may(page: str, kwargs: Mapping[str, Any]) -> bool:
     return True
 
 
-@transaction.atomic
-def create_tournament(*, tournament: Tournament, by: Any) -> Tournament:
-    """Save a new ``tournament`` with ``by`` as its director."""
-    tournament.save()
-    Membership.objects.create(tournament=tournament, user=by, role=Role.DIRECTOR)
-    return tournament
-
-
-@transaction.atomic
-def grant(*, tournament: Tournament, user: Any, role: str) -> Membership:
-    """Make ``user`` a director or an assistant of ``tournament`` (changing the role they had)."""
-    membership, _ = Membership.objects.update_or_create(tournament=tournament, user=user, defaults={"role": role})
-    return membership
+def locked_out(request: HttpRequest, original_response: Any = None, credentials: Any = None) -> HttpResponse:
+    """The page a locked-out login gets (django-axes calls this): 429 with when to retry. The lock
+    lasts the cool-off from the last failed attempt, so now plus the cool-off is the latest moment
+    it ends."""
+    cool_off = settings.AXES_COOLOFF_TIME
+    context = {
+        "failure_limit": settings.AXES_FAILURE_LIMIT,
+        "minutes": round(cool_off.total_seconds() / 60),
+        "retry_at": timezone.localtime() + cool_off,
+    }
+    response = render(request, "registration/locked_out.html", context, status=429)
+    response["Retry-After"] = str(int(cool_off.total_seconds()))
+    return response

@@ -1,10 +1,11 @@
 """The Django admin, for looking things up and for the few corrections no page offers.
 
 It never writes around the services: a tournament's changes go through
-:func:`~tournament.services.update_tournament` (rules rescore every hand; a change the stored hands
-refuse is shown on the form), a prize through :func:`~tournament.services.save_prize` (its checks
-under the tournament's lock). Money, rounds, seating, games and hands are read-only here: each
-has its page in the app, which checks the rules, keeps the history and re-seats what follows.
+:func:`~tournament.events.services.update_tournament` (rules rescore every hand; a change the stored
+hands refuse is shown on the form), a prize through :func:`~tournament.money.services.save_prize`
+(its checks under the tournament's lock). A format's own settings change on the app's form.
+Money, rounds, seating, games and hands are read-only here: each has its page in the app, which
+checks the rules, keeps the history and re-seats what follows.
 """
 
 from typing import Any
@@ -16,8 +17,8 @@ from django.db import transaction
 from django.urls import reverse
 from django.utils.html import format_html
 
-from tournament import access, services
-from tournament.forms import PrizeForm, TournamentForm
+from tournament.events import services
+from tournament.events.forms import TournamentForm
 from tournament.models import (
     HAND_FIELDS,
     Game,
@@ -36,6 +37,8 @@ from tournament.models import (
     Team,
     Tournament,
 )
+from tournament.money.forms import PrizeForm
+from tournament.money.services import remove_prize, save_prize
 
 
 class ReadOnly:
@@ -83,7 +86,11 @@ class _DryRun(Exception):
 
 
 class TournamentAdminForm(TournamentForm):
-    """The director's own form (its checks), plus a trial of the change through the service."""
+    """The director's own form (its checks), plus a trial of the change through the service. The
+    format's own settings are not here: they change on the app's form."""
+
+    def chosen_settings(self) -> None:
+        return None
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
@@ -124,7 +131,7 @@ class TournamentAdmin(admin.ModelAdmin):
         if change:
             services.update_tournament(tournament=obj, changes=form.changes(), by=request.user)
         else:
-            access.create_tournament(tournament=obj, by=request.user)
+            services.create_tournament(tournament=obj, by=request.user)
 
 
 @admin.register(Team)
@@ -245,10 +252,10 @@ class PrizeAdmin(admin.ModelAdmin):
     list_display = ["__str__", "tournament", "amount", "share_percent"]
 
     def save_model(self, request: Any, obj: Prize, form: PrizeAdminForm, change: bool) -> None:
-        services.save_prize(prize=obj)
+        save_prize(prize=obj)
 
     def delete_model(self, request: Any, obj: Prize) -> None:
-        services.remove_prize(prize=obj)
+        remove_prize(prize=obj)
 
     def has_delete_permission(self, request: Any, obj: Prize | None = None) -> bool:
         # One at a time, through the service: a prize already paid out stays on the record.

@@ -75,6 +75,10 @@ INSTALLED_APPS = [
     "csp",
     "axes",
     "tournament",
+    # The event formats (tournament.formats): one line a format.
+    "tournament.formats.progressive",
+    "tournament.formats.knockout",
+    "tournament.formats.league",
 ]
 
 MIDDLEWARE = [
@@ -88,6 +92,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "csp.middleware.CSPMiddleware",
+    # A write that waited too long for its tournament's lock answers 503 (tournament.locking).
+    "tournament.locking.BusyMiddleware",
     # Last, as django-axes asks: it turns a locked-out login into the page that says when to retry.
     "axes.middleware.AxesMiddleware",
 ]
@@ -117,20 +123,21 @@ DATABASES = {
         conn_max_age=_env_int("DATABASE_CONN_MAX_AGE", 0),
     )
 }
-if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and _env_bool("DATABASE_PREPARED", True):
-    # Server-side binding, and each statement prepared on a connection once it has run there
-    # twice: a scorekeeper's save looks its game up with a join that took longer to plan than to
-    # run. Set DATABASE_PREPARED=false behind a pooler that cannot keep prepared statements.
-    DATABASES["default"]["OPTIONS"] = {"server_side_binding": True, "prepare_threshold": 2}
+# A write waits this long for its tournament's lock, then gives up and is answered 503, which a
+# phone sends again (tournament.locking).
+LOCK_WAIT_SECONDS = 5
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    DATABASES["default"]["OPTIONS"] = {"options": f"-c lock_timeout={LOCK_WAIT_SECONDS * 1000}"}
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Score entry from many phones at once. WAL lets readers run beside the one writer (a long
     # read no longer blocks a phone's save); synchronous=NORMAL is safe under WAL (a power cut
     # can lose the last commits, never corrupt the file). IMMEDIATE takes the write lock when a
-    # transaction starts, so two writers queue (up to ``timeout`` seconds) instead of deadlocking.
+    # transaction starts, so two writers queue (up to ``timeout`` seconds, then 503) instead of
+    # deadlocking.
     DATABASES["default"]["OPTIONS"] = {
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
         "transaction_mode": "IMMEDIATE",
-        "timeout": 20,
+        "timeout": LOCK_WAIT_SECONDS,
     }
     # Tests use a file too: an in-memory database shared between threads fails a waiting writer
     # at once ("table is locked") where a file waits, so only a file tests what production does.
@@ -145,7 +152,7 @@ AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "django.contri
 AXES_FAILURE_LIMIT = _env_int("SPADES_LOGIN_FAILURES", 5)
 AXES_COOLOFF_TIME = datetime.timedelta(minutes=_env_int("SPADES_LOGIN_COOLOFF_MINUTES", 15))
 AXES_LOCKOUT_PARAMETERS = ["ip_address", "username"]
-AXES_LOCKOUT_CALLABLE = "tournament.views.login.locked_out"
+AXES_LOCKOUT_CALLABLE = "tournament.access.locked_out"
 AXES_RESET_ON_SUCCESS = True
 AXES_VERBOSE = False
 
@@ -153,6 +160,10 @@ AXES_VERBOSE = False
 # playing 8 rounds (32,000 hands), exports 25 MB (41 MB as exports were written before they
 # were made compact); the rest is room for longer rounds.
 SPADES_IMPORT_MAX_MB = _env_int("SPADES_IMPORT_MAX_MB", 48)
+
+# The pages everyone watches (standings, projector, bracket, league table) are built again at most
+# this often once the event changes (tournament.standings.snapshot).
+SPADES_SNAPSHOT_SECONDS = _env_int("SPADES_SNAPSHOT_SECONDS", 5)
 
 # Print jobs: a rendering job silent this long is taken to have lost its process and is
 # rendered again; PDFs older than this many days are deleted (made again on demand).

@@ -41,17 +41,19 @@ document.addEventListener("DOMContentLoaded", () => {
 
 // A new tournament's form: choosing a preset whose rule text names the final's rule set (the
 // preset select's data-final-presets) fills in "Final's rule set", unless the director chose one.
+// Each format with a final has its own "Final's rule set" field (its name ends in final_preset).
 document.addEventListener("change", (event) => {
   const field = event.target;
   const form = field.form;
-  if (!form || !form.elements.final_preset) {
+  if (!form) {
     return;
   }
-  const final = form.elements.final_preset;
-  if (field === final) {
-    final.dataset.chosen = "true";
-  } else if (field.name === "preset" && field.dataset.finalPresets && !final.dataset.chosen) {
-    final.value = JSON.parse(field.dataset.finalPresets)[field.value] || "";
+  for (const final of form.querySelectorAll("[name$='final_preset']")) {
+    if (field === final) {
+      final.dataset.chosen = "true";
+    } else if (field.name === "preset" && field.dataset.finalPresets && !final.dataset.chosen) {
+      final.value = JSON.parse(field.dataset.finalPresets)[field.value] || "";
+    }
   }
 });
 

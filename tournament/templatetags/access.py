@@ -11,5 +11,5 @@ register = template.Library()
 @register.filter
 def may_open(request: HttpRequest, page: str) -> bool:
     """Whether this request's user may open director page ``page`` of the tournament shown (its
-    role was read when the page was checked, see :func:`tournament.views.common.director_required`)."""
+    role was read when the page was checked, see :func:`tournament.pages.director_required`)."""
     return access.may_open(getattr(request, "role", ""), page)

@@ -3,7 +3,7 @@
 from django import template
 from django.utils.html import format_html
 
-from tournament.knockout_reports import clock_text
+from tournament.clocks.services import clock_text
 from tournament.models import Clock
 
 register = template.Library()

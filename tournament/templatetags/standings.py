@@ -9,8 +9,8 @@ from django import template
 from django.utils.safestring import SafeString, mark_safe
 
 from tournament.models import Game
-from tournament.reports import StandingRow
-from tournament.standings import RoundScore, Standing
+from tournament.standings.ranking import RoundScore, Standing
+from tournament.standings.rows import StandingRow
 from tournament.templatetags.wording import score
 
 register = template.Library()

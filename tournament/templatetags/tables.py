@@ -63,7 +63,7 @@ def hidden_field(field: Any) -> str:
 
 @register.simple_tag(takes_context=True)
 def hand_row(context: template.Context, row: Any, oob: bool = False) -> str:
-    """The scorekeeper's list item for one hand (``row``, a :class:`~tournament.reports.SheetRow`
+    """The scorekeeper's list item for one hand (``row``, a :class:`~tournament.play.board.SheetRow`
     of the context's ``game``), built in Python like :func:`quick_field`: every hand on the page
     has one, and a save sends its new one back, where the template's row took a sixteenth of
     the save's time. The last hand (``last_number``) can be corrected while its round runs;

@@ -1,8 +1,8 @@
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from tournament.demo import DEMO_PASSWORD, load_demo
-from tournament.links import network_address
+from tournament.play.links import network_address
+from tournament.simulation.demo import DEMO_PASSWORD, load_demo
 
 
 class Command(BaseCommand):

@@ -1,7 +1,7 @@
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandParser
 
-from tournament.print_jobs import prune
+from tournament.printing.jobs import prune
 
 
 class Command(BaseCommand):

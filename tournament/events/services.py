@@ -1,0 +1,175 @@
+"""An event's own writes: creating it, changing its settings and rules, who runs it.
+
+Every function is keyword-only, atomic and takes the tournament's lock first
+(:mod:`tournament.locking`). A change of rules (or of the format's settings, such as a final's
+rule set) scores every hand again under the lock, so a hand saved meanwhile waits and is then
+scored under the new rules.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, NoReturn
+
+from django import forms
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
+from django.db import transaction
+
+from scoring import InvalidHand
+from tournament import access
+from tournament.clocks.services import apply_time_limits
+from tournament.events.rule_change import RuleChangePreview, preview
+from tournament.formats.registry import format_of
+from tournament.locking import lock_tournament
+from tournament.models import Game, Hand, Membership, Round, Tournament
+from tournament.play.board import hands_by_game
+
+User = AbstractBaseUser | None
+TOURNAMENT_FIELDS = frozenset(field.name for field in Tournament._meta.concrete_fields) - {
+    "id", "created_at", "changed_at",
+}  # fmt: skip
+
+
+@transaction.atomic
+def create_tournament(*, tournament: Tournament, by: Any, settings: forms.Form | None = None) -> Tournament:
+    """Save a new ``tournament`` with ``by`` as its director, and its format's ``settings`` (a
+    valid :meth:`~tournament.formats.registry.EventFormat.settings_form`, if the format has one)."""
+    tournament.save()
+    Membership.objects.create(tournament=tournament, user=by, role=Membership.Role.DIRECTOR)
+    if settings is not None:
+        format_of(tournament).save_settings(tournament=tournament, form=settings)
+    return tournament
+
+
+@transaction.atomic
+def update_tournament(
+    *, tournament: Tournament, changes: Mapping[str, Any], settings: forms.Form | None = None, by: User = None
+) -> tuple[Tournament, list[str]]:
+    """Change a tournament's fields (``changes``: field name to new value) and its format's
+    ``settings``; if the rules any game is scored by changed, score every hand again under them.
+    A time limit set, changed or taken away applies to the matches and tables still playing.
+
+    Returns the saved tournament and the closed-round tables whose winner flipped. A value the
+    model refuses raises :class:`ValidationError`; so does a stored hand the new rules refuse,
+    rolling everything back.
+    """
+    locked, before = _changed(tournament, changes, settings)
+    if _rules_of_games(locked) == before:
+        return locked, []
+    return locked, _rescore_all(locked)
+
+
+def _changed(
+    tournament: Tournament, changes: Mapping[str, Any], settings: forms.Form | None
+) -> tuple[Tournament, tuple]:
+    """Lock ``tournament``, make and save the changes (the format's settings, and what depends on
+    them, too); returns it and the rules its games were scored by before."""
+    unknown = set(changes) - TOURNAMENT_FIELDS
+    if unknown:
+        raise TypeError(f"update_tournament cannot change {', '.join(sorted(unknown))}")
+    locked = lock_tournament(tournament.pk)
+    before = _rules_of_games(locked)
+    for field, value in changes.items():
+        setattr(locked, field, value)
+    locked.full_clean()
+    locked.save(update_fields=list(changes) or None)
+    event_format = format_of(locked)
+    if settings is not None:
+        event_format.save_settings(tournament=locked, form=settings)
+    event_format.rules_changed(tournament=locked)
+    apply_time_limits(tournament=locked)
+    return locked, before
+
+
+def _rules_of_games(tournament: Tournament) -> tuple:
+    """What decides how every game is scored: the tournament's rules and each match's own."""
+    presets = tournament.matches.exclude(preset="").order_by("pk").values_list("pk", "preset")
+    return tournament.rules, tuple(presets)
+
+
+class _DryRun(Exception):
+    def __init__(self, result: RuleChangePreview) -> None:
+        self.result = result
+
+
+def preview_update(
+    *, tournament: Tournament, changes: Mapping[str, Any], settings: forms.Form | None = None
+) -> RuleChangePreview:
+    """What :func:`update_tournament` would do to the games played (see
+    :func:`~tournament.events.rule_change.preview`), worked out by making the change and rolling
+    it back: no game is scored differently from the way the change itself would score it."""
+    try:
+        with transaction.atomic():
+            locked, before = _changed(tournament, changes, settings)
+            raise _DryRun(preview(locked) if _rules_of_games(locked) != before else RuleChangePreview([]))
+    except _DryRun as dry_run:
+        return dry_run.result
+
+
+def _rescore_all(tournament: Tournament) -> list[str]:
+    flipped = []
+    games = Game.objects.select_related("round", "table", "match")
+    games = list(games.filter(round__tournament=tournament).order_by("round__number", "table__number"))
+    hands = hands_by_game(Hand.objects.filter(game__round__tournament=tournament).order_by("game_id", "number"))
+    for game in games:
+        game.round.tournament = tournament  # one rule set for every game
+        if game.match is not None:
+            game.match.tournament = tournament
+        before = game.winner
+        try:
+            game.rescore(hands.get(game.pk, []))
+        except InvalidHand as error:
+            where = f"Round {game.round.number}, table {game.table.number}"
+            raise ValidationError(f"{where}, {error.message}: the new rules refuse it.", code="breaks_hands") from None
+        if game.round.status == Round.Status.CLOSED and game.winner != before:
+            flipped.append(f"round {game.round.number} table {game.table.number}")
+    return flipped
+
+
+# --- who runs the event -------------------------------------------------------------------------
+
+
+@transaction.atomic
+def add_assistant(*, tournament: Tournament, username: str, by: User = None) -> Membership:
+    """Make the director's user ``username`` an assistant of ``tournament`` (rounds, hands and
+    corrections; no money, no rules: see :mod:`tournament.access`). A user who is unknown, cannot
+    log in to the director's pages, or already runs the event is refused, naming the field."""
+    lock_tournament(tournament.pk)
+    model = get_user_model()
+    user = model.objects.filter(**{model.USERNAME_FIELD: username.strip()}).first()
+    if user is None:
+        _username_error(f"No user is called {username.strip()!r}.", "unknown_user")
+    name = user.get_username()
+    if not (user.is_active and user.is_staff):
+        _username_error(f"{name} cannot log in to the director's pages (not an active staff user).", "not_staff")
+    role = access.role_of(user, tournament.pk)
+    if user.is_superuser or role == Membership.Role.DIRECTOR:
+        _username_error(f"{name} directs this event already (an assistant can do less).", "director")
+    if role == Membership.Role.ASSISTANT:
+        _username_error(f"{name} is an assistant already.", "already_assistant")
+    return grant(tournament=tournament, user=user, role=Membership.Role.ASSISTANT)
+
+
+def _username_error(message: str, code: str) -> NoReturn:
+    raise ValidationError({"username": ValidationError(message, code=code)})
+
+
+@transaction.atomic
+def remove_assistant(*, tournament: Tournament, user_id: int, by: User = None) -> None:
+    """``user_id`` no longer assists at ``tournament`` (a director stays: this removes assistants only)."""
+    lock_tournament(tournament.pk)
+    removed, _ = Membership.objects.filter(
+        tournament=tournament, user_id=user_id, role=Membership.Role.ASSISTANT
+    ).delete()
+    if not removed:
+        raise ValidationError("That user is not an assistant of this event.", code="not_assistant")
+
+
+@transaction.atomic
+def grant(*, tournament: Tournament, user: Any, role: str) -> Membership:
+    """Make ``user`` a director or an assistant of ``tournament`` (changing the role they had)."""
+    lock_tournament(tournament.pk)
+    membership, _ = Membership.objects.update_or_create(tournament=tournament, user=user, defaults={"role": role})
+    return membership

@@ -1,0 +1,142 @@
+"""The director's tournament pages: the list, creating and editing, the dashboard."""
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_http_methods, require_POST
+
+from scoring.describe import summary
+from tournament import access
+from tournament.events import services
+from tournament.events.forms import AssistantForm, TournamentForm
+from tournament.formats.registry import format_of
+from tournament.models import Membership, Round, Team, Tournament
+from tournament.money.ledger import ledger
+from tournament.pages import director_required, tournament_or_404
+
+
+@director_required
+def home(request: HttpRequest) -> HttpResponse:
+    return render(request, "director/home.html", {"tournaments": access.visible_tournaments(request.user)})
+
+
+@director_required
+@require_http_methods(["GET", "POST"])
+def tournament_new(request: HttpRequest) -> HttpResponse:
+    form = TournamentForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        tournament = services.create_tournament(
+            tournament=form.save(commit=False), by=request.user, settings=form.chosen_settings()
+        )
+        return redirect("director:dashboard", tournament.pk)
+    status = 422 if request.method == "POST" else 200
+    return render(request, "director/tournament_form.html", {"form": form}, status=status)
+
+
+@director_required
+@require_http_methods(["GET", "POST"])
+def tournament_edit(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    tournament = tournament_or_404(tournament_id)
+    form = TournamentForm(request.POST or None, instance=tournament)
+    if request.method == "POST" and form.is_valid():
+        changes = {name: form.cleaned_data[name] for name in form.Meta.fields}
+        confirm = _confirm_rule_change(request, tournament, changes, form)
+        if confirm is not None:
+            return confirm
+        try:
+            tournament, flipped = services.update_tournament(
+                tournament=tournament, changes=changes, settings=form.chosen_settings(), by=request.user
+            )
+        except ValidationError as error:
+            form.add_error("rule_overrides" if "rule_overrides" in form.changed_data else "preset", error)
+        else:
+            messages.success(request, "Settings saved.")
+            if flipped:
+                changed = ", ".join(flipped)
+                messages.warning(request, f"Every hand was scored again. Results changed at {changed}: later rounds "
+                                 "were seated on the old results.")  # fmt: skip
+            return redirect("director:dashboard", tournament.pk)
+    status = 422 if request.method == "POST" else 200
+    return _settings_page(request, tournament, form, AssistantForm(), status)
+
+
+def _settings_page(
+    request: HttpRequest, tournament: Tournament, form: TournamentForm, assistant_form: AssistantForm, status: int
+) -> HttpResponse:
+    assistants = tournament.memberships.filter(role=Membership.Role.ASSISTANT).select_related("user")
+    context = {"form": form, "tournament": tournament, "assistants": assistants, "assistant_form": assistant_form}
+    return render(request, "director/tournament_form.html", context, status=status)
+
+
+@director_required
+@require_POST
+def assistant_add(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    tournament = tournament_or_404(tournament_id)
+    form = AssistantForm(request.POST)
+    if form.is_valid():
+        try:
+            membership = services.add_assistant(
+                tournament=tournament, username=form.cleaned_data["username"], by=request.user
+            )
+        except ValidationError as error:
+            form.add_error(None, error)
+        else:
+            messages.success(request, f"{membership.user.get_username()} now assists at {tournament.name}.")
+            return redirect("director:tournament_edit", tournament.pk)
+    return _settings_page(request, tournament, TournamentForm(instance=tournament), form, 422)
+
+
+@director_required
+@require_POST
+def assistant_remove(request: HttpRequest, tournament_id: int, user_id: int) -> HttpResponse:
+    tournament = tournament_or_404(tournament_id)
+    try:
+        services.remove_assistant(tournament=tournament, user_id=user_id, by=request.user)
+    except ValidationError as error:
+        raise Http404(error.messages[0]) from None
+    messages.success(request, "The assistant was removed.")
+    return redirect("director:tournament_edit", tournament.pk)
+
+
+def _confirm_rule_change(
+    request: HttpRequest, tournament: Tournament, changes: dict, form: TournamentForm
+) -> HttpResponse | None:
+    """A page listing what new rules would change in the games played, to confirm; None when
+    the rules stay, no game moves, or the director has confirmed."""
+    if request.POST.get("confirm_rules") == "yes":
+        return None
+    try:
+        change = services.preview_update(tournament=tournament, changes=changes, settings=form.chosen_settings())
+    except ValidationError:
+        return None  # the change itself will say what is wrong
+    if not change.changes:
+        return None
+    context = {"tournament": tournament, "change": change, "posted": _resubmission(request)}
+    return render(request, "director/rule_change.html", context)
+
+
+def _resubmission(request: HttpRequest) -> list[tuple[str, str]]:
+    """The edit form's fields as posted, to send again once the director confirms."""
+    return [(k, v) for k, values in request.POST.lists() if k != "csrfmiddlewaretoken" for v in values]
+
+
+@director_required
+def dashboard(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    tournament = tournament_or_404(tournament_id)
+    rounds = list(tournament.rounds.all())
+    event_format = format_of(tournament)
+    for round_ in rounds:
+        round_.play_url = event_format.play_url(tournament, round_)
+    context = {
+        "tournament": tournament,
+        "rules_summary": summary(tournament.rules),
+        "event_format": event_format,
+        "progress": event_format.progress(tournament),
+        "rounds": rounds,
+        "current": next((r for r in rounds if r.status != Round.Status.CLOSED), None),
+        "team_count": tournament.teams.filter(status=Team.Status.ACTIVE).count(),
+        "ledger": ledger(tournament),
+        "dashboard_links": event_format.dashboard_links(tournament),
+    }
+    return render(request, "director/dashboard.html", context)

@@ -1,0 +1,209 @@
+"""Forms of play: a hand (its bounds and the scoring rules' checks), a dispute and its settling,
+a tie's decision."""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+from django import forms
+from django.core.exceptions import ValidationError
+
+from scoring import HandEntry, InvalidHand, RuleSet, Seat, Side, SideHand
+from scoring.describe import bid_name
+from scoring.hand import BLIND_NIL, NIL, validate_hand
+from scoring.rules import MISDEAL_REASONS
+from tournament.models import SIDE_CHOICES
+
+
+class TieDecisionForm(forms.Form):
+    winner = forms.ChoiceField(choices=SIDE_CHOICES)
+    how = forms.CharField(max_length=200, label="How it was decided", help_text="e.g. high card cut by the director")
+
+
+class DisputeForm(forms.Form):
+    """A table flags a hand; the note (optional) says what is disputed."""
+
+    note = forms.CharField(max_length=300, required=False, label="What is disputed?")
+
+    def cleaned_note(self) -> str:
+        return self.cleaned_data["note"] or "Disputed at the table"
+
+
+class ResolutionForm(forms.Form):
+    resolution = forms.CharField(max_length=300, label="How it was settled")
+
+
+def error_text(form: forms.Form) -> str:
+    """A form's errors as one sentence per field, for a message line: "Note: Null characters…"."""
+    return " ".join(
+        f"{form.fields[name].label if name in form.fields else ''}: {' '.join(errors)}".lstrip(": ")
+        for name, errors in form.errors.items()
+    )
+
+
+def bid_choices(rules: RuleSet) -> list[tuple[str, str]]:
+    """The bids a player may make under ``rules``, as (value, label)."""
+    low = max(rules.min_player_bid, 1) if rules.has_nil else rules.min_player_bid
+    choices = [(str(n), str(n)) for n in range(low, 14)]
+    if rules.has_nil:
+        choices.insert(0, (NIL, "Nil"))
+    if rules.has_blind_nil:
+        choices.insert(1, (BLIND_NIL, bid_name(rules, BLIND_NIL)))
+    return choices
+
+
+@functools.lru_cache(maxsize=64)
+def _hand_fields(rules: RuleSet, confirm: bool) -> dict[str, forms.Field]:
+    """The hand form's fields under ``rules``, built once per rule set: building (or Django's
+    deep copy of) twenty fields cost more than the rest of a hand's entry (bench/table_load.py)."""
+    fields: dict[str, forms.Field] = {
+        "number": forms.IntegerField(min_value=1, widget=forms.HiddenInput),
+        "version": forms.IntegerField(min_value=1, required=False, widget=forms.HiddenInput),
+        # One attempt at entering the hand, made on the phone; sending it again never stores it twice.
+        "entry_key": forms.RegexField(regex=r"^[A-Za-z0-9_-]{8,64}$", required=False, widget=forms.HiddenInput),
+        "misdeal": forms.ChoiceField(
+            required=False,
+            label="Misdeal",
+            choices=[("", "No misdeal")]
+            + [
+                (reason, MISDEAL_REASONS[reason][0].upper() + MISDEAL_REASONS[reason][1:])
+                for reason in rules.misdeal_reasons
+            ],
+        ),
+    }
+    if confirm:
+        fields["confirmed_by"] = forms.CharField(
+            max_length=20,
+            required=False,
+            label="Opponent's initials",
+            help_text="A player of the other side checks the hand and confirms it.",
+        )
+    bids = bid_choices(rules)
+    allowed = ", ".join(label.lower() if not label.isdigit() else label for _, label in bids if not label.isdigit())
+    numbers = [label for _, label in bids if label.isdigit()]
+    bid_rule = f"These rules allow bids of {numbers[0]} to 13" + (f", {allowed}" if allowed else "") + "."
+    for seat in Seat:
+        fields[f"{seat.prefix}_bid"] = forms.ChoiceField(
+            choices=[("", "–"), *bids],
+            required=False,
+            label=f"{seat.label} bid",
+            error_messages={"invalid_choice": f"{seat.label}: not a bid. {bid_rule}"},
+        )
+        # Errors are listed above the seats, so each names its seat.
+        tricks_error = f"{seat.label}: tricks are a whole number from 0 to 13."
+        fields[f"{seat.prefix}_tricks"] = forms.IntegerField(
+            min_value=0,
+            max_value=13,
+            required=False,
+            label=f"{seat.label} tricks",
+            error_messages=dict.fromkeys(("min_value", "max_value", "invalid"), tricks_error),
+        )
+    for side in Side:
+        for kind, label in (("reneges", "reneges"), ("table_talk", "table-talk incidents")):
+            fields[f"{side.prefix}_{kind}"] = forms.IntegerField(
+                min_value=0, max_value=13, required=False, initial=0, label=f"{side.value} {label}"
+            )
+    return fields
+
+
+class HandForm(forms.Form):
+    """One hand at a table. ``standing`` is each side's (score, bags) before the hand.
+
+    Its fields are :func:`_hand_fields`' own, shared by every form of the rule set (not copied,
+    as Django copies a form's declared fields): nothing may change a field after it is built.
+    """
+
+    def __init__(
+        self,
+        *args: Any,
+        rules: RuleSet,
+        standing: tuple[tuple[int, int], tuple[int, int]],
+        confirm: bool = False,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        self.rules, self.standing, self.confirm = rules, standing, confirm
+        self.fields.update(_hand_fields(rules, confirm))
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if self.confirm and not data.get("confirmed_by", "").strip():
+            message = "A player of the other side confirms the hand: type their initials."
+            self.add_error("confirmed_by", ValidationError(message, code="confirmation_required"))
+        if data.get("misdeal") or self.errors:
+            return data
+        missing = False
+        for seat in Seat:
+            for field, kind in ((f"{seat.prefix}_bid", "bid"), (f"{seat.prefix}_tricks", "number of tricks")):
+                if data.get(field) in (None, ""):
+                    self.add_error(field, ValidationError(f"Enter {seat.label}'s {kind}.", code="required"))
+                    missing = True
+        if missing:
+            return data
+        try:
+            validate_hand(self.rules, self.sides())
+        except InvalidHand as error:
+            self._add_hand_error(error)
+        return data
+
+    def entry(self) -> HandEntry:
+        """The cleaned hand, for :func:`tournament.play.hands.enter_hand` and the engine."""
+        return HandEntry.from_fields(self.cleaned_data)
+
+    def sides(self) -> list[SideHand]:
+        """The cleaned hand as the engine's two sides, each at its standing before the hand."""
+        entry = self.entry()
+        return [
+            SideHand(
+                players=players,
+                score=self.standing[i][0],
+                bags=self.standing[i][1],
+                reneges=entry.reneges[i],
+                table_talk=entry.table_talk[i],
+            )
+            for i, players in enumerate(entry.players())
+        ]
+
+    def _add_hand_error(self, error: InvalidHand) -> None:
+        if error.team and error.player:
+            seat = Seat.of(error.team, error.player)
+            field = f"{seat.prefix}_{error.field}" if error.field in ("bid", "tricks") else None
+            message = f"{seat.label}: {error.message[0].upper()}{error.message[1:]}."
+        elif error.teams:  # a side's rule, or one both sides break: the message names each
+            seat = Seat.of(error.teams[0], 1)
+            field = f"{seat.prefix}_bid" if error.field == "bid" else None
+            sides = " and ".join(Seat.of(team, 1).side.label for team in error.teams)
+            message = f"{sides}: {error.message[0].upper()}{error.message[1:]}."
+        else:
+            field, message = None, f"{error.message[0].upper()}{error.message[1:]}."
+        self.add_error(field, ValidationError(message, code=error.code))
+
+    @property
+    def correcting(self) -> bool:
+        """Whether the form corrects a stored hand (it carries the version it was based on)."""
+        return bool(self.initial.get("version") or self.data.get("version"))
+
+    SEAT_FIELDS = tuple(f"{seat.prefix}_{kind}" for seat in Seat for kind in ("bid", "tricks"))
+    PENALTY_FIELDS = ("ns_reneges", "ew_reneges", "ns_table_talk", "ew_table_talk")
+
+    @property
+    def is_blank(self) -> bool:
+        """Whether no bid or trick count is entered yet: the live preview then waits, rather than
+        list all eight as still to enter (as it would as a phone blanks its form after a save)."""
+        return self.is_bound and all(self.data.get(name, "") == "" for name in self.SEAT_FIELDS)
+
+    def seat_errors(self) -> list[tuple[str, str]]:
+        """(field name, message) of every error on a seat's bid or tricks, seat by seat."""
+        if not self.is_bound:
+            return []
+        return [(name, error) for name in self.SEAT_FIELDS for error in self.errors.get(name, ())]
+
+    def penalties_entered(self) -> bool:
+        """Whether any reneg or table-talk count is set (or wrong): the form shows that section open."""
+        return any(self[name].errors or str(self[name].value() or "0") != "0" for name in self.PENALTY_FIELDS)
+
+
+def hand_initial(hand: Any) -> dict[str, Any]:
+    """A stored hand as initial form data, for a correction."""
+    return {**hand.snapshot(), "number": hand.number, "version": hand.version}

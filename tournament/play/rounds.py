@@ -1,0 +1,48 @@
+"""Rounds of play, whatever the format: starting play, starting a seated round, closing one.
+
+What starting play seats and what closing a round leads to is the format's business
+(:class:`~tournament.formats.registry.EventFormat`); these take the tournament's lock first and ask it.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+
+from tournament.formats.registry import format_of
+from tournament.locking import lock_tournament
+from tournament.models import Round, Tournament
+
+User = AbstractBaseUser | None
+
+
+def called(round_: Round) -> str:
+    """What the event calls ``round_``, by its format: "Round 3", "Night 3"."""
+    return f"{format_of(round_.tournament).round_name} {round_.number}"
+
+
+@transaction.atomic
+def start_play(*, tournament: Tournament, by: User = None) -> Round:
+    """Seat the first round (or wave) of play as the format does; returns that round."""
+    locked = lock_tournament(tournament.pk)
+    return format_of(locked).start(tournament=locked, by=by)
+
+
+@transaction.atomic
+def start_round(*, round_: Round) -> None:
+    """Start a seated round: the table links open its games."""
+    tournament = lock_tournament(round_.tournament_id)
+    locked = Round.objects.get(pk=round_.pk)
+    locked.tournament = tournament
+    locked.start(called=called(locked))
+    round_.refresh_from_db()
+
+
+@transaction.atomic
+def close_round(*, round_: Round, by: User = None) -> Round | None:
+    """Close a running round (refused while a table plays on, is tied or disputed); the format
+    says what comes next: returns the next round, seated, if any."""
+    tournament = lock_tournament(round_.tournament_id)
+    locked = Round.objects.get(pk=round_.pk)
+    locked.tournament = tournament
+    return format_of(tournament).close_round(round_=locked, by=by)

@@ -1,0 +1,123 @@
+"""What prints, whatever the format: each document as a template and its contexts (chunks of
+pages). Score sheets are :mod:`.sheets`; a format adds its own documents
+(:meth:`tournament.formats.registry.EventFormat.documents`); :mod:`.catalog` lists them all, and
+:mod:`.jobs` turns a document into a PDF."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import Any
+
+from scoring import Seat
+from scoring.describe import handout, summary
+from scoring.rules import readings_of
+from tournament.formats.registry import format_of
+from tournament.models import Payout, Round, Tournament, playing_name
+from tournament.money.ledger import ledger, payment_entries, teams_with_balance, totals_by_method
+from tournament.play.links import qr_svg, table_url
+
+
+@dataclass(frozen=True)
+class Document:
+    """A printable document: its file name, title, template and page contexts."""
+
+    name: str
+    title: str
+    template: str
+    contexts: list[dict[str, Any]]
+
+
+def base_context(tournament: Tournament, title: str) -> dict[str, Any]:
+    """What every document's pages show: the event, the title, the paper, the rules in a line."""
+    return {
+        "tournament": tournament,
+        "title": title,
+        "paper": tournament.paper_size,
+        "rules_line": summary(tournament.rules),
+        "footer": css_string(f"{tournament.name} · {title}"),
+    }
+
+
+def css_string(text: str) -> str:
+    """``text`` as a quoted CSS string for the page footer's ``content``: every character but
+    letters, digits and spaces escaped, so quotes and backslashes in a name print as typed."""
+    return '"' + "".join(c if c.isalnum() or c == " " else f"\\{ord(c):x} " for c in text) + '"'
+
+
+def table_tents(tournament: Tournament, base: str | None = None) -> Document:
+    """A tent for every table of the event, printed once: a table's link never changes by round."""
+    tables = tournament.tables.order_by("number")
+    urls = [(t.number, table_url(t, base)) for t in tables]
+    tents = [{"table": number, "url": url, "qr": qr_svg(url, scale=6)} for number, url in urls]
+    title = "Table tents"
+    return Document("table-tents", title, "print/tents.html",
+                    [{**base_context(tournament, title), "round": None, "tents": tents}])  # fmt: skip
+
+
+def movement_slips(round_: Round, base: str | None = None) -> Document:
+    """A strip for every player: their table and seat this round, partner and opponents."""
+    tournament = round_.tournament
+    at: dict[int, dict[str, str]] = defaultdict(dict)
+    for table, seat, name in round_.seatings.annotate(name=playing_name()).values_list("table__number", "seat", "name"):
+        at[table][seat] = name
+    slips = [
+        {
+            "name": seats[s],
+            "table": table,
+            "seat": s.label,
+            "partner": seats[s.partner],
+            "opponents": " & ".join(seats[o] for o in s.side.other.seats),
+        }
+        for table, seats in sorted(at.items())
+        for s in Seat
+    ]
+    slips.sort(key=lambda slip: slip["name"].casefold())
+    resting = sorted(round_.sit_outs.annotate(name=playing_name()).values_list("name", flat=True), key=str.casefold)
+    played_in = format_of(tournament).round_words(round_)
+    title = f"Movement slips, {played_in}"
+    context = {**base_context(tournament, title), "played_in": played_in, "slips": slips, "resting": resting}
+    return Document(f"movement-slips-round-{round_.number}", title, "print/slips.html", [context])
+
+
+# --- whole-tournament documents ---------------------------------------------------------------------
+
+
+def rule_handout(tournament: Tournament) -> Document:
+    title = "Rules of play"
+    readings = readings_of(tournament.preset, tournament.rule_overrides)
+    context = {**base_context(tournament, title), "preset_title": tournament.get_preset_display(),
+               "sections": handout(tournament.rules, readings=readings,
+                                   extra=format_of(tournament).handout_sections(tournament))}  # fmt: skip
+    return Document("rules", title, "print/handout.html", [context])
+
+
+def standings(tournament: Tournament) -> Document:
+    rows = format_of(tournament).standings(tournament)
+    rounds = sorted({s.round for row in rows for s in row.standing.rounds if s is not None})
+    title = "Standings"
+    context = {
+        **base_context(tournament, title),
+        "rows": rows,
+        "rounds": rounds,
+        "tiebreak": format_of(tournament).places_text,
+        "entrant_word": "Player" if format_of(tournament).entrants_are_players(tournament) else "Team",
+        "prize_divisions": tournament.prize_divisions(),
+    }
+    return Document("standings", title, "print/standings.html", [context])
+
+
+def payout_sheet(tournament: Tournament) -> Document:
+    payouts = Payout.objects.filter(prize__tournament=tournament).select_related("prize", "player", "team")
+    title = "Prize payouts"
+    context = {**base_context(tournament, title), "payouts": list(payouts.prefetch_related("team__players")),
+               "ledger": ledger(tournament)}  # fmt: skip
+    return Document("payouts", title, "print/payouts.html", [context])
+
+
+def fee_ledger(tournament: Tournament) -> Document:
+    title = "Entry fees"
+    context = {**base_context(tournament, title), "teams": teams_with_balance(tournament), "ledger": ledger(tournament),
+               "fee_basis": format_of(tournament).fee_basis(tournament),
+               "entries": payment_entries(tournament), "by_method": totals_by_method(tournament)}  # fmt: skip
+    return Document("fee-ledger", title, "print/ledger.html", [context])

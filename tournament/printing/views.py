@@ -1,0 +1,70 @@
+"""Printing: the list of documents, and each document as a PDF (at once, or with progress)."""
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+
+from tournament.formats.registry import format_of
+from tournament.models import PrintJob, Round
+from tournament.pages import director_required, render_page, round_or_404, tournament_or_404, whole_number
+from tournament.play.links import base_url, unreachable_by_phones
+from tournament.printing import jobs
+from tournament.printing.catalog import ROUND_DOCUMENTS, event_document
+
+
+def _pdf_response(job: PrintJob) -> HttpResponse:
+    response = HttpResponse(bytes(job.pdf), content_type="application/pdf")
+    response["Content-Disposition"] = f'inline; filename="{job.document}.pdf"'
+    return response
+
+
+@director_required
+def documents(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    tournament = tournament_or_404(tournament_id)
+    event_format = format_of(tournament)
+    rounds = tournament.rounds.order_by("number")
+    context = {"tournament": tournament, "event_format": event_format,
+               "format_documents": event_format.documents(tournament),
+               "rounds": rounds.exclude(status=Round.Status.CLOSED),
+               "finished": rounds.filter(status=Round.Status.CLOSED).reverse(),
+               "jobs": tournament.print_jobs.defer("pdf")[:10],
+               "unreachable": unreachable_by_phones(base_url(request))}  # fmt: skip
+    return render(request, "director/print.html", context)
+
+
+@director_required
+def document(request: HttpRequest, tournament_id: int, name: str) -> HttpResponse:
+    tournament = tournament_or_404(tournament_id)
+    if name in ROUND_DOCUMENTS:
+        round_ = round_or_404(tournament, whole_number(request.GET.get("round")))
+        doc = ROUND_DOCUMENTS[name](round_, base_url(request))
+    else:
+        doc = event_document(tournament, name, base_url(request))
+    if doc is None:
+        raise Http404("No such document.")
+    job = jobs.produce(tournament, doc)
+    if job.status == PrintJob.Status.DONE:
+        return _pdf_response(job)
+    return render(request, "director/print_job.html", {"tournament": tournament, "job": job}, status=202)
+
+
+@director_required
+def job_status(request: HttpRequest, tournament_id: int, job_id: int) -> HttpResponse:
+    tournament = tournament_or_404(tournament_id)
+    job = get_object_or_404(PrintJob.objects.defer("pdf"), pk=job_id, tournament=tournament)
+    jobs.resume(job)
+    if job.status == PrintJob.Status.DONE:
+        target = reverse("director:print_job_pdf", args=[tournament.pk, job.pk])
+        if request.htmx:
+            response = HttpResponse(status=200)
+            response["HX-Redirect"] = target
+            return response
+        return redirect(target)
+    return render_page(request, "director/print_job.html", "progress", {"tournament": tournament, "job": job})
+
+
+@director_required
+def job_pdf(request: HttpRequest, tournament_id: int, job_id: int) -> HttpResponse:
+    tournament = tournament_or_404(tournament_id)
+    job = get_object_or_404(PrintJob, pk=job_id, tournament=tournament, status=PrintJob.Status.DONE)
+    return _pdf_response(job)

@@ -1,0 +1,2 @@
+"""Standings: ranking entrants, the rows every format's standings are made of, and the pages
+everyone watches (the public standings, the projector, finding one's seat)."""

@@ -1,0 +1,102 @@
+"""Pages for everyone: live standings and the projector view. Read-only, no login."""
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+
+from tournament.clocks.services import round_clock
+from tournament.formats.registry import format_of
+from tournament.models import Round
+from tournament.pages import director_required, tournament_or_404, whole_number
+from tournament.standings.places import find_places, page_of, round_places
+from tournament.standings.snapshot import polled, snapshot
+
+# What fits at 1920x1080 in type readable across a hall; longer lists page every REFRESH seconds.
+PROJECTOR_STANDINGS_ROWS = 15
+PROJECTOR_SEATING_ROWS = 22
+PROJECTOR_REFRESH_SECONDS = 10
+
+
+def _standings_context(tournament_id: int, page: str = "public:standings") -> dict:
+    """What the standings pages show; ``page`` (a URL name) is where the standings ask for
+    themselves again."""
+    tournament = tournament_or_404(tournament_id)
+    event_format = format_of(tournament)
+    # A progressive event's rows, a knockout's places: ranked once for every viewer (see .snapshot).
+    places = snapshot(
+        (tournament.pk, "standings"), tournament.changed_at, lambda: event_format.standings_context(tournament)
+    )
+    return {
+        "tournament": tournament,
+        **places.value,
+        "as_of": places.built_at,
+        "standings_partial": event_format.standings_partial,
+        "standings_url": reverse(page, args=[tournament.pk]),
+        "round_name": event_format.round_name,
+        "tiebreak": event_format.places_text,
+        "current": tournament.current_round(),
+        "prize_divisions": tournament.prize_divisions(),
+    }
+
+
+def _format_page(request: HttpRequest, tournament_id: int, page: str) -> HttpResponse | None:
+    """A redirect to the format's own page of that kind (``public_page``, ``projector_page`` or
+    ``standings_page``: a knockout's bracket, a league's table) when it is not the page asked for;
+    None when it is."""
+    name = getattr(format_of(tournament_or_404(tournament_id)), page)
+    return None if name == request.resolver_match.view_name else redirect(name, tournament_id)
+
+
+@polled
+def standings(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    if elsewhere := _format_page(request, tournament_id, "public_page"):
+        return elsewhere
+    context = _standings_context(tournament_id)
+    template = context["standings_partial"] if request.htmx else "public/standings.html"
+    return render(request, template, context)
+
+
+@polled
+def projector(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """The seating of a round seated but not started (to find seats), else the standings and the
+    tables still playing; one page at a time, the next one on each refresh."""
+    if elsewhere := _format_page(request, tournament_id, "projector_page"):
+        return elsewhere
+    context = _standings_context(tournament_id)
+    number, current = whole_number(request.GET.get("page"), 1), context["current"]
+    if current is not None and current.status == Round.Status.PLANNED:
+        context["seating"] = True
+        context["page"] = page_of(round_places(current), number, PROJECTOR_SEATING_ROWS)
+    else:
+        context["page"] = page_of(context["rows"], number, PROJECTOR_STANDINGS_ROWS)
+        running = current is not None and current.status == Round.Status.RUNNING
+        # Plain rows for the tables_left filter, not models: a national round has 1,000 games.
+        context["tables"] = (
+            list(current.games.order_by("table__number").values_list("table__number", "status", "hands_played"))
+            if running
+            else []
+        )
+        context["clock"] = round_clock(current) if running else None
+    context["refresh"] = PROJECTOR_REFRESH_SECONDS
+    template = "public/projector.html#projector" if request.htmx else "public/projector.html"
+    return render(request, template, context)
+
+
+def find_seat(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """ "Find my seat": part of a name gives the table, seat, partner and opponents this round."""
+    context = _standings_context(tournament_id)
+    query = request.GET.get("q", "").strip()[:80]
+    current = context["current"]
+    context.update(query=query, places=find_places(current, query) if current and query else [])
+    template = "public/standings.html#find_seat" if request.htmx else "public/standings.html"
+    return render(request, template, context)
+
+
+@director_required
+def director_standings(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """The standings as the format shows them (a progressive event's table, a knockout's places;
+    a league's is its own page); to htmx, the format's standings alone (they ask for themselves)."""
+    if elsewhere := _format_page(request, tournament_id, "standings_page"):
+        return elsewhere
+    context = _standings_context(tournament_id, "director:standings")
+    return render(request, context["standings_partial"] if request.htmx else "director/standings.html", context)
