@@ -1,10 +1,181 @@
-"""Data migrations keep a running event working."""
+"""Data migrations keep a running event working, and a database of played events migrates with
+nothing lost (issue 22).
+
+The played events are ``tests/fixtures/schema_0012.json``: every row of a progressive evening, a
+knockout and a league as migration 0012 stored them, with what the app made of them then in
+``schema_0012_expected.json`` (see ``tests/fixtures/README.md``)."""
+
+import json
+from collections import defaultdict
+from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
+from django.core.management.color import no_style
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
+from scoring import InvalidHand
+
+# --- The app's code that the played events are checked with: the one place to repoint when the
+# --- rebuild moves modules. Everything below it reads plain values out of what these return.
+from tournament.formats import format_of
+from tournament.knockout_reports import place_rows
+from tournament.league import championship_places, league_standings
+from tournament.models import Game, Hand, Payment, Payout, Tournament
+from tournament.reports import fees_due, ledger
+
 pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def standings_of(tournament: Tournament) -> dict:
+    """The event's standings and money as the app works them out: its standings rows (rank, name,
+    total, wins), a knockout's places, a league's table and championship, the ledger and each
+    team's fees due."""
+    numbers = dict(tournament.teams.values_list("pk", "number"))
+    rows = format_of(tournament).standings(tournament)
+    out = {
+        "standings": [
+            {"rank": r.standing.rank, "name": r.name, "total": r.standing.total, "rounds_won": r.standing.rounds_won,
+             "rounds": [None if s is None else [s.round, s.points, s.won, s.sat_out] for s in r.standing.rounds],
+             "division": r.division, "withdrawn": r.withdrawn}
+            for r in rows
+        ],
+        "fees_due": {str(numbers[team]): _money(amount) for team, amount in sorted(fees_due(tournament).items())},
+        "ledger": {name: _money(value) for name, value in vars(ledger(tournament)).items()},
+    }  # fmt: skip
+    if tournament.is_knockout:
+        out["places"] = [
+            {"place": p.place, "name": p.name, "went_out": p.went_out, "matches_won": p.matches_won,
+             "points": p.points, "withdrawn": p.withdrawn}
+            for p in place_rows(tournament)
+        ]  # fmt: skip
+    if tournament.is_league:
+        out["league_table"] = [
+            {"rank": line.row.rank, "name": line.name, "played": line.row.played, "won": line.row.won,
+             "lost": line.row.lost, "points_for": line.row.points_for, "points_against": line.row.points_against,
+             "bags": line.row.bags, "withdrawn": line.withdrawn}
+            for line in league_standings(tournament).lines
+        ]  # fmt: skip
+        out["championship"] = [[p.place, p.names] for p in championship_places(tournament)]
+    return out
+
+
+def scores_after_each_hand(game: Game, hands: list[Hand]) -> list:
+    """The game's running score after each of its ``hands`` as the app scores them under the
+    game's rule set (a knockout's final under its own): [[NS score, bags], [EW score, bags]], None
+    for a misdeal; for every hand, why the app refuses to score them if it does."""
+    try:
+        results = game.replay(hands).results
+    except InvalidHand as error:
+        return [f"refused: {error.message}"] * len(hands)
+    return [None if r is None else [[side.score, side.bags] for side in r.teams] for r in results]
+
+
+# --- The played events, read as plain values ------------------------------------------------------------
+
+FIXTURES = Path(__file__).parent / "fixtures"
+SCHEMA_0012 = ("tournament", "0012_payout_method")
+HAND_VALUES = ["north_bid", "east_bid", "south_bid", "west_bid", "north_tricks", "east_tricks", "south_tricks",
+           "west_tricks", "ns_reneges", "ew_reneges", "ns_table_talk", "ew_table_talk", "misdeal", "version",
+           "disputed", "dispute_note", "dispute_resolution", "confirmed_by"]  # fmt: skip
+TOTALS = ["ns_score", "ew_score", "ns_bags", "ew_bags", "hands_played", "status", "winner", "decided_by",
+          "time_up_hand", "first_dealer"]  # fmt: skip
+
+
+def _money(amount) -> str | None:
+    """An amount as "20.00" whatever the database summed it as (SQLite drops the cents of a sum)."""
+    return None if amount is None else f"{amount:.2f}"
+
+
+def _user(user) -> str:
+    return user.get_username() if user else ""
+
+
+def _clock(clock) -> dict | None:
+    if clock is None:
+        return None
+    return {"minutes": clock.minutes, "extra_minutes": clock.extra_minutes, "started": clock.started_at is not None,
+            "paused": clock.paused_at is not None, "paused_seconds": clock.paused_seconds}  # fmt: skip
+
+
+def event_results(tournament: Tournament) -> dict:
+    """Everything the expected file holds for one event: its hands (keyed "round 1, table 2,
+    hand 3", with the match and game in a match), every hand's revisions (its entry and each
+    correction), the disputes of the hands disputed, its games' totals, teams, matches, payments,
+    prizes and payouts, and :func:`standings_of`."""
+    numbers = dict(tournament.teams.values_list("pk", "number"))
+    games = Game.objects.filter(round__tournament=tournament).select_related("round__tournament", "table", "match")
+    hands, revisions, disputes, totals = {}, {}, {}, {}
+    for game in games.order_by("round__number", "table__number", "match__key", "match_game"):
+        where = f"round {game.round.number}, table {game.table.number}"
+        if game.match_id:
+            where += f", match {game.match.key} game {game.match_game}"
+        totals[where] = {field: getattr(game, field) for field in TOTALS}
+        played = list(game.hands.order_by("number").prefetch_related("revisions__changed_by", "disputes"))
+        for hand, after in zip(played, scores_after_each_hand(game, played), strict=True):
+            key = f"{where}, hand {hand.number}"
+            hands[key] = {**{field: getattr(hand, field) for field in HAND_VALUES}, "score_after": after}
+            revisions[key] = [
+                {"source": r.source, "by": _user(r.changed_by), "before": r.before, "after": r.after}
+                for r in hand.revisions.all()
+            ]
+            if hand.disputes.all():
+                disputes[key] = [
+                    {
+                        "note": d.note,
+                        "raised_from": d.raised_from,
+                        "resolution": d.resolution,
+                        "resolved": not d.is_open,
+                    }
+                    for d in hand.disputes.all()
+                ]
+    return {
+        "hands": hands,
+        "revisions": revisions,
+        "disputes": disputes,
+        "games": totals,
+        "teams": {
+            str(team.number): {"status": team.status, "checked_in": team.checked_in, "seed": team.seed,
+                               "players": [[p.name, p.division, p.substitute, p.substitute_from]
+                                           for p in team.players.all()]}
+            for team in tournament.teams.prefetch_related("players")
+        },
+        "matches": {
+            m.key: {"stage": m.stage, "round": m.round, "number": m.number, "best_of": m.best_of,
+                    "home": numbers.get(m.home_id), "away": numbers.get(m.away_id), "winner": numbers.get(m.winner_id),
+                    "status": m.status, "outcome": m.outcome, "reason": m.reason, "leg": m.leg,
+                    "postponed_from": m.postponed_from, "make_up": m.make_up, "void": m.void,
+                    "table": m.table.number if m.table_id else None, "clock": _clock(m.clock)}
+            for m in tournament.matches.select_related("table", "clock").order_by("position")
+        },
+        "payments": [
+            {"team": numbers[p.team_id], "kind": p.kind, "amount": _money(p.amount), "method": p.method, "note": p.note,
+             "by": _user(p.recorded_by)}
+            for p in Payment.objects.filter(team__tournament=tournament).select_related("recorded_by")
+        ],
+        "prizes": [
+            {"kind": p.kind, "place": p.place, "division": p.division,
+             "amount": _money(p.amount), "share_percent": _money(p.share_percent)}
+            for p in tournament.prizes.all()
+        ],
+        "payouts": [
+            {"prize": [p.prize.kind, p.prize.place, p.prize.division],
+             "to": p.player.name if p.player_id else numbers[p.team_id], "amount": _money(p.amount),
+             "paid": p.paid_at is not None, "received_by": p.received_by, "method": p.method}
+            for p in Payout.objects.filter(prize__tournament=tournament).select_related("prize", "player")
+        ],
+        **standings_of(tournament),
+    }  # fmt: skip
+
+
+def played_results() -> dict:
+    """:func:`event_results` of every event in the database, by name, as JSON values."""
+    events = {t.name: event_results(t) for t in Tournament.objects.order_by("name")}
+    return json.loads(json.dumps(events))
+
+
+# --- Migrating ------------------------------------------------------------------------------------------
 
 
 def _migrate(target: tuple[str, str]):
@@ -14,11 +185,95 @@ def _migrate(target: tuple[str, str]):
     return executor.loader.project_state([target]).apps
 
 
+def _migrate_to_the_latest() -> None:
+    executor = MigrationExecutor(connection)
+    executor.migrate(executor.loader.graph.leaf_nodes())
+
+
 @pytest.fixture(autouse=True)
 def _back_to_the_latest_schema():
     yield
-    executor = MigrationExecutor(connection)
-    executor.migrate(executor.loader.graph.leaf_nodes())
+    _migrate_to_the_latest()
+
+
+def _parents_first(models: dict) -> list[str]:
+    """The models' labels, each after every model it refers to."""
+    order: list[str] = []
+
+    def visit(label: str) -> None:
+        if label in order:
+            return
+        for field in models[label]._meta.concrete_fields:
+            parent = field.related_model._meta.label_lower if field.is_relation else None
+            if parent in models and parent != label:
+                visit(parent)
+        order.append(label)
+
+    for label in models:
+        visit(label)
+    return order
+
+
+def _values(model, fields: dict) -> dict:
+    """A dumped row's ``fields`` as attributes of the historical ``model``: foreign keys by their
+    ids, other values as the field reads them (a date from its text, an amount as a Decimal)."""
+    values = {}
+    for name, value in fields.items():
+        field = model._meta.get_field(name)
+        if field.many_to_many:
+            assert not value, f"{model._meta.label}.{name}: the loader inserts no many-to-many rows"
+        else:
+            values[field.attname] = value if field.is_relation else field.to_python(value)
+    return values
+
+
+def _load(rows: list[dict], apps) -> None:
+    """Insert ``rows`` (``manage.py dumpdata``'s) through the historical ``apps``: ids kept,
+    parents first; then the ids' sequences are set past them (PostgreSQL)."""
+    by_model: dict[str, list[dict]] = defaultdict(list)
+    for row in rows:
+        by_model[row["model"]].append(row)
+    models = {label: apps.get_model(label) for label in by_model}
+    for label in _parents_first(models):
+        model = models[label]
+        stored = [(row["pk"], _values(model, row["fields"])) for row in by_model[label]]
+        model.objects.bulk_create(model(pk=pk, **values) for pk, values in stored)
+        # An insert stamps auto_now(_add) fields with its own time: the stored times go back.
+        stamped = [f.attname for f in model._meta.concrete_fields if getattr(f, "auto_now", False)
+                   or getattr(f, "auto_now_add", False)]  # fmt: skip
+        for pk, values in stored if stamped else ():
+            model.objects.filter(pk=pk).update(**{name: values[name] for name in stamped})
+    with connection.cursor() as cursor:
+        for statement in connection.ops.sequence_reset_sql(no_style(), list(models.values())):
+            cursor.execute(statement)
+
+
+def _differences(expected: object, found: object, where: str = "") -> Iterator[str]:
+    """Where ``found`` differs from ``expected``, one line each."""
+    if isinstance(expected, dict) and isinstance(found, dict):
+        for key in [*expected, *(k for k in found if k not in expected)]:
+            if key not in found or key not in expected:
+                yield f"{where}/{key}: {'missing' if key not in found else 'not expected'}"
+            else:
+                yield from _differences(expected[key], found[key], f"{where}/{key}")
+    elif isinstance(expected, list) and isinstance(found, list) and len(expected) == len(found):
+        for index, (one, other) in enumerate(zip(expected, found, strict=True)):
+            yield from _differences(one, other, f"{where}[{index}]")
+    elif isinstance(expected, list) and isinstance(found, list):
+        missing, extra = [x for x in expected if x not in found], [x for x in found if x not in expected]
+        yield f"{where}: {len(expected)} expected, {len(found)} found; missing {missing}, not expected {extra}"
+    elif expected != found:
+        yield f"{where}: expected {expected!r}, found {found!r}"
+
+
+def test_a_played_progressive_evening_knockout_and_league_migrate_with_every_hand_payment_and_standing():
+    apps = _migrate(SCHEMA_0012)
+    _load(json.loads((FIXTURES / "schema_0012.json").read_text()), apps)
+    _migrate_to_the_latest()
+
+    expected = json.loads((FIXTURES / "schema_0012_expected.json").read_text())["events"]
+    differences = list(_differences(expected, played_results()))
+    assert not differences, f"{len(differences)} differences:\n" + "\n".join(differences[:40])
 
 
 def test_table_links_move_from_games_to_tables_keeping_the_current_rounds_link():
