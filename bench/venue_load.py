@@ -108,7 +108,7 @@ class Tally:
         values = sorted(s for kind in kinds for s in self.seconds[kind])
         errors = sum(sum(self.errors[kind].values()) for kind in kinds)
         if not values:
-            return f"    {label:<22} none", target is None
+            return f"    {label:<22} none", True
         p50, p95, p99 = (values[min(len(values) - 1, math.ceil(q * len(values)) - 1)] for q in (0.50, 0.95, 0.99))
         met = target is None or (p95 <= target and errors == 0)
         verdict = f"  target p95 <= {target * 1000:.0f} ms, 0 errors: {'met' if met else 'MISSED'}" if target else ""
