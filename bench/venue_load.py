@@ -68,20 +68,20 @@ PG_DATABASE = os.environ.get("BENCH_PG_DATABASE", "venue")
 
 def build_event(tables: int) -> dict:
     """In a child process with the server's environment: migrate, collect static files, build the
-    event with round 1 started. The only place the app's code is imported (paths may move)."""
+    event with round 1 started. The only place the app's code is imported."""
     import django
 
     django.setup()
     from django.core.management import call_command
 
-    from tournament import services
-    from tournament.simulation import create_event
+    from tournament.formats.progressive.simulation import create_progressive
+    from tournament.play.rounds import start_round
 
     call_command("migrate", verbosity=0)
     call_command("collectstatic", verbosity=0, interactive=False)
-    tournament = create_event(couples=2 * tables, rounds=8, seed=1, partners="split")
+    tournament = create_progressive(couples=2 * tables, rounds=8, seed=1, partners="split")
     round_ = tournament.rounds.get(number=1)
-    services.start_round(round_=round_)
+    start_round(round_=round_)
     tokens = list(round_.games.order_by("table__number").values_list("table__token", flat=True))
     return {"tournament": tournament.pk, "tokens": tokens}
 

@@ -34,6 +34,7 @@ class Answer:
     status: int
     text: str
     location: str = ""
+    retry_after: str = ""  # a 503's "send it again after this many seconds"
 
     @property
     def words(self) -> str:
@@ -90,7 +91,7 @@ class Browser:
                 status, headers, text = response.status, response.headers, response.read().decode()
         except urllib.error.HTTPError as error:
             status, headers, text = error.code, error.headers, error.read().decode()
-        answer = Answer(self.who, what, status, text, headers.get("Location", ""))
+        answer = Answer(self.who, what, status, text, headers.get("Location", ""), headers.get("Retry-After", ""))
         self.answers.append(answer)
         return answer
 

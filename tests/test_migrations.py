@@ -19,11 +19,11 @@ from scoring import InvalidHand
 
 # --- The app's code that the played events are checked with: the one place to repoint when the
 # --- rebuild moves modules. Everything below it reads plain values out of what these return.
-from tournament.formats import format_of
-from tournament.knockout_reports import place_rows
-from tournament.league import championship_places, league_standings
+from tournament.formats.knockout.reports import place_rows
+from tournament.formats.league.standings import championship_places, league_standings
+from tournament.formats.registry import format_of
 from tournament.models import Game, Hand, Payment, Payout, Tournament
-from tournament.reports import fees_due, ledger
+from tournament.money.ledger import fees_due, ledger
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -44,13 +44,13 @@ def standings_of(tournament: Tournament) -> dict:
         "fees_due": {str(numbers[team]): _money(amount) for team, amount in sorted(fees_due(tournament).items())},
         "ledger": {name: _money(value) for name, value in vars(ledger(tournament)).items()},
     }  # fmt: skip
-    if tournament.is_knockout:
+    if tournament.format in ("single_elimination", "double_elimination"):
         out["places"] = [
             {"place": p.place, "name": p.name, "went_out": p.went_out, "matches_won": p.matches_won,
              "points": p.points, "withdrawn": p.withdrawn}
             for p in place_rows(tournament)
         ]  # fmt: skip
-    if tournament.is_league:
+    if tournament.format == "round_robin":
         out["league_table"] = [
             {"rank": line.row.rank, "name": line.name, "played": line.row.played, "won": line.row.won,
              "lost": line.row.lost, "points_for": line.row.points_for, "points_against": line.row.points_against,

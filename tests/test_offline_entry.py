@@ -82,10 +82,11 @@ def test_a_key_made_for_another_tables_game_is_refused_there(client, running_rou
 
 
 @pytest.mark.parametrize("key", ["short", "has spaces in it", "x" * 65, "<script>alert(1)</script>"])
-def test_a_malformed_key_is_refused_and_nothing_is_stored(client, game, key):
+def test_a_malformed_key_is_refused_with_a_message_and_nothing_is_stored(client, game, key):
     response = post_hand(client, game, 1, even_hand(7), entry_key=key)
     assert response.status_code == 422
     assert "entry_key" in response.context["form"].errors
+    assert "Entry key: the page&#x27;s key for this hand is damaged" in response.content.decode()
     assert game.hands.count() == 0
 
 

@@ -26,9 +26,10 @@ from tests.conftest import even_hand
 from tests.live_http import Answer, Director, saves, together
 
 # --- the app's code: stored state and what it should be (repoint here when modules move) -----------
-from tournament.bracket import Status as Slot
-from tournament.bracket import resolve
-from tournament.matches import winner_from_games
+from tournament.formats.knockout.bracket import Status as Slot
+from tournament.formats.knockout.bracket import resolve
+from tournament.formats.knockout.services import bracket_for
+from tournament.matches.rules import winner_from_games
 from tournament.models import Dispute, Game, Match, Round, Tournament
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -54,14 +55,13 @@ def match_made(match: Match, games: list[Game]) -> tuple[int, str] | None:
 
 def time_limit(match: Match) -> int | None:
     """The minutes a match's clock counts down under the rules now in force (a final's own)."""
-    tournament = match.tournament
-    return (tournament.final_rules if match.stage == Match.Stage.FINAL else tournament.rules).time_limit_minutes
+    return match.rules.time_limit_minutes
 
 
 def bracket_made(tournament: Tournament, results: dict[str, int]):
     """A fresh resolve of the tournament's seeds and ``results`` (match key to winning team id)."""
     seeds = list(tournament.teams.filter(seed__isnull=False).order_by("seed").values_list("pk", flat=True))
-    return resolve(tournament.bracket_for(len(seeds)), seeds, results)
+    return resolve(bracket_for(tournament, len(seeds)), seeds, results)
 
 
 # --- the data against a full replay ----------------------------------------------------------------

@@ -61,7 +61,13 @@ def _hand_fields(rules: RuleSet, confirm: bool) -> dict[str, forms.Field]:
         "number": forms.IntegerField(min_value=1, widget=forms.HiddenInput),
         "version": forms.IntegerField(min_value=1, required=False, widget=forms.HiddenInput),
         # One attempt at entering the hand, made on the phone; sending it again never stores it twice.
-        "entry_key": forms.RegexField(regex=r"^[A-Za-z0-9_-]{8,64}$", required=False, widget=forms.HiddenInput),
+        "entry_key": forms.RegexField(
+            regex=r"^[A-Za-z0-9_-]{8,64}$",
+            required=False,
+            widget=forms.HiddenInput,
+            label="Entry key",
+            error_messages={"invalid": "the page's key for this hand is damaged: open the table's link again."},
+        ),
         "misdeal": forms.ChoiceField(
             required=False,
             label="Misdeal",
