@@ -56,7 +56,9 @@ WRITES = {
     "choose the first dealer": lambda t, r: set_first_dealer(game=r.games.first(), seat=Seat.EAST),
     "raise a dispute": lambda t, r: flag_dispute(hand=_hand(r.games.first()).hand, note="EW say 5"),
     "start the round's clock": lambda t, r: start_round_clock(round_=r),
-    "change the rules": lambda t, r: update_tournament(tournament=t, changes={"rule_overrides": {"bag_limit": 7, "bag_penalty": 70}}),
+    "change the rules": lambda t, r: update_tournament(
+        tournament=t, changes={"rule_overrides": {"bag_limit": 7, "bag_penalty": 70}}
+    ),
     "add a prize": lambda t, r: save_prize(prize=t.prizes.model(tournament=t, place=1, amount=Decimal("50"))),
 }
 
@@ -117,7 +119,7 @@ def test_a_save_that_waits_too_long_for_the_lock_is_answered_503_and_stored_once
     round_ = start_play(tournament=tournament)
     start_round(round_=round_)
     game = round_.games.get(table__number=1)
-    phone = Phone(live_server.url, game.table.token, 1, answers := [])
+    phone = Phone(live_server.url, game.table.token, 1, [])
     form = phone.load()
     body = urllib.parse.urlencode({"number": form.number, "entry_key": "phone-one", **even_hand(7)}).encode()
     headers = {"Content-Type": "application/x-www-form-urlencoded", "X-CSRFToken": phone.csrf, "HX-Request": "true"}
