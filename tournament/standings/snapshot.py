@@ -2,32 +2,32 @@
 the event changes, not for every viewer.
 
 Two hundred phones and a projector polling the standings of a 1,000-table evening every few
-seconds would otherwise rank 4,000 players for each of them. A snapshot is kept in this process
-(each app server keeps its own) with the tournament's ``changed_at`` it was built from (every write
-stamps it as it takes the tournament's lock, see :mod:`tournament.locking`): while nothing has
-changed it is served as it is; once something has, it is built again, but not before it is
-``SPADES_SNAPSHOT_SECONDS`` old. The pages say when their snapshot was made.
+seconds would otherwise rank 4,000 players for each of them. A snapshot is kept in Django's cache
+(``CACHES``: each app server's memory by default, or one cache the servers share) with the
+tournament's ``changed_at`` it was built from (every write stamps it as it takes the tournament's
+lock, see :mod:`tournament.locking`): while nothing has changed it is served as it is; once
+something has, it is built again, but not before it is ``SPADES_SNAPSHOT_SECONDS`` old. The pages
+say when their snapshot was made.
 """
 
 from __future__ import annotations
 
-import threading
-import time
-from collections import OrderedDict
-from collections.abc import Callable, Hashable
+import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from functools import wraps
 from typing import Any, Generic, TypeVar
 
 from django.conf import settings
+from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse
 from django.utils import timezone
 
 from tournament.models import Tournament
 
 T = TypeVar("T")
-KEPT = 256  # snapshots kept in a process: the pages of a few events at once
+KEEP_SECONDS = 3600  # an event nobody has looked at for an hour leaves the cache
 
 
 @dataclass(frozen=True)
@@ -35,32 +35,24 @@ class Snapshot(Generic[T]):
     value: T
     changed_at: datetime  # the tournament's stamp it was built from
     built_at: datetime
-    built: float  # time.monotonic() when built
 
 
-_kept: OrderedDict[Hashable, Snapshot] = OrderedDict()
-_lock = threading.Lock()
-
-
-def snapshot(key: Hashable, changed_at: datetime, build: Callable[[], T]) -> Snapshot[T]:
-    """The snapshot of ``key`` (a tournament's id first), built by ``build`` unless the one kept is
-    of the tournament as it is (``changed_at``) or younger than ``SPADES_SNAPSHOT_SECONDS``. With
-    that setting 0, every page is built for its viewer and nothing is kept."""
-    if settings.SPADES_SNAPSHOT_SECONDS <= 0:
-        return Snapshot(build(), changed_at, timezone.now(), time.monotonic())
-    with _lock:
-        kept = _kept.get(key)
-        if kept is not None:
-            _kept.move_to_end(key)
+def snapshot(tournament_id: int, name: str, changed_at: datetime, build: Callable[[], T]) -> Snapshot[T]:
+    """The snapshot ``name`` of tournament ``tournament_id``, built by ``build`` unless the one kept
+    is of the tournament as it is (``changed_at``) or younger than ``SPADES_SNAPSHOT_SECONDS``.
+    With that setting 0, every page is built for its viewer and nothing is kept."""
+    seconds = settings.SPADES_SNAPSHOT_SECONDS
+    if seconds <= 0:
+        return Snapshot(build(), changed_at, timezone.now())
+    # A cache key is short and plain (memcached's rule): the name may be a page's full address.
+    key = f"snapshot:{tournament_id}:{hashlib.sha256(name.encode()).hexdigest()[:32]}"
+    kept: Snapshot[T] | None = cache.get(key)
     if kept is not None and (
-        kept.changed_at >= changed_at or time.monotonic() - kept.built < settings.SPADES_SNAPSHOT_SECONDS
+        kept.changed_at >= changed_at or timezone.now() - kept.built_at < timedelta(seconds=seconds)
     ):
         return kept
-    made = Snapshot(build(), changed_at, timezone.now(), time.monotonic())
-    with _lock:
-        _kept[key] = made
-        while len(_kept) > KEPT:
-            _kept.popitem(last=False)
+    made = Snapshot(build(), changed_at, timezone.now())
+    cache.set(key, made, KEEP_SECONDS)
     return made
 
 
@@ -90,7 +82,7 @@ def polled(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
             return response.content, response["Content-Type"]
 
         try:
-            kept = snapshot((tournament_id, view.__name__, request.get_full_path()), changed_at, build)
+            kept = snapshot(tournament_id, f"{view.__name__} {request.get_full_path()}", changed_at, build)
         except _NotKept as not_kept:
             return not_kept.response
         content, content_type = kept.value

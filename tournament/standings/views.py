@@ -24,7 +24,7 @@ def _standings_context(tournament_id: int, page: str = "public:standings") -> di
     event_format = format_of(tournament)
     # A progressive event's rows, a knockout's places: ranked once for every viewer (see .snapshot).
     places = snapshot(
-        (tournament.pk, "standings"), tournament.changed_at, lambda: event_format.standings_context(tournament)
+        tournament.pk, "standings", tournament.changed_at, lambda: event_format.standings_context(tournament)
     )
     return {
         "tournament": tournament,
