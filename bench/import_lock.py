@@ -37,14 +37,14 @@ for name, value in {"DJANGO_DEBUG": "false", "DJANGO_SECRET_KEY": "bench-" + "k"
                     "DJANGO_ALLOWED_HOSTS": "testserver", "DJANGO_HTTPS": "false"}.items():  # fmt: skip
     os.environ.setdefault(name, value)
 django.setup()
-from django.db import OperationalError, connection, connections, transaction  # noqa: E402  # noqa: E402
-from django.utils import timezone  # noqa: E402  # noqa: E402
+from django.db import OperationalError, connection, connections, transaction  # noqa: E402
+from django.utils import timezone  # noqa: E402
 
-from scoring.random_hands import random_hand  # noqa: E402  # noqa: E402
-from tournament import restore, services, transfer  # noqa: E402  # noqa: E402
-from tournament.formats.progressive.simulation import create_progressive  # noqa: E402  # noqa: E402
-from tournament.models import Game, Hand, HandRevision, Table  # noqa: E402  # noqa: E402
-from tournament.simulation.play import hand_entry  # noqa: E402  # noqa: E402
+from scoring.random_hands import random_hand  # noqa: E402
+from tournament import restore, services, transfer  # noqa: E402
+from tournament.formats.progressive.simulation import create_progressive  # noqa: E402
+from tournament.models import Game, Hand, HandRevision, Table  # noqa: E402
+from tournament.simulation.play import hand_entry  # noqa: E402
 
 TABLES = int(os.environ.get("BENCH_IMPORT_TABLES", "1000"))
 ROUNDS = int(os.environ.get("BENCH_IMPORT_ROUNDS", "8"))

@@ -15,20 +15,20 @@ import django
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tournament.settings")
 django.setup()
-from django.contrib.auth import get_user_model  # noqa: E402  # noqa: E402
-from django.db import connection  # noqa: E402  # noqa: E402
-from django.test import Client  # noqa: E402  # noqa: E402
-from django.test.utils import setup_test_environment  # noqa: E402  # noqa: E402
-from django.urls import reverse  # noqa: E402  # noqa: E402
+from django.contrib.auth import get_user_model  # noqa: E402
+from django.db import connection  # noqa: E402
+from django.test import Client  # noqa: E402
+from django.test.utils import setup_test_environment  # noqa: E402
+from django.urls import reverse  # noqa: E402
 from tournament_scale import timed  # noqa: E402 - beside this script  # noqa: E402
 
-from scoring.random_hands import random_hand  # noqa: E402  # noqa: E402
-from tournament import services  # noqa: E402  # noqa: E402
-from tournament.formats.knockout.simulation import create_knockout  # noqa: E402  # noqa: E402
-from tournament.formats.registry import format_of  # noqa: E402  # noqa: E402
-from tournament.models import Game, Hand, HandRevision, Match  # noqa: E402  # noqa: E402
-from tournament.simulation.play import hand_entry, play_game  # noqa: E402  # noqa: E402
-from tournament.simulation.scratch import throwaway_database  # noqa: E402  # noqa: E402
+from scoring.random_hands import random_hand  # noqa: E402
+from tournament import services  # noqa: E402
+from tournament.formats.knockout.simulation import create_knockout  # noqa: E402
+from tournament.formats.registry import format_of  # noqa: E402
+from tournament.models import Game, Hand, HandRevision, Match  # noqa: E402
+from tournament.simulation.play import hand_entry, play_game  # noqa: E402
+from tournament.simulation.scratch import throwaway_database  # noqa: E402
 
 
 def _play_round_one(tournament, rng: random.Random) -> None:

@@ -21,17 +21,17 @@ import django
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tournament.settings")
 django.setup()
-from django.contrib.auth import get_user_model  # noqa: E402  # noqa: E402
-from django.db import connection, reset_queries  # noqa: E402  # noqa: E402
-from django.test import Client  # noqa: E402  # noqa: E402
-from django.test.utils import CaptureQueriesContext, setup_test_environment  # noqa: E402  # noqa: E402
-from django.urls import reverse  # noqa: E402  # noqa: E402
+from django.contrib.auth import get_user_model  # noqa: E402
+from django.db import connection, reset_queries  # noqa: E402
+from django.test import Client  # noqa: E402
+from django.test.utils import CaptureQueriesContext, setup_test_environment  # noqa: E402
+from django.urls import reverse  # noqa: E402
 
-from scoring import Side  # noqa: E402  # noqa: E402
-from tournament import league, schedule, services  # noqa: E402  # noqa: E402
-from tournament.models import Game, Match, Round, Table, Tournament  # noqa: E402  # noqa: E402
-from tournament.simulation.play import player_name  # noqa: E402  # noqa: E402
-from tournament.simulation.scratch import throwaway_database  # noqa: E402  # noqa: E402
+from scoring import Side  # noqa: E402
+from tournament import league, schedule, services  # noqa: E402
+from tournament.models import Game, Match, Round, Table, Tournament  # noqa: E402
+from tournament.simulation.play import player_name  # noqa: E402
+from tournament.simulation.scratch import throwaway_database  # noqa: E402
 
 
 def timed(action, repeat: int = 1) -> tuple[float, int]:

@@ -29,14 +29,14 @@ import django
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tournament.settings")
 django.setup()
-from django.template import engines  # noqa: E402  # noqa: E402
+from django.template import engines  # noqa: E402
 
-from tournament import pdf, printing, services  # noqa: E402  # noqa: E402
-from tournament.formats.progressive.simulation import create_progressive  # noqa: E402  # noqa: E402
-from tournament.models import Round  # noqa: E402  # noqa: E402
-from tournament.play.links import qr_svg  # noqa: E402  # noqa: E402
-from tournament.simulation.play import play_game  # noqa: E402  # noqa: E402
-from tournament.simulation.scratch import throwaway_database  # noqa: E402  # noqa: E402
+from tournament import pdf, printing, services  # noqa: E402
+from tournament.formats.progressive.simulation import create_progressive  # noqa: E402
+from tournament.models import Round  # noqa: E402
+from tournament.play.links import qr_svg  # noqa: E402
+from tournament.simulation.play import play_game  # noqa: E402
+from tournament.simulation.scratch import throwaway_database  # noqa: E402
 
 NAIVE = Path(__file__).with_name("naive_score_sheets.html")
 

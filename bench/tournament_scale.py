@@ -24,15 +24,15 @@ for name, value in {"DJANGO_DEBUG": "false", "DJANGO_SECRET_KEY": "bench-" + "k"
                     "DJANGO_ALLOWED_HOSTS": "testserver", "DJANGO_HTTPS": "false"}.items():  # fmt: skip
     os.environ.setdefault(name, value)
 django.setup()
-from django.core.management import call_command  # noqa: E402  # noqa: E402
-from django.db import connection, reset_queries  # noqa: E402  # noqa: E402
-from django.test import Client  # noqa: E402  # noqa: E402
-from django.test.utils import CaptureQueriesContext, setup_test_environment  # noqa: E402  # noqa: E402
-from django.urls import reverse  # noqa: E402  # noqa: E402
+from django.core.management import call_command  # noqa: E402
+from django.db import connection, reset_queries  # noqa: E402
+from django.test import Client  # noqa: E402
+from django.test.utils import CaptureQueriesContext, setup_test_environment  # noqa: E402
+from django.urls import reverse  # noqa: E402
 
-from tournament import services  # noqa: E402  # noqa: E402
-from tournament.simulation.play import create_event, play_game  # noqa: E402  # noqa: E402
-from tournament.simulation.scratch import throwaway_database  # noqa: E402  # noqa: E402
+from tournament import services  # noqa: E402
+from tournament.simulation.play import create_event, play_game  # noqa: E402
+from tournament.simulation.scratch import throwaway_database  # noqa: E402
 
 ROUNDS = 8
 SIZES = [int(n) for n in os.environ.get("BENCH_SCALE_TABLES", "10,100,1000").split(",")]
