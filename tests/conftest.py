@@ -149,8 +149,7 @@ def format_settings(tournament, **fields) -> dict:
         chosen = {name: value for name, value in fields.items() if name in names}
         if chosen:
             model.objects.update_or_create(tournament=tournament, defaults=chosen)
-    tournament.__dict__.pop("_knockout_settings", None)
-    tournament.__dict__.pop("_league_settings", None)
+    tournament.refresh_from_db()  # forgets the settings it had read
     return {name: value for name, value in fields.items() if name not in BRACKET_SETTINGS | LEAGUE_SETTINGS}
 
 

@@ -209,9 +209,21 @@ def test_the_standings_on_a_phone_show_what_fits_and_each_round_when_turned(brow
 
 # Each format and the fields the tournament form shows for it, and some it hides.
 FORMAT_FIELDS = [
-    ("progressive_split", ["rounds_planned", "seating_order", "prize_ties"], ["best_of", "tables_available", "legs"]),
-    ("single_elimination", ["seating_order", "best_of", "tables_available"], ["rounds_planned", "legs"]),
-    ("round_robin", ["legs", "tiebreaker_1", "best_of", "prize_ties"], ["rounds_planned", "seating_order"]),
+    (
+        "progressive_split",
+        ["rounds_planned", "seating_order", "prize_ties"],
+        ["knockout-best_of", "knockout-tables_available", "league-legs"],
+    ),
+    (
+        "single_elimination",
+        ["seating_order", "knockout-best_of", "knockout-tables_available"],
+        ["rounds_planned", "league-legs", "league-best_of"],
+    ),
+    (
+        "round_robin",
+        ["league-legs", "league-tiebreaker_1", "league-best_of", "prize_ties"],
+        ["rounds_planned", "seating_order", "knockout-best_of"],
+    ),
 ]
 
 
@@ -228,12 +240,13 @@ def test_the_tournament_form_shows_the_chosen_formats_fields(desktop_page, direc
         screenshot(page, f"tournament-form-{event_format}")
     # A field in error stays in sight whatever the format: the server checks every field.
     page.fill("#id_name", "Spring Open")
-    page.select_option("#id_tiebreaker_1", index=1)
-    page.select_option("#id_tiebreaker_2", index=1)
+    page.select_option("#id_league-tiebreaker_1", index=1)
+    page.select_option("#id_league-tiebreaker_2", index=1)
     page.select_option("#id_format", "progressive_fixed")
     page.get_by_role("button", name="Save").click()
-    page.wait_for_selector("#id_tiebreaker_1-error")
-    assert page.locator("#id_tiebreaker_1-error").is_visible() and not page.locator("#id_best_of").is_visible()
+    page.wait_for_selector("#id_league-tiebreaker_1-error")
+    assert page.locator("#id_league-tiebreaker_1-error").is_visible()
+    assert not page.locator("#id_knockout-best_of").is_visible()
 
 
 def test_without_javascript_the_tournament_form_shows_every_field_grouped_by_format(browser, live_server, director):
@@ -242,6 +255,6 @@ def test_without_javascript_the_tournament_form_shows_every_field_grouped_by_for
     _log_in(page, director)
     page.goto("/t/new/")
     legends = page.locator("fieldset.format-group > legend").all_inner_texts()
-    assert legends[0] == "Every format" and "Knockouts" in legends and "League season" in legends
+    assert legends[0] == "Every format" and "Knockout" in legends and "League" in legends
     assert all(page.locator(f"#id_{name}").is_visible() for _, shown, _ in FORMAT_FIELDS for name in shown)
     context.close()

@@ -12,6 +12,7 @@ from scoring import HandEntry
 from tests.conftest import COUPLES, PHONE
 from tests.test_league import make_league
 from tournament.clocks.services import start_round_clock
+from tournament.formats.league.models import LeagueSettings
 from tournament.formats.league.standings import league_matches
 from tournament.formats.registry import format_of
 from tournament.models import HandRevision, Match, Team, Tournament
@@ -98,10 +99,10 @@ def test_a_director_runs_a_six_team_league_to_the_championship_payouts(
     page.fill("#id_date", "2026-11-24")
     page.select_option("#id_preset", "league-300")
     page.select_option("#id_format", "round_robin")
-    page.select_option("#id_final_preset", "championship-500")
+    page.select_option("#id_league-final_preset", "championship-500")
     page.fill("#id_entry_fee", "10")
-    page.select_option("#id_fee_per", Tournament.FeePer.NIGHT)
-    page.select_option("#id_championship_teams", "2")
+    page.select_option("#id_league-fee_per", LeagueSettings.FeePer.NIGHT)
+    page.select_option("#id_league-championship_teams", "2")
     page.get_by_role("button", name="Save").click()
     page.wait_for_selector("text=Registration open")
     tournament = Tournament.objects.get(name="Tuesday League")
@@ -269,9 +270,9 @@ def test_choosing_the_league_preset_sets_the_finals_rule_set(desktop_page, direc
     page.goto("/t/new/")
     page.select_option("#id_format", "round_robin")
     page.select_option("#id_preset", "league-300")
-    assert page.input_value("#id_final_preset") == "championship-500"
+    assert page.input_value("#id_league-final_preset") == "championship-500"
     page.select_option("#id_preset", "classic")
-    assert page.input_value("#id_final_preset") == ""
-    page.select_option("#id_final_preset", "progressive-500")  # the director's own choice stays
+    assert page.input_value("#id_league-final_preset") == ""
+    page.select_option("#id_league-final_preset", "progressive-500")  # the director's own choice stays
     page.select_option("#id_preset", "league-300")
-    assert page.input_value("#id_final_preset") == "progressive-500"
+    assert page.input_value("#id_league-final_preset") == "progressive-500"

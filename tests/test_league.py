@@ -31,7 +31,7 @@ from tournament.formats.league.standings import (
 )
 from tournament.formats.league.standings import league_matches as matches_of
 from tournament.models import Game, Match, Round, Team, Tournament
-from tournament.play.rounds import start_round
+from tournament.play.rounds import close_round, start_round
 
 
 def make_league(couples: int = 4, **fields) -> Tournament:
@@ -466,7 +466,7 @@ def test_the_season_schedule_and_the_league_table_print(director_client, tmp_pat
     finish(match, winner=match.home, home_points=300, away_points=120)
     postpone_match(match=league_matches(tournament)[-1], to_night=6)
     for name, words in (
-        ("season-schedule", ["Night 1", "Night 6", "(from night 5)", "Resting:", "300 to 120"]),
+        ("season-schedule", ["Once · 6 nights", "Night 1", "Night 6", "(from night 5)", "Resting:", "300 to 120"]),
         ("league-table", ["League table", "Ranked by matches won", match.home.names]),
     ):
         response = director_client.get(reverse("director:print_document", args=[tournament.pk, name]))
@@ -863,3 +863,31 @@ def test_a_new_leagues_final_takes_the_rule_set_its_rule_text_names(director_cli
         form = TournamentForm(initial={"preset": preset})
         assert form.settings_forms["round_robin"]["final_preset"].value() == final
         assert form.settings_forms["single_elimination"]["final_preset"].value() == final
+
+
+@pytest.mark.django_db
+def test_the_league_page_says_how_the_season_is_played_and_offers_the_championship_when_it_is_over(director_client):
+    tournament = make_league(2, legs=2, championship_teams=2, final_preset="championship-500")
+    url = reverse("director:league_schedule", args=[tournament.pk])
+    page = director_client.get(url).content.decode()
+    assert "Twice: home and away; each team plays at most once a night" in page
+    assert "every team meets every other twice, home and away" in page
+    build_schedule(tournament=tournament)
+    final_rules = "League championship game to 500 (jokers deck)"
+    assert "the top 2 of the league table play the championship" in director_client.get(url).content.decode()
+    for night in (1, 2):
+        round_ = open_night(tournament=tournament, night=night)
+        start_round(round_=round_)
+        (match,) = [m for m in league_matches(tournament) if m.round == night]
+        finish(match, winner=tournament.teams.get(number=1), home_points=300, away_points=100)
+        close_round(round_=round_)
+    page = director_client.get(url).content.decode()
+    assert f"The top 2 of the league table play the final, under {final_rules}." in page
+    assert "Start the championship" in page
+    director_client.post(reverse("director:league_championship", args=[tournament.pk]))
+    page = director_client.get(url).content.decode()
+    assert f"The top 2 are playing it; the final under {final_rules}." in page
+    final = Match.objects.get(tournament=tournament, stage=Match.Stage.FINAL)
+    finish(final, winner=final.home, home_points=500, away_points=200)
+    table = director_client.get(reverse("director:league_table", args=[tournament.pk])).content.decode()
+    assert f"Places from the championship, its final played under {final_rules}" in table

@@ -26,6 +26,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import pydyf
+
 FAMILY = "DejaVu Sans"
 STYLES = {"regular": "", "bold": ":bold", "italic": ":italic"}
 PT = 72 / 25.4  # points a millimetre
@@ -246,8 +248,6 @@ class Drawing:
     def resources(self, pdf: Any, shared: Any) -> Any:
         """A resources dictionary for the drawn pages: ``shared`` (the laid-out pages', which the
         background draws with) and the drawn pages' fonts and QR codes, added to ``pdf``."""
-        import pydyf
-
         fonts = pydyf.Dictionary(resolve(pdf, shared.get("Font")) or {})
         for style, glyphs in self.used.items():
             fonts[f"sd-{style}"] = _embed_font(pdf, font(style), glyphs)  # type: ignore[arg-type]
@@ -269,8 +269,6 @@ def resolve(pdf: Any, value: Any) -> Any:
 def _embed_font(pdf: Any, face: Font, glyphs: dict[int, str]) -> bytes:
     """``face`` cut down to ``glyphs`` (keeping their ids, which the pages' text uses) as a
     Type 0 font with a ToUnicode map, so that the text can be searched and copied."""
-    import pydyf
-
     data = _subset(face.path, {0, *glyphs})
     tag = "".join(chr(65 + b % 26) for b in hashlib.sha256(repr(sorted(glyphs)).encode()).digest()[:6])
     name = f"/{tag}+{face.postscript_name}"
@@ -417,8 +415,6 @@ def _qr_pixels(url: str) -> tuple[int, bytes]:
 
 
 def _qr_image(pdf: Any, url: str) -> bytes:
-    import pydyf
-
     size, pixels = _qr_pixels(url)
     image = pydyf.Stream([zlib.compress(pixels)], {
         "Type": "/XObject", "Subtype": "/Image", "Width": size, "Height": size, "ColorSpace": "/DeviceGray",

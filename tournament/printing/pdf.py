@@ -25,8 +25,11 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Any
 
+import pydyf
 from django.conf import settings
 from django.template.loader import render_to_string
+
+from tournament.printing import draw
 
 _pool: ProcessPoolExecutor | None = None
 
@@ -40,6 +43,8 @@ def html_to_pdf(html: str) -> bytes:
     Pages can share a drawn background, and pages can be drawn over it rather than laid out (see
     :func:`_lay_over_backgrounds`).
     """
+    # WeasyPrint is imported where a PDF is made: loading it takes a second or two, which a server
+    # process that never prints should not pay at start-up.
     from weasyprint import HTML
 
     found = OVERLAY.search(html)
@@ -107,8 +112,6 @@ def _lay_over_backgrounds(document: Any, pdf: Any, drawn: dict[str, Any] | None 
     background's elements ``id="slot-KEY-NAME"``, and from ``page-end``, the page's bottom-right
     corner. The pages are put in the order of their N.
     """
-    import pydyf
-
     numbers = pdf.pages["Kids"][0::3]  # the page tree lists its kids as "N 0 R" triples
     pages = [pdf.objects[number] for number in numbers]
     backgrounds: dict[str, tuple[Any, Any]] = {}
@@ -147,20 +150,16 @@ def _draw_pages(
     pdf: Any, backgrounds: dict[str, tuple[Any, Any]], drawn: dict[str, Any], brackets: tuple[Any, Any]
 ) -> list[tuple[int, int]]:
     """Add the ``drawn`` pages to ``pdf`` (not yet to its page tree): (place, object number) each."""
-    import pydyf
-
-    from tournament.printing import draw as pdf_draw
-
     save, restore = brackets
     first = backgrounds[drawn["pages"][0]["over"]][0]
-    styles = {name: pdf_draw.Style(**style) for name, style in drawn["styles"].items()}
-    drawing = pdf_draw.Drawing(page_height=float(first["MediaBox"][3]), styles=styles)
+    styles = {name: draw.Style(**style) for name, style in drawn["styles"].items()}
+    drawing = draw.Drawing(page_height=float(first["MediaBox"][3]), styles=styles)
     slots: dict[str, dict[str, tuple[float, float]]] = {}
     for key, (_, laid_out) in backgrounds.items():
         prefix = f"{SLOT}{key}-"
-        slots[key] = {name.removeprefix(prefix): (x * pdf_draw.PX, y * pdf_draw.PX)
+        slots[key] = {name.removeprefix(prefix): (x * draw.PX, y * draw.PX)
                       for name, (x, y, *_) in laid_out.anchors.items() if name.startswith(prefix)}  # fmt: skip
-        slots[key]["page-end"] = (laid_out.width * pdf_draw.PX, laid_out.height * pdf_draw.PX)
+        slots[key]["page-end"] = (laid_out.width * draw.PX, laid_out.height * draw.PX)
     made = []
     for spec in drawn["pages"]:
         background = backgrounds[spec["over"]][0]
@@ -170,7 +169,7 @@ def _draw_pages(
         page["Contents"] = pydyf.Array([save.reference, background["Contents"], restore.reference, content.reference])
         pdf.add_object(page)
         made.append((spec["n"], page))
-    resources = drawing.resources(pdf, pdf_draw.resolve(pdf, first["Resources"]))
+    resources = drawing.resources(pdf, draw.resolve(pdf, first["Resources"]))
     for _, page in made:
         page["Resources"] = resources
     return [(place, page.number) for place, page in made]
@@ -261,9 +260,7 @@ ESTIMATE = 0.6  # em, a character's width when the font file cannot be read
 
 def _advance(c: str, bold: bool) -> float:
     """The advance width in em of ``c`` in the font (an estimate when the font is not found)."""
-    from tournament.printing import draw as pdf_draw
-
-    face = pdf_draw.font("bold" if bold else "regular")
+    face = draw.font("bold" if bold else "regular")
     glyph = face.glyphs.get(c) if face else None
     return face.advances[glyph] / face.units if face and glyph is not None else ESTIMATE
 
@@ -271,9 +268,7 @@ def _advance(c: str, bold: bool) -> float:
 def text_width(text: str, size: float, *, bold: bool = False, kern: bool = False) -> float:
     """The width of ``text`` in the font at ``size`` points, in millimetres; with ``kern``, as it
     is set with the font's kerning."""
-    from tournament.printing import draw as pdf_draw
-
-    face = pdf_draw.font("bold" if bold else "regular")
+    face = draw.font("bold" if bold else "regular")
     if face is None:
         return len(text) * ESTIMATE * size * 25.4 / 72
     return face.width(text, size, kern=kern)

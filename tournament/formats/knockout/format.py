@@ -126,7 +126,6 @@ class Knockout(EventFormat):
         settings = form.save(commit=False)
         settings.tournament = tournament
         settings.save()
-        tournament.__dict__.pop("_knockout_settings", None)
 
     def rules_changed(self, *, tournament: Tournament) -> None:
         services.final_rules_changed(tournament)

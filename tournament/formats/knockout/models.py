@@ -45,13 +45,11 @@ class KnockoutSettings(models.Model):
 
 
 def settings_of(tournament: Tournament) -> KnockoutSettings:
-    """``tournament``'s bracket settings (the defaults, unsaved, if it has none), read once per instance."""
+    """``tournament``'s bracket settings (the defaults, unsaved, if it has none). Django keeps the
+    row on the instance once read, so asking again costs no query."""
     if tournament.pk is None:
         return KnockoutSettings()
-    cached = tournament.__dict__.get("_knockout_settings")
-    if cached is None:
-        cached = KnockoutSettings.objects.filter(tournament=tournament).first() or KnockoutSettings(
-            tournament=tournament
-        )
-        tournament.__dict__["_knockout_settings"] = cached
-    return cached
+    try:
+        return tournament.knockout_settings
+    except KnockoutSettings.DoesNotExist:
+        return KnockoutSettings(tournament=tournament)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from tournament.formats.league.models import settings_of
 from tournament.formats.league.services import nights
 from tournament.formats.league.standings import league_standings
 from tournament.models import Tournament
@@ -11,7 +12,7 @@ from tournament.printing.documents import Document, base_context
 def season_schedule(tournament: Tournament) -> Document:
     """A league's season night by night: every match, its table once seated, and who rests."""
     title = "Season schedule"
-    context = {**base_context(tournament, title), "nights": nights(tournament)}
+    context = {**base_context(tournament, title), "nights": nights(tournament), "season": settings_of(tournament)}
     return Document("season-schedule", title, "league/print_schedule.html", [context])
 
 

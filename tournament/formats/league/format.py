@@ -143,8 +143,6 @@ class League(EventFormat):
 
     def save_settings(self, *, tournament: Tournament, form: forms.Form) -> None:
         form.save_both(tournament)
-        tournament.__dict__.pop("_league_settings", None)
-        tournament.__dict__.pop("_knockout_settings", None)
 
     def rules_changed(self, *, tournament: Tournament) -> None:
         knockout.final_rules_changed(tournament)

@@ -62,11 +62,11 @@ class LeagueSettings(models.Model):
 
 
 def settings_of(tournament: Tournament) -> LeagueSettings:
-    """``tournament``'s league settings (the defaults, unsaved, if it has none), read once per instance."""
+    """``tournament``'s league settings (the defaults, unsaved, if it has none). Django keeps the row
+    on the instance once read, so asking again costs no query."""
     if tournament.pk is None:
         return LeagueSettings()
-    cached = tournament.__dict__.get("_league_settings")
-    if cached is None:
-        cached = LeagueSettings.objects.filter(tournament=tournament).first() or LeagueSettings(tournament=tournament)
-        tournament.__dict__["_league_settings"] = cached
-    return cached
+    try:
+        return tournament.league_settings
+    except LeagueSettings.DoesNotExist:
+        return LeagueSettings(tournament=tournament)

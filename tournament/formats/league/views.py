@@ -9,9 +9,11 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
+from tournament.formats.knockout.models import settings_of as bracket_settings
 from tournament.formats.league import services as league
 from tournament.formats.league import standings as season
 from tournament.formats.league.forms import LateTeamForm, PostponeForm, WithdrawTeamForm
+from tournament.formats.league.models import settings_of
 from tournament.formats.league.services import ROUND_ROBIN
 from tournament.matches.views import swap_forms
 from tournament.models import Match, Round, Team, Tournament
@@ -57,6 +59,8 @@ def schedule(request: HttpRequest, tournament_id: int) -> HttpResponse:
         "championship": season.championship_matches(tournament).exists(),
         "champion": season.champion(tournament),
         "season_over": season.season_over(tournament),
+        "season": settings_of(tournament),
+        "bracket": bracket_settings(tournament),
     }
     return render(request, "league/schedule.html", context)
 
@@ -173,6 +177,7 @@ def _table_context(tournament_id: int) -> dict:
         "tonight": league.nights(tournament, only=current.number)[0] if current and current.number <= last else None,
         "championship": season.championship_matches(tournament).exists(),
         "champion": season.champion(tournament, standings),
+        "bracket": bracket_settings(tournament),
     }
 
 
