@@ -51,6 +51,7 @@ def test_postgresql_prepares_the_statements_a_connection_repeats_unless_told_not
     assert refused.returncode != 0 and "DATABASE_PREPARED must be true or false" in refused.stderr
 
 
+@pytest.mark.slow  # PostgreSQL's alone
 @pytest.mark.django_db
 def test_a_statement_run_again_on_postgresql_is_planned_once(tournament):
     if connection.vendor != "postgresql":
