@@ -72,6 +72,26 @@ def screenshot():
     return take
 
 
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(request, tmp_path_factory):
+    """Each run its own SQLite test database, in a folder of the run's own temporary folder
+    (pytest's numbered ``pytest-<n>``; a worker's own under xdist, whose per-worker suffix
+    pytest-django still adds): two runs in one checkout, `make check` while `make test` runs say,
+    never delete each other's file. The folder goes when the run ends, with the database's WAL
+    files that Django's own clean-up leaves."""
+    from django.conf import settings
+
+    database = settings.DATABASES["default"]
+    folder = None
+    if database["ENGINE"] == "django.db.backends.sqlite3":
+        folder = tmp_path_factory.mktemp("database")
+        database.setdefault("TEST", {})["NAME"] = str(folder / "test-db.sqlite3")
+    request.getfixturevalue("django_db_modify_db_settings_parallel_suffix")
+    yield
+    if folder is not None:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
 @pytest.fixture(autouse=True)
 def _fast_password_hashing(settings):
     """Real hashing costs ~0.3 s a user; tests check who may log in, not the hash's strength."""
