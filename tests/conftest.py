@@ -7,10 +7,18 @@ import shutil
 from collections.abc import Iterator
 
 import pytest
+from hypothesis import settings as hypothesis_settings
 
 # Playwright's sync API runs an event loop in this thread; Django's database calls from the
 # live server's test code are still synchronous and safe here.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+# Property tests that name no count of their own (the 400-example import fuzz among them): all
+# 400 examples in CI (.ci/run sets HYPOTHESIS_PROFILE=ci; Hypothesis's own CI profile underneath,
+# derandomized), 50 on an engineer's machine.
+hypothesis_settings.register_profile("ci", hypothesis_settings.get_profile("ci"), max_examples=400)
+hypothesis_settings.register_profile("dev", max_examples=50)
+hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or "dev")
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 CHROMIUM_ARGS = [
