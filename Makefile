@@ -5,7 +5,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench lint format install demo
+.PHONY: run test check bench lint format install demo
 
 # Debug mode only where asked for: the app's default is production (see tournament/settings.py).
 DEV := DJANGO_DEBUG=true
@@ -27,6 +27,11 @@ run: install
 
 test: install
 	$(PY) -m pytest
+
+# The engineers' loop: everything but the browser and the slow tests (fuzzing, PostgreSQL-only,
+# several processes), spread over the machine's cores. `make test` and CI run those too.
+check: install
+	$(PY) -m pytest -m "not browser and not slow" -n auto
 
 # The scale bench times pages as a director's server serves them: production settings (its own
 # defaults), not debug mode, which logs every query and annotates every template node.

@@ -7,10 +7,18 @@ import shutil
 from collections.abc import Iterator
 
 import pytest
+from hypothesis import settings as hypothesis_settings
 
 # Playwright's sync API runs an event loop in this thread; Django's database calls from the
 # live server's test code are still synchronous and safe here.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+# Property tests that name no count of their own (the 400-example import fuzz among them): all
+# 400 examples in CI (.ci/run sets HYPOTHESIS_PROFILE=ci; Hypothesis's own CI profile underneath,
+# derandomized), 50 on an engineer's machine.
+hypothesis_settings.register_profile("ci", hypothesis_settings.get_profile("ci"), max_examples=400)
+hypothesis_settings.register_profile("dev", max_examples=50)
+hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or "dev")
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 CHROMIUM_ARGS = [
@@ -70,6 +78,26 @@ def screenshot():
         return path
 
     return take
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(request, tmp_path_factory):
+    """Each run its own SQLite test database, in a folder of the run's own temporary folder
+    (pytest's numbered ``pytest-<n>``; a worker's own under xdist, whose per-worker suffix
+    pytest-django still adds): two runs in one checkout, `make check` while `make test` runs say,
+    never delete each other's file. The folder goes when the run ends, with the database's WAL
+    files that Django's own clean-up leaves."""
+    from django.conf import settings
+
+    database = settings.DATABASES["default"]
+    folder = None
+    if database["ENGINE"] == "django.db.backends.sqlite3":
+        folder = tmp_path_factory.mktemp("database")
+        database.setdefault("TEST", {})["NAME"] = str(folder / "test-db.sqlite3")
+    request.getfixturevalue("django_db_modify_db_settings_parallel_suffix")
+    yield
+    if folder is not None:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 @pytest.fixture(autouse=True)

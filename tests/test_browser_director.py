@@ -94,8 +94,11 @@ def test_director_runs_round_one_from_registration_to_the_next_movement(desktop_
 
 # After a save, the script below acts at +5 ms (a director, or a card reader, already at the next
 # couple) and reads where the cursor is at +60 ms, after htmx's default settle (20 ms) would have come.
+# window.__read settles once the cursor has been read, for the test to wait on.
 _TYPE_ON_AT_ONCE = """(submit) => {
   window.__seen = [];
+  let read;
+  window.__read = new Promise((resolve) => { read = resolve; });
   document.addEventListener("htmx:afterSwap", function act(event) {
     if (event.detail.target.id !== "registration") {
       return;  // a roster list's answer, not the save's
@@ -109,7 +112,7 @@ _TYPE_ON_AT_ONCE = """(submit) => {
         first.form.requestSubmit();
       } else {
         second.focus();
-        setTimeout(() => window.__seen.push(document.activeElement.id), 55);
+        setTimeout(() => read(window.__seen.push(document.activeElement.id)), 55);
       }
     }, 5);
   });
@@ -129,7 +132,7 @@ def test_the_next_couple_typed_straight_after_a_save_keeps_its_field_and_is_sent
     page.fill("#id_second", "Ben")
     page.press("#id_second", "Enter")
     page.wait_for_selector("#team-list >> text=Ada")
-    page.wait_for_timeout(150)
+    page.evaluate("window.__read")
     assert page.evaluate("window.__seen") == ["id_second"]  # the cursor stayed where the typing went
 
     page.evaluate(_TYPE_ON_AT_ONCE, True)

@@ -70,18 +70,10 @@ def expected(first: int, hands: list) -> list[tuple]:
     ]
 
 
-def wait_until(page, expression: str, seconds: float = 10) -> None:
-    """Poll ``expression`` in the page (``wait_for_function`` evaluates strings, which the
-    app's Content-Security-Policy forbids in the page)."""
-    for _ in range(int(seconds * 10)):
-        if page.evaluate(expression):
-            return
-        page.wait_for_timeout(100)
-    raise AssertionError(f"never true: {expression}")
-
-
 def wait_for_worker(page) -> None:
-    wait_until(page, "navigator.serviceWorker.controller !== null")
+    # A function, not a bare expression: Playwright evaluates a function's text once, which the
+    # app's Content-Security-Policy allows (1.55 on); a bare expression again at every check.
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
 
 
 def test_hands_saved_offline_survive_a_reload_and_arrive_once_in_order(phone_page, table_game, screenshot):
@@ -121,6 +113,7 @@ def test_hands_saved_offline_survive_a_reload_and_arrive_once_in_order(phone_pag
 
 def test_a_waiting_hand_another_phone_entered_stops_the_list_and_shows_both(phone_page, table_game, screenshot):
     page = phone_page
+    page.clock.install()  # time runs as usual until the test moves it on
     page.goto(url(table_game))
     page.context.set_offline(True)
     thumb = Thumb(page)
@@ -139,8 +132,10 @@ def test_a_waiting_hand_another_phone_entered_stops_the_list_and_shows_both(phon
     assert "bids N 5" in stored_card and "bids N 3 · E 4 · S 3 · W 2" in mine
     assert "Hand 2: bids N 4" in page.inner_text(".waiting-list")  # the hand after it waits
     screenshot(page, "table-waiting-conflict")
-    page.wait_for_timeout(5000)  # a retry round passes: nothing more is sent
-    assert Hand.objects.count() == 1
+    sent = []
+    page.on("request", lambda request: request.method == "POST" and "/hands/" in request.url and sent.append(request))
+    page.clock.run_for(5000)  # a retry round passes: nothing more is sent
+    assert sent == [] and Hand.objects.count() == 1
 
     page.get_by_role("button", name="Drop mine, keep the stored hand").click()
     page.wait_for_selector("text=Hand 2 sent")
@@ -153,8 +148,8 @@ def test_the_preview_offline_says_so_and_never_carries_the_csrf_token(phone_page
     previews = []
     page.on("request", lambda request: "/preview/" in request.url and previews.append(request.url))
     page.goto(url(table_game))
-    Thumb(page).key("3")
-    page.wait_for_timeout(600)
+    with page.expect_request(lambda request: "/preview/" in request.url):
+        Thumb(page).key("3")
     assert previews and not any("csrfmiddlewaretoken" in address for address in previews)
     page.context.set_offline(True)
     Thumb(page).key("4")
@@ -163,8 +158,8 @@ def test_the_preview_offline_says_so_and_never_carries_the_csrf_token(phone_page
 
 def test_the_table_page_reports_in_and_says_how_many_hands_wait(phone_page, table_game):
     page = phone_page
-    page.goto(url(table_game))
-    wait_until(page, "performance.getEntriesByType('resource').some(e => e.name.includes('/report/'))")
+    with page.expect_response(lambda response: response.url.endswith("/report/")):
+        page.goto(url(table_game))
     table = Table.objects.get(pk=table_game.table_id)
     assert table.phone_heard_at is not None and table.phone_waiting == 0
 

@@ -23,7 +23,8 @@ import pytest
 from tests.conftest import PHONE
 from tests.test_browser_offline import HANDS, Thumb
 
-pytestmark = pytest.mark.browser
+# Slow as well: each test runs the app in processes of its own.
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 ROOT = Path(__file__).resolve().parent.parent
 PREPARE = """

@@ -626,7 +626,8 @@ def _every_page_renders(client, tournament: Tournament) -> None:
             render_html_chunks(document.template, document.contexts)
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@pytest.mark.slow  # a fuzz: 400 examples under the CI profile (tests/conftest.py)
+@settings(deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
 def test_fuzzed_imports_never_answer_500_and_either_refuse_or_render_every_page(director_client, data):
     base = _base_export(data.draw(st.sampled_from(["progressive", *EVENTS])))

@@ -290,6 +290,7 @@ def test_places_from_the_bracket_pay_the_friendly_flyers_prizes():
     }
 
 
+@pytest.mark.slow  # manage.py in a process of its own
 def test_simulate_prints_a_whole_double_elimination_as_json(tmp_path):
     env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'real.sqlite3'}"}
     command = [sys.executable, "manage.py", "simulate", "knockout", "--double", "--teams", "5"]

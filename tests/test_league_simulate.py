@@ -44,6 +44,7 @@ def test_four_go_to_the_championship_and_the_semi_final_losers_share_third():
     assert set(final["teams"]) == {m["winner"] for m in semis}
 
 
+@pytest.mark.slow  # manage.py in a process of its own
 def test_simulate_prints_a_round_robin_season_as_json(tmp_path):
     env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'real.sqlite3'}", "DJANGO_DEBUG": "true"}
     command = [sys.executable, "manage.py", "simulate", "league", "--teams", "4", "--seed", "3"]

@@ -27,17 +27,20 @@ def _settings_in_a_fresh_process(env: dict[str, str], expression: str) -> subpro
     )  # fmt: skip
 
 
+@pytest.mark.slow  # Django started in processes of its own
 def test_debug_is_off_unless_django_debug_says_true():
     assert _settings_in_a_fresh_process(PRODUCTION | {"DJANGO_DEBUG": ""}, "settings.DEBUG").stdout.strip() == "False"
     assert _settings_in_a_fresh_process({"DJANGO_DEBUG": "true"}, "settings.DEBUG").stdout.strip() == "True"
 
 
+@pytest.mark.slow  # Django started in a process of its own
 def test_forgetting_every_variable_refuses_to_start_instead_of_running_in_debug_mode():
     done = _settings_in_a_fresh_process({}, "settings.DEBUG")
     assert done.returncode != 0
     assert "DJANGO_SECRET_KEY must be set" in done.stderr
 
 
+@pytest.mark.slow  # Django started in processes of its own
 def test_a_write_waits_at_most_five_seconds_for_its_tournaments_lock_on_either_database():
     env = PRODUCTION | {"DATABASE_URL": "postgres://spades@db.example:5432/spades"}
     done = _settings_in_a_fresh_process(env, "settings.DATABASES['default']['OPTIONS']")
@@ -124,6 +127,7 @@ def test_the_page_script_is_served_by_the_app(client):
     assert client.get(script).status_code == 200
 
 
+@pytest.mark.slow  # manage.py in a process of its own
 def test_check_deploy_is_clean_under_production_settings_with_the_new_apps():
     clean = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_URL"))}
     done = subprocess.run(

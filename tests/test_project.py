@@ -34,18 +34,21 @@ PRODUCTION = {
 }
 
 
+@pytest.mark.slow  # manage.py in a process of its own
 def test_production_settings_pass_check_deploy():
     done = _manage("check", "--deploy", "--fail-level", "WARNING", env=PRODUCTION)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "no issues" in done.stdout
 
 
+@pytest.mark.slow  # manage.py in a process of its own
 def test_production_refuses_to_start_without_a_secret_key():
     done = _manage("check", env={**PRODUCTION, "DJANGO_SECRET_KEY": ""})
     assert done.returncode != 0
     assert "DJANGO_SECRET_KEY must be set" in done.stderr
 
 
+@pytest.mark.slow  # manage.py in a process of its own
 @pytest.mark.parametrize(
     ("name", "value"), [("DJANGO_DEBUG", "maybe"), ("DATABASE_CONN_MAX_AGE", "forever"), ("DJANGO_HTTPS", "2")]
 )
@@ -55,6 +58,7 @@ def test_a_malformed_setting_stops_start_up_naming_the_variable(name, value):
     assert name in done.stderr
 
 
+@pytest.mark.slow  # manage.py in a process of its own
 def test_demo_is_refused_under_production_settings():
     done = _manage("demo", env={**PRODUCTION, "DATABASE_URL": "sqlite:///:memory:"})
     assert done.returncode != 0

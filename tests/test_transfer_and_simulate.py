@@ -87,6 +87,7 @@ def test_simulated_odd_event_follows_the_movement_rule():
         assert set(before["sitting_out"]) <= {last["north"], last["east"], last["south"], last["west"]}
 
 
+@pytest.mark.slow  # manage.py in processes of its own
 def test_simulate_command_prints_the_log_as_json_and_leaves_the_database_alone(tmp_path):
     database = tmp_path / "real.sqlite3"
     env = {**os.environ, "DATABASE_URL": f"sqlite:///{database}"}
