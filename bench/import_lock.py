@@ -1,21 +1,21 @@
-"""How long importing a large event holds the database's write lock, and what a phone's write  # noqa: E402
-waits meanwhile.  # noqa: E402
-  # noqa: E402
-A 1,000-table event (4,000 players) with 8 rounds of hands, each hand with its entry in the  # noqa: E402
-history, is made once through the models (hands generated in bulk and scored by the game's own  # noqa: E402
-rescore; entering 90,000 hands one by one through the services would take most of an hour) and  # noqa: E402
-its export kept in the system's temporary directory. The export is then imported as a new  # noqa: E402
-tournament while a second thread writes what the venue writes all evening (a table's phone  # noqa: E402
-reporting in, a hand entered at another event's table) in a loop, each write its own  # noqa: E402
-transaction, as a request would. The report: how long the import's write transaction ran to  # noqa: E402
-its commit (SQLite's one write lock is held for all of it; on PostgreSQL the commit runs the  # noqa: E402
-foreign-key checks of every row) and the CPU time the importing thread spent in it, the  # noqa: E402
-longest any of the second thread's writes took while the import ran, and the import's time as  # noqa: E402
-a whole (most of it checking the file, outside the transaction).  # noqa: E402
-  # noqa: E402
-``BENCH_IMPORT_TABLES`` and ``BENCH_IMPORT_ROUNDS`` set the size (default 1000 and 8). SQLite  # noqa: E402
-runs on a file (WAL, as the app runs it; in memory there is no second connection to wait), other  # noqa: E402
-databases on a test database beside DATABASE_URL's.  # noqa: E402
+"""How long importing a large event holds the database's write lock, and what a phone's write
+waits meanwhile.
+
+A 1,000-table event (4,000 players) with 8 rounds of hands, each hand with its entry in the
+history, is made once through the models (hands generated in bulk and scored by the game's own
+rescore; entering 90,000 hands one by one through the services would take most of an hour) and
+its export kept in the system's temporary directory. The export is then imported as a new
+tournament while a second thread writes what the venue writes all evening (a table's phone
+reporting in, a hand entered at another event's table) in a loop, each write its own
+transaction, as a request would. The report: how long the import's write transaction ran to
+its commit (SQLite's one write lock is held for all of it; on PostgreSQL the commit runs the
+foreign-key checks of every row) and the CPU time the importing thread spent in it, the
+longest any of the second thread's writes took while the import ran, and the import's time as
+a whole (most of it checking the file, outside the transaction).
+
+``BENCH_IMPORT_TABLES`` and ``BENCH_IMPORT_ROUNDS`` set the size (default 1000 and 8). SQLite
+runs on a file (WAL, as the app runs it; in memory there is no second connection to wait), other
+databases on a test database beside DATABASE_URL's.
 """
 
 from __future__ import annotations
@@ -52,8 +52,8 @@ CACHE = Path(tempfile.gettempdir()) / f"spades-bench-import-{TABLES}x{ROUNDS}.js
 
 
 def play_round_in_bulk(round_, rng: random.Random) -> None:
-    """Every game of a running round played to its end: hands made up front, stored in bulk,  # noqa: E402
-    each game scored by :meth:`Game.rescore` (the services' path, one hand at a time, is what  # noqa: E402
+    """Every game of a running round played to its end: hands made up front, stored in bulk,
+    each game scored by :meth:`Game.rescore` (the services' path, one hand at a time, is what
     ``bench/tournament_scale.py`` measures)."""
     hands, revisions = [], []
     games = list(round_.games.select_related("round__tournament", "table"))

@@ -1,8 +1,8 @@
-"""A double elimination at 8 and 64 teams: time (and count the SQL queries of) drawing the  # noqa: E402
-bracket, finishing a match (its last hand: the winner advances and the next match takes the  # noqa: E402
-table), and the director's and the public bracket pages once the first round is played.  # noqa: E402
-  # noqa: E402
-Runs on a throw-away database (SQLite in memory, or a test database beside DATABASE_URL's).  # noqa: E402
+"""A double elimination at 8 and 64 teams: time (and count the SQL queries of) drawing the
+bracket, finishing a match (its last hand: the winner advances and the next match takes the
+table), and the director's and the public bracket pages once the first round is played.
+
+Runs on a throw-away database (SQLite in memory, or a test database beside DATABASE_URL's).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from django.db import connection  # noqa: E402
 from django.test import Client  # noqa: E402
 from django.test.utils import setup_test_environment  # noqa: E402
 from django.urls import reverse  # noqa: E402
-from tournament_scale import timed  # noqa: E402 - beside this script  # noqa: E402
+from tournament_scale import timed  # noqa: E402 - beside this script
 
 from scoring.random_hands import random_hand  # noqa: E402
 from tournament import services  # noqa: E402

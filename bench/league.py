@@ -1,11 +1,11 @@
-"""A league season: a 20-team double round robin (38 nights, 380 matches).  # noqa: E402
-  # noqa: E402
-Times building the schedule (the pure circle method, and saving it as matches), then, with every  # noqa: E402
-match decided, the league table page (public and director), the projector view and the schedule  # noqa: E402
-page, with their SQL query counts. A 6-team season is measured the same way to show the query  # noqa: E402
-counts do not grow with the field.  # noqa: E402
-  # noqa: E402
-Runs on a throw-away database (SQLite in memory, or a test database beside DATABASE_URL's).  # noqa: E402
+"""A league season: a 20-team double round robin (38 nights, 380 matches).
+
+Times building the schedule (the pure circle method, and saving it as matches), then, with every
+match decided, the league table page (public and director), the projector view and the schedule
+page, with their SQL query counts. A 6-team season is measured the same way to show the query
+counts do not grow with the field.
+
+Runs on a throw-away database (SQLite in memory, or a test database beside DATABASE_URL's).
 """
 
 from __future__ import annotations
@@ -61,8 +61,8 @@ def registered(teams: int) -> Tournament:
 
 
 def decide_every_match(tournament: Tournament, seed: int = 1) -> None:
-    """Every night played and closed, each match one game with a random score: the state the  # noqa: E402
-    table pages read at the end of a season (set directly; playing 380 games by hand is the  # noqa: E402
+    """Every night played and closed, each match one game with a random score: the state the
+    table pages read at the end of a season (set directly; playing 380 games by hand is the
     simulation's job, not this benchmark's)."""
     rng = random.Random(seed)
     matches = list(league.league_matches(tournament).order_by("round", "number"))

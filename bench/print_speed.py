@@ -1,19 +1,19 @@
-"""A round's score sheets as one PDF at 10, 100 and 1,000 tables: seconds, pages a second and  # noqa: E402
-peak memory, the naive render beside the one in use, in the same run.  # noqa: E402
-  # noqa: E402
-- naive: the sheet as the app first drew it, an HTML table laid out on every page  # noqa: E402
-  (``bench/naive_score_sheets.html``, with its inline SVG QR code), in one chunk a worker;  # noqa: E402
-- layered: the app's sheet, its background (lines, shading, labels) laid out by WeasyPrint once a  # noqa: E402
-  chunk and each table's text drawn straight over it, not laid out (``tournament/pdf_draw.py``,  # noqa: E402
-  ``templates/print/score_sheets.html``), in the app's chunks.  # noqa: E402
-  # noqa: E402
-Each figure is cold (no cached PDF or QR code): the sheets' data and HTML in this process, PDF  # noqa: E402
-layout in the worker pool (fresh for each figure, so its peak memory is that figure's), joining.  # noqa: E402
-CPU is this process's and the workers' together: on two idle cores the wall time would be about  # noqa: E402
-the HTML time plus half the rest. The  # noqa: E402
-machine is shared, so the load average is printed beside the figures and each size runs  # noqa: E402
-``--repeat`` times (the range is printed). The naive render of 1,000 tables is left out: it  # noqa: E402
-takes minutes (the 100-table rate tells what it would be).  # noqa: E402
+"""A round's score sheets as one PDF at 10, 100 and 1,000 tables: seconds, pages a second and
+peak memory, the naive render beside the one in use, in the same run.
+
+- naive: the sheet as the app first drew it, an HTML table laid out on every page
+  (``bench/naive_score_sheets.html``, with its inline SVG QR code), in one chunk a worker;
+- layered: the app's sheet, its background (lines, shading, labels) laid out by WeasyPrint once a
+  chunk and each table's text drawn straight over it, not laid out (``tournament/pdf_draw.py``,
+  ``templates/print/score_sheets.html``), in the app's chunks.
+
+Each figure is cold (no cached PDF or QR code): the sheets' data and HTML in this process, PDF
+layout in the worker pool (fresh for each figure, so its peak memory is that figure's), joining.
+CPU is this process's and the workers' together: on two idle cores the wall time would be about
+the HTML time plus half the rest. The
+machine is shared, so the load average is printed beside the figures and each size runs
+``--repeat`` times (the range is printed). The naive render of 1,000 tables is left out: it
+takes minutes (the 100-table rate tells what it would be).
 """
 
 from __future__ import annotations
@@ -61,7 +61,7 @@ def peak_mb(pid: int | str = "self") -> float:
 
 
 def fresh_workers() -> None:
-    """A new, warmed worker pool (a running server's pool has rendered before), and this  # noqa: E402
+    """A new, warmed worker pool (a running server's pool has rendered before), and this
     process's peak memory reset, so that both peaks belong to the next figure alone."""
     if pdf._pool is not None:
         pdf._pool.shutdown()

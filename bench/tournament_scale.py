@@ -1,12 +1,12 @@
-"""Build a 100-table event (400 players) with 8 rounds of hands, then time closing a round and  # noqa: E402
-rendering the standings page and the projector view, with their SQL query counts. A 10-table  # noqa: E402
-event is measured the same way to show the query counts do not grow with the tables, and a  # noqa: E402
-national-size one of 1,000 tables (4,000 players) to show the standings still come in time.  # noqa: E402
-  # noqa: E402
-``BENCH_SCALE_TABLES`` lists the sizes (default "10,100,1000"; building the 1,000-table event  # noqa: E402
-through the simulation takes several minutes). Runs on a throw-away database (SQLite in  # noqa: E402
-memory, or a test database beside DATABASE_URL's), with production settings unless the  # noqa: E402
-environment says otherwise.  # noqa: E402
+"""Build a 100-table event (400 players) with 8 rounds of hands, then time closing a round and
+rendering the standings page and the projector view, with their SQL query counts. A 10-table
+event is measured the same way to show the query counts do not grow with the tables, and a
+national-size one of 1,000 tables (4,000 players) to show the standings still come in time.
+
+``BENCH_SCALE_TABLES`` lists the sizes (default "10,100,1000"; building the 1,000-table event
+through the simulation takes several minutes). Runs on a throw-away database (SQLite in
+memory, or a test database beside DATABASE_URL's), with production settings unless the
+environment says otherwise.
 """
 
 from __future__ import annotations
