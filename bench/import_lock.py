@@ -1,21 +1,21 @@
-"""How long importing a large event holds the database's write lock, and what a phone's write  # noqa: E402
-waits meanwhile.  # noqa: E402
-  # noqa: E402
-A 1,000-table event (4,000 players) with 8 rounds of hands, each hand with its entry in the  # noqa: E402
-history, is made once through the models (hands generated in bulk and scored by the game's own  # noqa: E402
-rescore; entering 90,000 hands one by one through the services would take most of an hour) and  # noqa: E402
-its export kept in the system's temporary directory. The export is then imported as a new  # noqa: E402
-tournament while a second thread writes what the venue writes all evening (a table's phone  # noqa: E402
-reporting in, a hand entered at another event's table) in a loop, each write its own  # noqa: E402
-transaction, as a request would. The report: how long the import's write transaction ran to  # noqa: E402
-its commit (SQLite's one write lock is held for all of it; on PostgreSQL the commit runs the  # noqa: E402
-foreign-key checks of every row) and the CPU time the importing thread spent in it, the  # noqa: E402
-longest any of the second thread's writes took while the import ran, and the import's time as  # noqa: E402
-a whole (most of it checking the file, outside the transaction).  # noqa: E402
-  # noqa: E402
-``BENCH_IMPORT_TABLES`` and ``BENCH_IMPORT_ROUNDS`` set the size (default 1000 and 8). SQLite  # noqa: E402
-runs on a file (WAL, as the app runs it; in memory there is no second connection to wait), other  # noqa: E402
-databases on a test database beside DATABASE_URL's.  # noqa: E402
+"""How long importing a large event holds the database's write lock, and what a phone's write
+waits meanwhile.
+
+A 1,000-table event (4,000 players) with 8 rounds of hands, each hand with its entry in the
+history, is made once through the models (hands generated in bulk and scored by the game's own
+rescore; entering 90,000 hands one by one through the services would take most of an hour) and
+its export kept in the system's temporary directory. The export is then imported as a new
+tournament while a second thread writes what the venue writes all evening (a table's phone
+reporting in, a hand entered at another event's table) in a loop, each write its own
+transaction, as a request would. The report: how long the import's write transaction ran to
+its commit (SQLite's one write lock is held for all of it; on PostgreSQL the commit runs the
+foreign-key checks of every row) and the CPU time the importing thread spent in it, the
+longest any of the second thread's writes took while the import ran, and the import's time as
+a whole (most of it checking the file, outside the transaction).
+
+``BENCH_IMPORT_TABLES`` and ``BENCH_IMPORT_ROUNDS`` set the size (default 1000 and 8). SQLite
+runs on a file (WAL, as the app runs it; in memory there is no second connection to wait), other
+databases on a test database beside DATABASE_URL's.
 """
 
 from __future__ import annotations
@@ -37,14 +37,17 @@ for name, value in {"DJANGO_DEBUG": "false", "DJANGO_SECRET_KEY": "bench-" + "k"
                     "DJANGO_ALLOWED_HOSTS": "testserver", "DJANGO_HTTPS": "false"}.items():  # fmt: skip
     os.environ.setdefault(name, value)
 django.setup()
-from django.db import OperationalError, connection, connections, transaction  # noqa: E402
-from django.utils import timezone  # noqa: E402
+from django.db import OperationalError, connection, connections  # noqa: E402
 
 from scoring.random_hands import random_hand  # noqa: E402
-from tournament import restore, services, transfer  # noqa: E402
 from tournament.formats.progressive.simulation import create_progressive  # noqa: E402
 from tournament.models import Game, Hand, HandRevision, Table  # noqa: E402
+from tournament.play.games import record_phone_report  # noqa: E402
+from tournament.play.hands import enter_hand  # noqa: E402
+from tournament.play.rounds import close_round, start_round  # noqa: E402
 from tournament.simulation.play import hand_entry  # noqa: E402
+from tournament.transfer.export import export_tournament  # noqa: E402
+from tournament.transfer.write import import_tournament  # noqa: E402
 
 TABLES = int(os.environ.get("BENCH_IMPORT_TABLES", "1000"))
 ROUNDS = int(os.environ.get("BENCH_IMPORT_ROUNDS", "8"))
@@ -52,8 +55,8 @@ CACHE = Path(tempfile.gettempdir()) / f"spades-bench-import-{TABLES}x{ROUNDS}.js
 
 
 def play_round_in_bulk(round_, rng: random.Random) -> None:
-    """Every game of a running round played to its end: hands made up front, stored in bulk,  # noqa: E402
-    each game scored by :meth:`Game.rescore` (the services' path, one hand at a time, is what  # noqa: E402
+    """Every game of a running round played to its end: hands made up front, stored in bulk,
+    each game scored by :meth:`Game.rescore` (the services' path, one hand at a time, is what
     ``bench/tournament_scale.py`` measures)."""
     hands, revisions = [], []
     games = list(round_.games.select_related("round__tournament", "table"))
@@ -83,10 +86,10 @@ def build_export() -> dict:
     tournament = create_progressive(couples=2 * TABLES, rounds=ROUNDS, seed=1)
     round_ = tournament.rounds.get(number=1)
     while round_ is not None:
-        services.start_round(round_=round_)
+        start_round(round_=round_)
         play_round_in_bulk(round_, rng)
-        round_ = services.close_round(round_=round_)
-    data = json.loads(json.dumps(transfer.export_tournament(tournament)))
+        round_ = close_round(round_=round_)
+    data = json.loads(json.dumps(export_tournament(tournament)))
     CACHE.write_text(json.dumps(data))
     print(f"  built and exported in {time.perf_counter() - start:.0f} s ({CACHE})")
     return data
@@ -95,9 +98,9 @@ def build_export() -> dict:
 class Writer(threading.Thread):
     """Writes in a loop on its own connection, each write a transaction, and keeps how long each took."""
 
-    def __init__(self, table_id: int, game_id: int) -> None:
+    def __init__(self, table: Table, game_id: int) -> None:
         super().__init__(daemon=True)
-        self.table_id, self.game_id = table_id, game_id
+        self.table, self.game_id = table, game_id
         self.stop, self.times, self.failed = threading.Event(), [], 0
         self.rng = random.Random(2)
 
@@ -115,41 +118,48 @@ class Writer(threading.Thread):
             connections["default"].close()
 
     def write(self) -> None:
-        with transaction.atomic():  # a table's phone reporting in
-            Table.objects.filter(pk=self.table_id).update(phone_heard_at=timezone.now())
+        record_phone_report(table=self.table, waiting=0)  # a table's phone reporting in
         game = Game.objects.select_related("round__tournament", "table").get(pk=self.game_id)
         if game.status != Game.Status.FINISHED:  # a hand entered there (until that game is over)
             (north, south), (east, west) = random_hand(game.rules, self.rng, scores=(game.ns_score, game.ew_score))
             entry = hand_entry(north, east, south, west)
             number = game.hands.count() + 1
-            services.enter_hand(game=game, number=number, entry=entry, source=HandRevision.Source.TABLE)
+            enter_hand(game=game, number=number, entry=entry, source=HandRevision.Source.TABLE)
+
+
+class TransactionStart:
+    """When (wall and this thread's CPU clock) the importing connection sends its first statement
+    that is not a read: the import's write transaction opening (SQLite's BEGIN IMMEDIATE, which
+    takes the write lock; on PostgreSQL the transaction's first write). Everything before it (the
+    file's checks) only reads; the import returns as its transaction commits. Installed with
+    Django's ``connection.execute_wrapper``, on the importing thread's connection alone."""
+
+    def __init__(self) -> None:
+        self.at: tuple[float, float] | None = None
+
+    def __call__(self, execute, sql, params, many, context):
+        if self.at is None and not sql.lstrip().upper().startswith("SELECT"):
+            self.at = (time.perf_counter(), time.thread_time())
+        return execute(sql, params, many, context)
 
 
 def measure(data: dict, replace=None) -> tuple[dict[str, float], object]:
     """Import ``data`` (as new, or in place of ``replace``) while the second thread writes."""
     other = create_progressive(couples=8, rounds=1, seed=3)
-    services.start_round(round_=other.rounds.get())
-    game = other.rounds.get().games.first()
+    start_round(round_=other.rounds.get())
+    game = other.rounds.get().games.select_related("table").first()
     timings: dict[str, float] = {}
-    write, began = restore._write, []
-
-    def timed_write(*args, **kwargs):  # the body of the import's one transaction; it commits on return
-        began.extend([time.perf_counter(), time.thread_time()])
-        return write(*args, **kwargs)
-
-    restore._write = timed_write
-    writer = Writer(game.table_id, game.pk)
+    writer = Writer(game.table, game.pk)
     writer.start()
     time.sleep(0.3)
     before = len(writer.times)
+    began = TransactionStart()
     start, cpu = time.perf_counter(), time.thread_time()
-    try:
-        imported = restore.import_tournament(data, replace=replace)
-        timings["transaction"] = time.perf_counter() - began[0]
-        timings["transaction cpu"] = time.thread_time() - began[1]
-    finally:
-        restore._write = write
-    timings["import"], timings["import cpu"] = time.perf_counter() - start, time.thread_time() - cpu
+    with connection.execute_wrapper(began):
+        imported = import_tournament(data, replace=replace)
+    end, end_cpu = time.perf_counter(), time.thread_time()
+    timings["transaction"], timings["transaction cpu"] = end - began.at[0], end_cpu - began.at[1]
+    timings["import"], timings["import cpu"] = end - start, end_cpu - cpu
     time.sleep(0.3)
     writer.stop.set()
     writer.join()

@@ -1,8 +1,8 @@
-"""A double elimination at 8 and 64 teams: time (and count the SQL queries of) drawing the  # noqa: E402
-bracket, finishing a match (its last hand: the winner advances and the next match takes the  # noqa: E402
-table), and the director's and the public bracket pages once the first round is played.  # noqa: E402
-  # noqa: E402
-Runs on a throw-away database (SQLite in memory, or a test database beside DATABASE_URL's).  # noqa: E402
+"""A double elimination at 8 and 64 teams: time (and count the SQL queries of) drawing the
+bracket, finishing a match (its last hand: the winner advances and the next match takes the
+table), and the director's and the public bracket pages once the first round is played.
+
+Runs on a throw-away database (SQLite in memory, or a test database beside DATABASE_URL's).
 """
 
 from __future__ import annotations
@@ -20,13 +20,13 @@ from django.db import connection  # noqa: E402
 from django.test import Client  # noqa: E402
 from django.test.utils import setup_test_environment  # noqa: E402
 from django.urls import reverse  # noqa: E402
-from tournament_scale import timed  # noqa: E402 - beside this script  # noqa: E402
+from tournament_scale import timed  # noqa: E402 - beside this script
 
 from scoring.random_hands import random_hand  # noqa: E402
-from tournament import services  # noqa: E402
 from tournament.formats.knockout.simulation import create_knockout  # noqa: E402
 from tournament.formats.registry import format_of  # noqa: E402
 from tournament.models import Game, Hand, HandRevision, Match  # noqa: E402
+from tournament.play.hands import enter_hand  # noqa: E402
 from tournament.simulation.play import hand_entry, play_game  # noqa: E402
 from tournament.simulation.scratch import throwaway_database  # noqa: E402
 
@@ -44,8 +44,8 @@ def _last_hand(game: Game, rng: random.Random):
         trial = Hand(game=game, number=number)
         trial.store(entry)
         if game.replay([*game.hands.order_by("number"), trial]).game.over:
-            return lambda: services.enter_hand(game=game, number=number, entry=entry, source=HandRevision.Source.TABLE)
-        game = services.enter_hand(game=game, number=number, entry=entry, source=HandRevision.Source.TABLE).game
+            return lambda: enter_hand(game=game, number=number, entry=entry, source=HandRevision.Source.TABLE)
+        game = enter_hand(game=game, number=number, entry=entry, source=HandRevision.Source.TABLE).game
 
 
 def measure(teams: int) -> dict[str, tuple[float, int]]:

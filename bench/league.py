@@ -1,71 +1,45 @@
-"""A league season: a 20-team double round robin (38 nights, 380 matches).  # noqa: E402
-  # noqa: E402
-Times building the schedule (the pure circle method, and saving it as matches), then, with every  # noqa: E402
-match decided, the league table page (public and director), the projector view and the schedule  # noqa: E402
-page, with their SQL query counts. A 6-team season is measured the same way to show the query  # noqa: E402
-counts do not grow with the field.  # noqa: E402
-  # noqa: E402
-Runs on a throw-away database (SQLite in memory, or a test database beside DATABASE_URL's).  # noqa: E402
+"""A league season: a 20-team double round robin (38 nights, 380 matches).
+
+Times building the schedule (the pure circle method, and saving it as matches), then, with every
+match decided, the league table page (public and director), the projector view and the schedule
+page, with their SQL query counts. A 6-team season is measured the same way to show the query
+counts do not grow with the field.
+
+Runs on a throw-away database (SQLite in memory, or a test database beside DATABASE_URL's).
 """
 
 from __future__ import annotations
 
-import datetime
 import os
 import random
-import statistics
 import sys
-import time
 
 import django
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tournament.settings")
 django.setup()
 from django.contrib.auth import get_user_model  # noqa: E402
-from django.db import connection, reset_queries  # noqa: E402
+from django.db import connection  # noqa: E402
 from django.test import Client  # noqa: E402
-from django.test.utils import CaptureQueriesContext, setup_test_environment  # noqa: E402
+from django.test.utils import setup_test_environment  # noqa: E402
 from django.urls import reverse  # noqa: E402
+from tournament_scale import timed  # noqa: E402 - beside this script
 
 from scoring import Side  # noqa: E402
-from tournament import league, schedule, services  # noqa: E402
+from tournament.formats.league import schedule  # noqa: E402
+from tournament.formats.league.services import build_schedule, load_schedule  # noqa: E402
+from tournament.formats.league.simulation import create_league  # noqa: E402
+from tournament.formats.league.standings import league_matches  # noqa: E402
 from tournament.models import Game, Match, Round, Table, Tournament  # noqa: E402
-from tournament.simulation.play import player_name  # noqa: E402
 from tournament.simulation.scratch import throwaway_database  # noqa: E402
 
 
-def timed(action, repeat: int = 1) -> tuple[float, int]:
-    """Median seconds of ``action`` over ``repeat`` runs, and the queries of one run."""
-    times, queries = [], 0
-    for _ in range(repeat):
-        reset_queries()
-        with CaptureQueriesContext(connection) as captured:
-            start = time.perf_counter()
-            action()
-            times.append(time.perf_counter() - start)
-        queries = len(captured)
-    return statistics.median(times), queries
-
-
-def registered(teams: int) -> Tournament:
-    tournament = Tournament.objects.create(
-        name=f"Bench league of {teams}",
-        date=datetime.date(2026, 1, 1),
-        preset="league-300",
-        format="round_robin",
-        legs=2,
-    )
-    for team in range(teams):
-        services.register_team(tournament=tournament, names=[player_name(2 * team), player_name(2 * team + 1)])
-    return tournament
-
-
 def decide_every_match(tournament: Tournament, seed: int = 1) -> None:
-    """Every night played and closed, each match one game with a random score: the state the  # noqa: E402
-    table pages read at the end of a season (set directly; playing 380 games by hand is the  # noqa: E402
+    """Every night played and closed, each match one game with a random score: the state the
+    table pages read at the end of a season (set directly; playing 380 games by hand is the
     simulation's job, not this benchmark's)."""
     rng = random.Random(seed)
-    matches = list(league.league_matches(tournament).order_by("round", "number"))
+    matches = list(league_matches(tournament).order_by("round", "number"))
     nights = max(m.round for m in matches)
     rounds = Round.objects.bulk_create(
         Round(tournament=tournament, number=n, status=Round.Status.CLOSED) for n in range(1, nights + 1)
@@ -92,10 +66,10 @@ def decide_every_match(tournament: Tournament, seed: int = 1) -> None:
 def measure(teams: int) -> None:
     ids = list(range(1, teams + 1))
     pure_seconds, _ = timed(lambda: schedule.round_robin(ids, legs=2), repeat=20)
-    tournament = registered(teams)
-    built, queries = timed(lambda: league.build_schedule(tournament=tournament))
-    matches = league.league_matches(tournament).count()
-    nights = league.load_schedule(tournament).nights
+    tournament = create_league(teams=teams, seed=1, legs=2)
+    built, queries = timed(lambda: build_schedule(tournament=tournament))
+    matches = league_matches(tournament).count()
+    nights = load_schedule(tournament).nights
     print(f"  {teams} teams, two legs: {nights} nights, {matches} matches")
     print(f"    schedule, pure circle method  {1000 * pure_seconds:8.2f} ms")
     print(f"    schedule, saved as matches    {1000 * built:8.2f} ms  {queries:4d} queries")

@@ -69,8 +69,8 @@ with connection.cursor() as c:
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from tournament.play.rounds import start_round
-from tournament.simulation.play import create_event
-t = create_event(couples={2 * (TABLES + 3)}, rounds=2, seed=1, partners="fixed")
+from tournament.formats.progressive.simulation import create_progressive
+t = create_progressive(couples={2 * (TABLES + 3)}, rounds=2, seed=1, partners="fixed")
 t.rule_overrides = {{"target_score": 10000}}
 t.save()
 r = t.rounds.get(number=1)

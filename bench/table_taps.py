@@ -42,9 +42,9 @@ import json, django
 django.setup()
 from django.core.management import call_command
 call_command("migrate", verbosity=0)
-from tournament.simulation.play import create_event
+from tournament.formats.progressive.simulation import create_progressive
 from tournament.play.rounds import start_round
-t = create_event(couples=2, rounds=1, seed=1, partners="split")
+t = create_progressive(couples=2, rounds=1, seed=1, partners="split")
 r = t.rounds.get(number=1)
 start_round(round_=r)
 print(json.dumps(r.games.get().table.token))

@@ -1,12 +1,12 @@
-"""Build a 100-table event (400 players) with 8 rounds of hands, then time closing a round and  # noqa: E402
-rendering the standings page and the projector view, with their SQL query counts. A 10-table  # noqa: E402
-event is measured the same way to show the query counts do not grow with the tables, and a  # noqa: E402
-national-size one of 1,000 tables (4,000 players) to show the standings still come in time.  # noqa: E402
-  # noqa: E402
-``BENCH_SCALE_TABLES`` lists the sizes (default "10,100,1000"; building the 1,000-table event  # noqa: E402
-through the simulation takes several minutes). Runs on a throw-away database (SQLite in  # noqa: E402
-memory, or a test database beside DATABASE_URL's), with production settings unless the  # noqa: E402
-environment says otherwise.  # noqa: E402
+"""Build a 100-table event (400 players) with 8 rounds of hands, then time closing a round and
+rendering the standings page and the projector view, with their SQL query counts. A 10-table
+event is measured the same way to show the query counts do not grow with the tables, and a
+national-size one of 1,000 tables (4,000 players) to show the standings still come in time.
+
+``BENCH_SCALE_TABLES`` lists the sizes (default "10,100,1000"; building the 1,000-table event
+through the simulation takes several minutes). Runs on a throw-away database (SQLite in
+memory, or a test database beside DATABASE_URL's), with production settings unless the
+environment says otherwise.
 """
 
 from __future__ import annotations
@@ -30,8 +30,9 @@ from django.test import Client  # noqa: E402
 from django.test.utils import CaptureQueriesContext, setup_test_environment  # noqa: E402
 from django.urls import reverse  # noqa: E402
 
-from tournament import services  # noqa: E402
-from tournament.simulation.play import create_event, play_game  # noqa: E402
+from tournament.formats.progressive.simulation import create_progressive  # noqa: E402
+from tournament.play.rounds import close_round, start_round  # noqa: E402
+from tournament.simulation.play import play_game  # noqa: E402
 from tournament.simulation.scratch import throwaway_database  # noqa: E402
 
 ROUNDS = 8
@@ -41,14 +42,14 @@ SIZES = [int(n) for n in os.environ.get("BENCH_SCALE_TABLES", "10,100,1000").spl
 def build(tables: int, seed: int = 1):
     """An event of ``tables`` tables with ROUNDS rounds played; the last one still open."""
     rng = random.Random(seed)
-    tournament = create_event(couples=2 * tables, rounds=ROUNDS + 1, seed=seed)
+    tournament = create_progressive(couples=2 * tables, rounds=ROUNDS + 1, seed=seed)
     round_ = tournament.rounds.get(number=1)
     for number in range(1, ROUNDS + 1):
-        services.start_round(round_=round_)
+        start_round(round_=round_)
         for game in round_.games.select_related("round__tournament", "table"):
             play_game(game, rng)
         if number < ROUNDS:
-            round_ = services.close_round(round_=round_)
+            round_ = close_round(round_=round_)
     return tournament, round_
 
 
@@ -77,7 +78,7 @@ def measure(tables: int) -> dict[str, tuple[float, int]]:
     results = {
         "standings page": timed(page("public:standings"), repeat=5),
         "projector view": timed(page("public:projector"), repeat=5),
-        "close a round": timed(lambda: services.close_round(round_=open_round)),
+        "close a round": timed(lambda: close_round(round_=open_round)),
     }
     hands = sum(g.hands_played for r in tournament.rounds.all() for g in r.games.all())
     print(f"  built {tables} tables, {4 * tables} players, {ROUNDS} rounds, {hands} hands in {built:.1f} s")
