@@ -31,7 +31,7 @@ test: install
 # The engineers' loop: everything but the browser and the slow tests (fuzzing, PostgreSQL-only,
 # several processes), spread over the machine's cores. `make test` and CI run those too.
 check: install
-	$(PY) -m pytest -m "not browser and not slow" -n auto
+	$(PY) -m pytest -m "not browser and not slow" -n auto --dist worksteal
 
 # The scale bench times pages as a director's server serves them: production settings (its own
 # defaults), not debug mode, which logs every query and annotates every template node.

@@ -16,9 +16,17 @@ os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 # Property tests that name no count of their own (the 400-example import fuzz among them): all
 # 400 examples in CI (.ci/run sets HYPOTHESIS_PROFILE=ci; Hypothesis's own CI profile underneath,
 # derandomized), 50 on an engineer's machine.
+HYPOTHESIS_PROFILE = os.environ.get("HYPOTHESIS_PROFILE") or "dev"
 hypothesis_settings.register_profile("ci", hypothesis_settings.get_profile("ci"), max_examples=400)
 hypothesis_settings.register_profile("dev", max_examples=50)
-hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or "dev")
+hypothesis_settings.load_profile(HYPOTHESIS_PROFILE)
+
+
+def examples(count: int) -> int:
+    """A property test's own count of examples: all ``count`` in CI, a fifth (10 at least) on an
+    engineer's machine, where make check is the quick loop."""
+    return count if HYPOTHESIS_PROFILE == "ci" else max(10, count // 5)
+
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 CHROMIUM_ARGS = [

@@ -7,6 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.conftest import examples
 from tournament.formats.knockout.bracket import (
     Bracket,
     BracketState,
@@ -49,7 +50,7 @@ def test_single_elimination_byes_go_to_the_top_seeds_in_round_one_only(teams):
 
 
 @given(teams=st.integers(2, 64), third_place=st.booleans(), rng=st.randoms(use_true_random=False))
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 def test_single_elimination_plays_n_minus_1_matches_and_every_team_but_the_champion_loses_once(teams, third_place, rng):
     state, _ = play(single_elimination(teams, third_place=third_place), rng)
     assert state.finished
@@ -65,7 +66,7 @@ def test_single_elimination_plays_n_minus_1_matches_and_every_team_but_the_champ
 
 
 @given(teams=st.integers(2, 64), rng=st.randoms(use_true_random=False))
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 def test_double_elimination_every_team_but_the_champion_leaves_after_exactly_two_losses(teams, rng):
     state, order = play(double_elimination(teams), rng)
     assert state.finished
@@ -88,7 +89,7 @@ def test_every_field_size_plays_to_a_champion_in_both_formats(teams):
 
 
 @given(teams=st.integers(2, 64), double=st.booleans(), rng=st.randoms(use_true_random=False))
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 def test_a_teams_place_is_known_from_the_moment_it_goes_out_and_never_changes(teams, double, rng):
     bracket = double_elimination(teams) if double else single_elimination(teams, third_place=rng.random() < 0.5)
     final, order = play(bracket, rng)

@@ -4,12 +4,14 @@ case here; a fuzzer posts a few hundred more."""
 
 import copy
 import datetime
+import functools
 import json
 from decimal import Decimal
 
 import pytest
 from django.apps import apps
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 from hypothesis import HealthCheck, given, settings
@@ -185,9 +187,8 @@ BAD_FILES = [
 
 
 @pytest.mark.parametrize(("attack", "damage", "words"), BAD_FILES, ids=[case[0] for case in BAD_FILES])
-def test_a_bad_file_is_refused_naming_its_row_and_field_and_nothing_is_written(
-    director_client, exported, attack, damage, words
-):
+def test_a_bad_file_is_refused_naming_its_row_and_field_and_nothing_is_written(director_client, attack, damage, words):
+    exported = copy.deepcopy(_export_of("progressive"))
     damage(exported)
     _refused(director_client, exported, *words)
 
@@ -361,6 +362,17 @@ def _exported(tournament: Tournament) -> dict:
     return json.loads(json.dumps(export_tournament(tournament)))
 
 
+@functools.cache
+def _export_of(event: str) -> dict:
+    """The file of one of EVENTS (or of :func:`_event`: "progressive"), played once for every test
+    that damages a copy of it (a file is checked whole before anything is written, whatever the
+    database holds)."""
+    with transaction.atomic():
+        exported = _exported(_event() if event == "progressive" else EVENTS[event]())
+        transaction.set_rollback(True)
+    return exported
+
+
 def _without_tokens(data: dict) -> dict:
     data = copy.deepcopy(data)
     for table in data["tables"]:
@@ -510,7 +522,7 @@ BAD_LEAGUES = [
 )
 def test_a_bad_knockout_or_league_file_is_refused_naming_its_row_and_field(director_client, event, attack, damage,
                                                                            words):  # fmt: skip
-    exported = _exported(EVENTS[event]())
+    exported = copy.deepcopy(_export_of(event))
     damage(exported)
     _refused(director_client, exported, *words)
 

@@ -4,6 +4,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.conftest import examples
 from tournament.formats.league.table import DEFAULT_TIEBREAKERS, MatchResult, Tiebreaker, league_table, order_text
 
 H2H, DIFF, SCORED, BAGS = (
@@ -160,7 +161,7 @@ def test_a_tiebreaker_chosen_twice_is_a_bug():
         league_table(["A"], [], (H2H, H2H))
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80), deadline=None)
 @given(data=st.data(), teams=st.integers(min_value=2, max_value=10))
 def test_any_season_ranks_every_team_once_more_wins_first_and_explains_every_level_group(data, teams):
     names = [f"T{i}" for i in range(teams)]

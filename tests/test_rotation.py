@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.conftest import examples
 from tournament.formats.progressive.rotation import Movement, TableResult, TableSeating, first_round, next_round, swap
 
 
@@ -184,7 +185,7 @@ def a_round(draw, min_couples=2, max_couples=40, max_rounds=5, split=None):
     return movement, draw_results(draw, movement), history
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(data=st.data(), split=st.booleans())
 def test_every_present_player_is_seated_or_sitting_out_exactly_once(data, split):
     movement, results, history = data.draw(a_round())
@@ -200,7 +201,7 @@ def test_every_present_player_is_seated_or_sitting_out_exactly_once(data, split)
     assert len(nxt.sitting_out) <= (3 if split else 2 + len(broken_teams) + 1)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(data=st.data(), split=st.booleans())
 def test_with_an_odd_count_table_one_losers_sit_out_and_the_sitters_play(data, split):
     movement, results, history = data.draw(a_round())
@@ -218,7 +219,7 @@ def _table_of(movement, player) -> int | None:
     return next((table.table for table in movement.tables if player in table.players), None)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(data=st.data())
 def test_winners_move_up_one_table_and_table_one_winners_stay(data):
     movement, results, history = data.draw(a_round())
@@ -229,7 +230,7 @@ def test_winners_move_up_one_table_and_table_one_winners_stay(data):
             assert _table_of(nxt, player) == destination
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(data=st.data())
 def test_split_partners_never_keep_their_partner(data):
     movement, results, history = data.draw(a_round())
@@ -239,7 +240,7 @@ def test_split_partners_never_keep_their_partner(data):
     assert old_pairs.isdisjoint(new_pairs)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(data=st.data(), split=st.booleans())
 def test_losers_stay_at_their_table_and_table_one_losers_go_last_or_sit_out(data, split):
     movement, results, history = data.draw(a_round())
@@ -264,7 +265,7 @@ def _repeated(table: TableSeating, before: list[frozenset]) -> tuple[int, int]:
     return sum(map(bool, counts)), sum(counts)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(data=st.data())
 def test_over_an_evening_a_split_never_repeats_a_partnership_the_other_split_avoids(data):
     movement, results, history = data.draw(a_round(min_couples=4, max_couples=40, max_rounds=8, split=True))

@@ -7,6 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.conftest import examples
 from tournament.formats.league.schedule import (
     Missed,
     PlayedResults,
@@ -39,7 +40,7 @@ def assert_every_pair_meets_once_a_leg(schedule: Schedule) -> None:
         assert meetings == {frozenset(pair): 1 for pair in combinations(schedule.teams, 2)}
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(n=sizes, legs=legs)
 def test_every_pair_meets_once_a_leg_and_nobody_plays_twice_a_night(n, legs):
     schedule = round_robin(field(n), legs=legs)
@@ -47,7 +48,7 @@ def test_every_pair_meets_once_a_leg_and_nobody_plays_twice_a_night(n, legs):
     assert_nobody_plays_twice_a_night(schedule)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(n=sizes, legs=legs)
 def test_a_leg_takes_n_minus_one_nights_for_an_even_field_and_n_for_an_odd_one(n, legs):
     schedule = round_robin(field(n), legs=legs)
@@ -56,7 +57,7 @@ def test_a_leg_takes_n_minus_one_nights_for_an_even_field_and_n_for_an_odd_one(n
     assert all(1 + (f.leg - 1) * per_leg <= f.night <= f.leg * per_leg for f in schedule.fixtures)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(n=sizes)
 def test_an_odd_field_rests_exactly_one_team_a_night_and_each_team_once_a_leg(n):
     schedule = round_robin(field(n))
@@ -68,7 +69,7 @@ def test_an_odd_field_rests_exactly_one_team_a_night_and_each_team_once_a_leg(n)
         assert all(r == () for r in resting)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(n=sizes)
 def test_the_second_leg_repeats_the_first_with_home_and_away_exchanged(n):
     schedule = round_robin(field(n), legs=2)
@@ -107,7 +108,7 @@ def test_a_season_that_cannot_be_built_says_why(teams, legs, message):
         round_robin(teams, legs=legs)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(n=sizes, legs=legs, data=st.data())
 def test_a_postponed_match_moves_to_a_free_night_and_remembers_its_first(n, legs, data):
     schedule = round_robin(field(n), legs=legs)
@@ -156,7 +157,7 @@ def test_a_postponed_match_comes_last_on_its_new_night():
     assert moved.nights == 4 and len(moved.on_night(1)) == 1
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(n=st.integers(min_value=2, max_value=16), legs=legs, missed=st.sampled_from(Missed), data=st.data())
 def test_a_late_joiner_meets_everyone_once_a_leg_and_past_nights_stay_as_played(n, legs, missed, data):
     schedule = round_robin(field(n), legs=legs)
@@ -229,7 +230,7 @@ def test_a_team_given_a_walkover_that_night_is_not_resting():
     assert len(gone.resting_on(2)) == 1  # the bye of the odd field, as before the withdrawal
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(n=sizes, legs=legs, first=st.integers(min_value=1, max_value=8))
 def test_the_night_offered_for_a_postponement_is_the_first_free_one_and_postpone_takes_it(n, legs, first):
     schedule = round_robin(field(n), legs=legs)

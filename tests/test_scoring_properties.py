@@ -11,6 +11,7 @@ from scoring import Game, HandResult, PlayerHand, SideHand, SideResult, hand, sc
 from scoring.hand import is_nil
 from scoring.random_hands import random_hand
 from scoring.rules import PRESETS
+from tests.conftest import examples
 
 presets = st.sampled_from(sorted(PRESETS))
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
@@ -26,7 +27,7 @@ def _play(name: str, seed: int, hands: int) -> Game:
     return game
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(seed=seeds, hands=st.integers(min_value=1, max_value=40))
 def test_with_carried_bags_and_no_nils_a_positive_scores_last_digit_is_the_bag_count(seed, hands):
     rules, rng = PRESETS["progressive-500"].rules, random.Random(seed)
@@ -41,7 +42,7 @@ def test_with_carried_bags_and_no_nils_a_positive_scores_last_digit_is_the_bag_c
                 assert str(game.scores[team])[-1] == str(game.bags[team])
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(name=presets, seed=seeds, hands=st.integers(min_value=1, max_value=15))
 def test_score_is_the_sum_of_each_hands_points_and_bags_stay_under_the_limit(name, seed, hands):
     game = _play(name, seed, hands)
@@ -52,7 +53,7 @@ def test_score_is_the_sum_of_each_hands_points_and_bags_stay_under_the_limit(nam
         assert all(hand.teams[team].bag_penalty <= 0 for hand in game.hands)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(name=presets, seed=seeds, score_a=st.integers(-300, 600), score_b=st.integers(-300, 600))
 def test_swapping_the_sides_swaps_the_result(name, seed, score_a, score_b):
     rules = PRESETS[name].rules
@@ -65,7 +66,7 @@ def test_swapping_the_sides_swaps_the_result(name, seed, score_a, score_b):
         assert backward.winner == 1 - forward.winner
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(name=presets, seed=seeds)
 def test_one_more_trick_never_costs_a_side_without_nil_or_bag_limit_points(name, seed):
     rules = PRESETS[name].rules
@@ -81,7 +82,7 @@ def test_one_more_trick_never_costs_a_side_without_nil_or_bag_limit_points(name,
     assert after >= before
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(name=presets, seed=seeds)
 def test_a_finished_game_has_a_winner_with_the_higher_score(name, seed):
     game = _play(name, seed, 200)
@@ -90,7 +91,7 @@ def test_a_finished_game_has_a_winner_with_the_higher_score(name, seed):
     assert winner is not None and game.scores[winner] > game.scores[1 - winner]
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(name=presets, seed=seeds, reneges=st.integers(min_value=1, max_value=2))
 def test_the_other_sides_reneg_never_costs_a_side_unless_received_tricks_can_bag_it_out(name, seed, reneges):
     rules = PRESETS[name].rules
@@ -103,7 +104,7 @@ def test_the_other_sides_reneg_never_costs_a_side_unless_received_tricks_can_bag
         assert fouled == clean
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(name=presets, seed=seeds, reneges=st.tuples(st.integers(0, 2), st.integers(0, 2)))
 def test_swapping_the_sides_swaps_the_result_with_reneges(name, seed, reneges):
     rules = PRESETS[name].rules
@@ -112,7 +113,7 @@ def test_swapping_the_sides_swaps_the_result_with_reneges(name, seed, reneges):
     assert score_hand(rules, [a, b]).teams == score_hand(rules, [b, a]).teams[::-1]
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(name=presets, seed=seeds, reneges=st.integers(min_value=0, max_value=2))
 def test_a_scored_hands_results_are_the_values_their_classes_build(name, seed, reneges):
     # The engine builds its results without their dataclasses' __init__ (for speed): scored again

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from scoring import HandEntry, InvalidHand, PlayerHand, Seat, Side, SideHand, score_hand
 from scoring.rules import PRESETS
-from tests.conftest import even_hand, finish_game, make_tournament
+from tests.conftest import even_hand, examples, finish_game, make_tournament
 from tests.events import correct_hand
 from tests.test_knockout import hand as knockout_hand
 from tests.test_knockout import knockout_event
@@ -711,7 +711,7 @@ FIELDS = {
 }
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.fixed_dictionaries({}, optional=FIELDS))
 def test_arbitrary_form_data_never_breaks_the_entry_and_stored_hands_stay_valid(client, game, data):
     response = client.post(at(game, "hand"), data, HTTP_HX_REQUEST="true")
