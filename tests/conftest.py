@@ -28,6 +28,13 @@ def examples(count: int) -> int:
     return count if HYPOTHESIS_PROFILE == "ci" else max(10, count // 5)
 
 
+def repeats(count: int) -> int:
+    """How many times a race test runs its race: all ``count`` in CI (on both databases), a third
+    (3 at least) on an engineer's machine. The repeats spread the requests' timing over a window;
+    fewer repeats cover the same window in larger steps."""
+    return count if HYPOTHESIS_PROFILE == "ci" else max(3, count // 3)
+
+
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 CHROMIUM_ARGS = [
     "--headless",

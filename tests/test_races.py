@@ -22,7 +22,7 @@ from functools import partial
 
 import pytest
 
-from tests.conftest import even_hand
+from tests.conftest import even_hand, repeats
 from tests.live_http import Answer, Director, saves, together
 
 # --- the app's code: stored state and what it should be (repoint here when modules move) -----------
@@ -299,10 +299,11 @@ def test_hands_saved_in_a_knockout_while_the_director_changes_the_time_limit_lea
 
 
 def test_two_matches_decided_at_the_same_instant_both_finish_in_order_and_the_final_takes_a_table(desk, server_log):
-    """Both semi-finals' deciding hands sent at once, in twelve knockouts of four teams."""
+    """Both semi-finals' deciding hands sent at once, in twelve knockouts of four teams (in CI;
+    see :func:`tests.conftest.repeats`)."""
     director, answers = desk
     problems = []
-    for event in range(1, 13):
+    for event in range(1, repeats(12) + 1):
         tournament_id = director.new_event(teams=4, tables_available=2, **KNOCKOUT)
         phones = director.phones(tournament_id)
         for _hand in range(2):
@@ -324,14 +325,14 @@ def test_two_matches_decided_at_the_same_instant_both_finish_in_order_and_the_fi
 
 
 def test_a_dispute_raised_as_the_round_closes_is_stored_and_stops_the_close_or_is_refused(desk, server_log):
-    """A table disputes its last hand the moment the director closes the round, twelve times,
-    the phone's request leaving up to 55 ms after the director's so that over the repeats it
-    meets the close at each point of its work. Either the dispute is stored and the close is
-    refused naming the disputed table, or the round closes and the dispute is refused with a
-    message (4xx) and not stored: never a dispute in a closed round."""
+    """A table disputes its last hand the moment the director closes the round, twelve times (in
+    CI; see :func:`tests.conftest.repeats`), the phone's request leaving up to 55 ms after the
+    director's so that over the repeats it meets the close at each point of its work. Either the
+    dispute is stored and the close is refused naming the disputed table, or the round closes and
+    the dispute is refused with a message (4xx) and not stored: never a dispute in a closed round."""
     director, answers = desk
-    outcomes = []
-    for repeat in range(12):
+    outcomes, times = [], repeats(12)
+    for repeat in range(times):
         tournament_id = director.new_event(teams=2, **PROGRESSIVE)
         (phone,) = director.phones(tournament_id)
         for _hand in range(4):
@@ -339,7 +340,7 @@ def test_a_dispute_raised_as_the_round_closes_is_stored_and_stops_the_close_or_i
         closing, disputing = together(
             partial(director.submit, f"/t/{tournament_id}/rounds/1/close/", "close", {}),
             partial(phone.dispute, 1, 4, "EW say they took 4"),
-            stagger=repeat * 0.005,
+            stagger=repeat * 0.055 / (times - 1),
         )
         closed = Round.objects.get(tournament_id=tournament_id, number=1).status == Round.Status.CLOSED
         stored = Dispute.objects.filter(hand__game__round__tournament_id=tournament_id).exists()
@@ -352,14 +353,16 @@ def test_a_dispute_raised_as_the_round_closes_is_stored_and_stops_the_close_or_i
             outcome += f" [BROKEN: {closing}; {disputing}]"
         outcomes.append(outcome)
     broken = [o for o in outcomes if "BROKEN" in o]
-    assert_clean(server_errors(answers, server_log) + ([f"{len(broken)} of 12 broken:", *outcomes] if broken else []))
+    summary = [f"{len(broken)} of {times} broken:", *outcomes] if broken else []
+    assert_clean(server_errors(answers, server_log) + summary)
 
 
 def test_a_restore_in_place_while_tables_save_refuses_a_vanished_game_with_409_and_leaves_consistent_data(
     desk, server_log
 ):
     """The director restores the event's own backup in place as four tables save a hand, twelve
-    times over, the phones' requests leaving up to 275 ms after the director's (a restore takes
+    times over (in CI; see :func:`tests.conftest.repeats`), the phones' requests leaving up to
+    275 ms after the director's (a restore takes
     100 to 300 ms here) so that over the repeats they meet it at each point of its work. Hands
     saved before the restore are gone, a save whose game vanished under it is told the event was
     restored (409), no request fails."""
@@ -373,9 +376,10 @@ def test_a_restore_in_place_while_tables_save_refuses_a_vanished_game_with_409_a
     assert backup.status == 200
     restore = partial(director.upload, "/import/", "restore", {"replace": str(tournament_id)}, "file",
                       backup.text.encode())  # fmt: skip
-    for repeat in range(12):
+    times = repeats(12)
+    for repeat in range(times):
         forms = [phone.load() for phone in phones]
-        together(restore, *saves(phones, forms, even_hand(7)), stagger=repeat * 0.025)
+        together(restore, *saves(phones, forms, even_hand(7)), stagger=repeat * 0.275 / (times - 1))
     opened = [phone.get(f"/table/{phone.token}/", "reopened") for phone in phones]
     assert_clean(
         server_errors(answers, server_log)

@@ -16,9 +16,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import shutil
 import struct
-import subprocess
 import unicodedata
 import zlib
 from collections.abc import Iterable, Sequence
@@ -27,9 +25,13 @@ from pathlib import Path
 from typing import Any
 
 import pydyf
+from django.contrib.staticfiles import finders
 
-FAMILY = "DejaVu Sans"
-STYLES = {"regular": "", "bold": ":bold", "italic": ":italic"}
+# The app's font, shipped with it (static/fonts/, the CSS family "Spades Sans" of print/base.html):
+# the same file wherever the app runs, and small enough to subset in milliseconds per PDF.
+FONT_FILES = {"regular": "fonts/DejaVuSans.ttf", "bold": "fonts/DejaVuSans-Bold.ttf",
+              "italic": "fonts/DejaVuSans-Oblique.ttf"}  # fmt: skip
+STYLES = tuple(FONT_FILES)
 PT = 72 / 25.4  # points a millimetre
 PX = 0.75  # points a CSS pixel
 TEXT_COLOR = "#111"  # the documents' text colour (print/base.html)
@@ -87,18 +89,11 @@ class Font:
 
 
 @functools.cache
-def font(style: str = "regular") -> Font | None:
-    """The app's font in ``style`` (regular, bold, italic), or None when fontconfig cannot find
-    it as a TrueType file."""
+def font(style: str = "regular") -> Font:
+    """The app's font in ``style`` (regular, bold, italic)."""
     from fontTools.ttLib import TTFont
 
-    match = shutil.which("fc-match")
-    if match is None:
-        return None
-    path = subprocess.run([match, "-f", "%{file}", FAMILY + STYLES[style]],
-                          capture_output=True, text=True, check=False).stdout  # fmt: skip
-    if not path.endswith(".ttf"):
-        return None
+    path = finders.find(FONT_FILES[style])
     tt = TTFont(path, lazy=True)
     order = {name: gid for gid, name in enumerate(tt.getGlyphOrder())}
     glyphs = {chr(code): order[name] for code, name in tt.getBestCmap().items()}
@@ -120,7 +115,7 @@ def font(style: str = "regular") -> Font | None:
 def can_set(texts: Iterable[str], styles: Iterable[str] = STYLES) -> bool:
     """Whether every one of ``texts`` can be drawn in each of ``styles``."""
     fonts = [font(style) for style in styles]
-    return all(f is not None for f in fonts) and all(f.can_set(t) for f in fonts for t in texts)  # type: ignore[union-attr]
+    return all(f.can_set(t) for f in fonts for t in texts)
 
 
 # --- what a page holds: JSON-ready items ----------------------------------------------------------
@@ -250,7 +245,7 @@ class Drawing:
         background draws with) and the drawn pages' fonts and QR codes, added to ``pdf``."""
         fonts = pydyf.Dictionary(resolve(pdf, shared.get("Font")) or {})
         for style, glyphs in self.used.items():
-            fonts[f"sd-{style}"] = _embed_font(pdf, font(style), glyphs)  # type: ignore[arg-type]
+            fonts[f"sd-{style}"] = _embed_font(pdf, font(style), glyphs)
         images = pydyf.Dictionary(resolve(pdf, shared.get("XObject")) or {})
         for url, name in self.images.items():
             images[name] = _qr_image(pdf, url)

@@ -255,23 +255,20 @@ def _workers() -> ProcessPoolExecutor:
 # (:mod:`tournament.printing.draw`) puts each text at its place itself.
 
 SPACES = "\u2007\u2002\u0020\u2009\u2006\u200a"  # figure, en, space, thin, six-per-em, hair
-ESTIMATE = 0.6  # em, a character's width when the font file cannot be read
+ESTIMATE = 0.6  # em, the width of a character the font does not have
 
 
 def _advance(c: str, bold: bool) -> float:
-    """The advance width in em of ``c`` in the font (an estimate when the font is not found)."""
+    """The advance width in em of ``c`` in the font (an estimate when the font lacks it)."""
     face = draw.font("bold" if bold else "regular")
-    glyph = face.glyphs.get(c) if face else None
-    return face.advances[glyph] / face.units if face and glyph is not None else ESTIMATE
+    glyph = face.glyphs.get(c)
+    return face.advances[glyph] / face.units if glyph is not None else ESTIMATE
 
 
 def text_width(text: str, size: float, *, bold: bool = False, kern: bool = False) -> float:
     """The width of ``text`` in the font at ``size`` points, in millimetres; with ``kern``, as it
     is set with the font's kerning."""
-    face = draw.font("bold" if bold else "regular")
-    if face is None:
-        return len(text) * ESTIMATE * size * 25.4 / 72
-    return face.width(text, size, kern=kern)
+    return draw.font("bold" if bold else "regular").width(text, size, kern=kern)
 
 
 def spaced_line(texts: Sequence[tuple[float, str]], size: float, *, bold: bool = False) -> str:

@@ -151,7 +151,7 @@ def _grid_image(rows: int, row_height: float) -> str:
     for i in range(1, 15):
         y1 = 0 if i in (1, 8) else HEAD_HEIGHT
         parts.append(f'<line x1="{column_left(i):.2f}" y1="{y1}" x2="{column_left(i):.2f}" y2="{height}" {LINE}/>')
-    text = 'font-family="DejaVu Sans" font-weight="bold" text-anchor="middle"'
+    text = 'font-family="Spades Sans" font-weight="bold" text-anchor="middle"'
     parts.append(f'<text x="{HAND_WIDTH / 2}" y="{top / 2 + 1}" font-size="2.8" {text}>Hand</text>')
     for first, title, seats in ((1, "North–South", "NS"), (8, "East–West", "EW")):
         middle = column_left(first) + side / 2
@@ -306,10 +306,7 @@ def _placed(column: int, text: str, *, bold: bool = False) -> tuple[float, str]:
 
 def _wrapped(text: str, width: float) -> list[str]:
     """``text`` in a box under the grid, in lines at most ``width`` mm wide."""
-    face = draw.font()
-    if face is None:  # then no sheet is drawn, and WeasyPrint breaks the lines: only their count matters
-        return [text] * math.ceil(pdf.text_width(text, NOTE_FONT) / width)
-    return face.wrap(text, width, NOTE_FONT)
+    return draw.font().wrap(text, width, NOTE_FONT)
 
 
 def _lines(notes: list[Note] | list[DisputeNote], width: float) -> int:
