@@ -14,6 +14,7 @@ from django.db import connection
 from django.urls import reverse
 
 from tests.test_project import PRODUCTION
+from tournament.models import Game
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -43,10 +44,26 @@ def test_forgetting_every_variable_refuses_to_start_instead_of_running_in_debug_
 @pytest.mark.slow  # Django started in processes of its own
 def test_a_write_waits_at_most_five_seconds_for_its_tournaments_lock_on_either_database():
     env = PRODUCTION | {"DATABASE_URL": "postgres://spades@db.example:5432/spades"}
-    done = _settings_in_a_fresh_process(env, "settings.DATABASES['default']['OPTIONS']")
-    assert done.stdout.strip() == "{'options': '-c lock_timeout=5000'}", done.stderr
+    done = _settings_in_a_fresh_process(env, "settings.DATABASES['default']['OPTIONS']['options']")
+    assert done.stdout.strip() == "-c lock_timeout=5000", done.stderr
     sqlite = _settings_in_a_fresh_process(PRODUCTION, "settings.DATABASES['default']['OPTIONS']['timeout']")
     assert sqlite.stdout.strip() == "5", sqlite.stderr
+
+
+@pytest.mark.django_db
+def test_postgresql_plans_a_statement_a_connection_runs_again_once_not_at_every_run():
+    if connection.vendor != "postgresql":
+        pytest.skip("prepared statements are PostgreSQL's")
+    for _ in range(3):
+        assert not Game.objects.filter(pk=0, round__tournament__name="a save's read").exists()
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT count(*) FROM pg_prepared_statements WHERE statement LIKE %s", ["%a save's read%"])
+        assert cursor.fetchone()[0] == 0  # its values are sent apart from it: the statement has $1, $2
+        cursor.execute(
+            "SELECT count(*) FROM pg_prepared_statements WHERE statement LIKE %s",
+            ['%FROM "tournament_game"%"tournament_tournament"."name" = $%'],
+        )
+        assert cursor.fetchone()[0] == 1
 
 
 @pytest.mark.django_db

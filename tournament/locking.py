@@ -35,13 +35,19 @@ def lock_tournament(tournament_id: int) -> Tournament:
     """Take the write lock of tournament ``tournament_id`` in the caller's transaction (held until it
     ends) and return the tournament's row as read under the lock. Call it before any other read or
     write of the tournament, so that what the write reads is what the writes before it committed."""
+    take_lock(tournament_id)
+    return Tournament.objects.get(pk=tournament_id)
+
+
+def take_lock(tournament_id: int) -> None:
+    """:func:`lock_tournament` for a write that reads the tournament's row itself, together with
+    what it reads next (a hand's save reads it with its game, in one query)."""
     if not connection.in_atomic_block:
         raise WriteOutsideTransaction("a tournament's lock is taken inside a transaction")
     # An UPDATE locks the row as SELECT … FOR UPDATE would, but as a "no key" update: a row added
     # elsewhere that refers to the tournament (a print job) need not wait for the lock.
     if not Tournament.objects.filter(pk=tournament_id).update(changed_at=timezone.now()):
         raise Tournament.DoesNotExist(f"tournament {tournament_id} does not exist")
-    return Tournament.objects.get(pk=tournament_id)
 
 
 def lock_tournaments(ids: Iterable[int]) -> list[Tournament]:

@@ -127,7 +127,15 @@ DATABASES = {
 # phone sends again (tournament.locking).
 LOCK_WAIT_SECONDS = 5
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
-    DATABASES["default"]["OPTIONS"] = {"options": f"-c lock_timeout={LOCK_WAIT_SECONDS * 1000}"}
+    # Server-side binding lets psycopg prepare a statement the second time a connection runs it
+    # (prepare_threshold): a save's statements are then planned once per connection, not once
+    # per save. That shortens what a save does while it holds its tournament's lock by a quarter
+    # (bench/table_load.py). Needs CONN_MAX_AGE, as the README's production recipe sets.
+    DATABASES["default"]["OPTIONS"] = {
+        "options": f"-c lock_timeout={LOCK_WAIT_SECONDS * 1000}",
+        "server_side_binding": True,
+        "prepare_threshold": 2,
+    }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Score entry from many phones at once. WAL lets readers run beside the one writer (a long
     # read no longer blocks a phone's save); synchronous=NORMAL is safe under WAL (a power cut

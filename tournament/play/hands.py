@@ -13,12 +13,12 @@ from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
-from django.db.models import Max
+from django.db.models import OuterRef, Subquery
 
 from scoring import HandEntry, InvalidHand, Replay
 from tournament.formats.registry import format_of
-from tournament.locking import lock_tournament
-from tournament.models import RECORDED, Game, Hand, HandRevision, Round, Tournament
+from tournament.locking import take_lock
+from tournament.models import RECORDED, Game, Hand, HandRevision, Round
 
 User = AbstractBaseUser | None
 
@@ -85,13 +85,13 @@ def enter_hand(
     ``game`` is read again under the tournament's lock; :class:`GameGone` when it has gone.
     """
     with transaction.atomic():
-        tournament = lock_tournament(game.round.tournament_id)
-        game = _read_again(game, tournament)
+        take_lock(game.round.tournament_id)
+        game = _read_again(game.pk)
         if entry_key and (sent := Hand.objects.filter(entry_key=entry_key).first()) is not None:
             return _sent_before(game, sent)
         if source == HandRevision.Source.TABLE:
             _check_table_entry(game, confirmed_by)
-        last = game.hands.aggregate(last=Max("number"))["last"] or 0
+        last = game.last_number or 0
         if number > last:
             _check_new_hand(game, last, number)
             hand, hands = Hand(game=game, number=number), None if not entry.misdeal else list(_hands(game))
@@ -105,15 +105,17 @@ def enter_hand(
                       entry_key=entry_key)  # fmt: skip
 
 
-def _read_again(game: Game, tournament: Tournament) -> Game:
-    """``game`` as committed, read under its tournament's lock, on the locked tournament's row."""
+def _read_again(game_id: int) -> Game:
+    """Game ``game_id`` as committed, read under its tournament's lock with its tournament's row
+    and the number of its last hand (``last_number``, None before hand 1), in one query."""
+    last = Hand.objects.filter(game=OuterRef("pk")).order_by("-number").values("number")[:1]
+    games = Game.objects.select_related("round__tournament", "table", "match", "clock")
     try:
-        fresh = Game.objects.select_related("round", "table", "match", "clock").get(pk=game.pk)
+        fresh = games.annotate(last_number=Subquery(last)).get(pk=game_id)
     except Game.DoesNotExist:
         raise GameGone(GameGone.message) from None
-    fresh.round.tournament = tournament
     if fresh.match is not None:
-        fresh.match.tournament = tournament
+        fresh.match.tournament = fresh.round.tournament
     return fresh
 
 
@@ -128,7 +130,7 @@ def _sent_before(game: Game, sent: Hand) -> EnteredHand:
     if sent.game_id != game.pk:
         if sent.game.table_id != game.table_id:
             raise InvalidHand("this entry was made for another table's game", field="hand", code="other_game")
-        game = _read_again(sent.game, game.round.tournament)
+        game = _read_again(sent.game_id)
     hands = list(_hands(game))
     sent = next(hand for hand in hands if hand.pk == sent.pk)
     return EnteredHand(hand=sent, game=game, hands=hands, replay=game.replay(hands))
