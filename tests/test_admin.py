@@ -96,6 +96,18 @@ def test_prize_shares_over_100_percent_are_refused_in_the_admin(admin_client, to
     assert list(tournament.prizes.values_list("place", "share_percent")) == [(1, Decimal("60.00"))]
 
 
+def test_prizes_are_deleted_one_at_a_time_in_the_admin_never_a_selection_at_once(admin_client, tournament):
+    assert _prize_post(admin_client, tournament, place="1", share_percent="60").status_code == 302
+    prize = tournament.prizes.get()
+    listing = admin_client.get(reverse("admin:tournament_prize_changelist")).content.decode()
+    assert "delete_selected" not in listing
+    bulk = {"action": "delete_selected", "_selected_action": [prize.pk], "post": "yes"}
+    admin_client.post(reverse("admin:tournament_prize_changelist"), bulk)
+    assert tournament.prizes.filter(pk=prize.pk).exists()
+    admin_client.post(reverse("admin:tournament_prize_delete", args=[prize.pk]), {"post": "yes"})
+    assert not tournament.prizes.exists()
+
+
 def test_the_service_checks_shares_under_the_tournaments_lock(tournament):
     save_prize(prize=Prize(tournament=tournament, place=1, share_percent=Decimal("70")))
     with pytest.raises(Exception, match="100% at most"):

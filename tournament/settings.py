@@ -12,6 +12,7 @@ import os
 from pathlib import Path
 
 import dj_database_url
+import django
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -62,6 +63,11 @@ CSRF_TRUSTED_ORIGINS = _env_list("DJANGO_CSRF_TRUSTED_ORIGINS", [])
 # Unset, links use the address the director's browser is using.
 SPADES_BASE_URL = os.environ.get("SPADES_BASE_URL", "").rstrip("/")
 
+# Templates hold a page and its fragments as named partials ({% partialdef %}): Django has them
+# from 6.0 on; before that, django-template-partials adds the same tags.
+PARTIALS_APP = ["template_partials"] if django.VERSION < (6, 0) else []
+PARTIALS_TAGS = ["template_partials.templatetags.partials"] if django.VERSION < (6, 0) else []
+
 INSTALLED_APPS = [
     "django.contrib.admin",
     "django.contrib.auth",
@@ -71,7 +77,7 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "django_htmx",
-    "template_partials",
+    *PARTIALS_APP,
     "csp",
     "axes",
     "tournament",
@@ -112,7 +118,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
-            "builtins": ["tournament.templatetags.money", "template_partials.templatetags.partials"],
+            "builtins": ["tournament.templatetags.money", *PARTIALS_TAGS],
         },
     },
 ]

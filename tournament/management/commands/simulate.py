@@ -1,4 +1,5 @@
 import json
+from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
@@ -25,6 +26,11 @@ class Command(BaseCommand):
             kind.add_argument("--seed", type=int, default=1, help="random seed: the same seed plays the same event")
             kind.add_argument("--json", action="store_true", help="print the log as one JSON object")
             simulation.add_arguments(kind)
+
+    def check(self, *args: Any, **kwargs: Any) -> None:
+        """The system checks, against no database: the configured one is not touched, not even to
+        ask what it supports (Django 6.1's model checks would open it, creating a SQLite file)."""
+        super().check(*args, **{**kwargs, "databases": []})
 
     def handle(self, *args: object, **options: object) -> None:
         simulation = _simulations()[options["kind"]]
