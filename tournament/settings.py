@@ -65,8 +65,9 @@ SPADES_BASE_URL = os.environ.get("SPADES_BASE_URL", "").rstrip("/")
 
 # Templates hold a page and its fragments as named partials ({% partialdef %}): Django has them
 # from 6.0 on; before that, django-template-partials adds the same tags.
-PARTIALS_APP = ["template_partials"] if django.VERSION < (6, 0) else []
-PARTIALS_TAGS = ["template_partials.templatetags.partials"] if django.VERSION < (6, 0) else []
+_PARTIALS_PACKAGE = django.VERSION < (6, 0)
+PARTIALS_APP = ["template_partials"] if _PARTIALS_PACKAGE else []
+PARTIALS_TAGS = ["template_partials.templatetags.partials"] if _PARTIALS_PACKAGE else []
 
 INSTALLED_APPS = [
     "django.contrib.admin",

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import itertools
 import struct
 import unicodedata
 import zlib
@@ -35,6 +36,7 @@ STYLES = tuple(FONT_FILES)
 PT = 72 / 25.4  # points a millimetre
 PX = 0.75  # points a CSS pixel
 TEXT_COLOR = "#111"  # the documents' text colour (print/base.html)
+MISSING_EM = 0.6  # the width counted for a character the font does not have
 SIMPLE_BIDI = {"L", "EN", "ES", "ET", "CS", "ON", "WS", "B", "S", "BN"}
 
 
@@ -61,18 +63,19 @@ class Font:
             for c in text
         )
 
+    def advance(self, c: str) -> float:
+        """The advance width of ``c`` in em (:data:`MISSING_EM` for a character not in the font)."""
+        glyph = self.glyphs.get(c)
+        return self.advances[glyph] / self.units if glyph is not None else MISSING_EM
+
     def width(self, text: str, size: float, *, kern: bool = True) -> float:
-        """The advance width of ``text`` at ``size`` points, in millimetres (a character not in
-        the font counts as 0.6 em)."""
-        units = 0
-        previous = None
-        for c in text:
-            glyph = self.glyphs.get(c)
-            units += self.advances[glyph] if glyph is not None else round(0.6 * self.units)
-            if kern and previous is not None and glyph is not None:
-                units += self.kerning.get((previous, glyph), 0)
-            previous = glyph
-        return units / self.units * size / PT
+        """The advance width of ``text`` at ``size`` points, in millimetres."""
+        em = sum(self.advance(c) for c in text)
+        if kern:
+            glyphs = [self.glyphs.get(c) for c in text]
+            pairs = itertools.pairwise(glyphs)
+            em += sum(self.kerning.get((a, b), 0) for a, b in pairs if a is not None and b is not None) / self.units
+        return em * size / PT
 
     def wrap(self, text: str, width: float, size: float) -> list[str]:
         """``text`` broken at spaces into lines at most ``width`` mm wide (a word wider than that

@@ -255,14 +255,6 @@ def _workers() -> ProcessPoolExecutor:
 # (:mod:`tournament.printing.draw`) puts each text at its place itself.
 
 SPACES = "\u2007\u2002\u0020\u2009\u2006\u200a"  # figure, en, space, thin, six-per-em, hair
-ESTIMATE = 0.6  # em, the width of a character the font does not have
-
-
-def _advance(c: str, bold: bool) -> float:
-    """The advance width in em of ``c`` in the font (an estimate when the font lacks it)."""
-    face = draw.font("bold" if bold else "regular")
-    glyph = face.glyphs.get(c)
-    return face.advances[glyph] / face.units if glyph is not None else ESTIMATE
 
 
 def text_width(text: str, size: float, *, bold: bool = False, kern: bool = False) -> float:
@@ -276,11 +268,12 @@ def spaced_line(texts: Sequence[tuple[float, str]], size: float, *, bold: bool =
     within a twentieth of an em), in order, with spaces between; a text that would overlap the
     one before it follows it after a space."""
     em = size * 25.4 / 72
+    face = draw.font("bold" if bold else "regular")
     at, out = 0.0, []
     for x, text in texts:
-        gap = max((x - at) / em, _advance(" ", bold) if out else 0.0)
+        gap = max((x - at) / em, face.advance(" ") if out else 0.0)
         for space in SPACES:
-            width = _advance(space, bold)
+            width = face.advance(space)
             count = int(gap / width + (0.5 if space == SPACES[-1] else 0))
             out.append(space * count)
             gap -= count * width
