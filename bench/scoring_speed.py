@@ -15,8 +15,8 @@ import sys
 import time
 
 from scoring import SideHand, score_hand
+from scoring.presets import PRESETS
 from scoring.random_hands import random_hand
-from scoring.rules import PRESETS
 
 
 def bench_preset(name: str, hands: int, seed: int, *, explain: bool = False) -> tuple[float, float]:

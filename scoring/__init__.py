@@ -34,7 +34,8 @@ reading
 from scoring.entry import HandEntry, Replay, replay
 from scoring.game import Game
 from scoring.hand import HandResult, InvalidHand, PlayerHand, SideHand, SideResult, score_hand
-from scoring.rules import PRESETS, InvalidRules, RuleSet, rules_from_json
+from scoring.presets import PRESETS, rules_from_json
+from scoring.rules import InvalidRules, RuleSet
 from scoring.seats import Seat, Side
 
 __all__ = [

@@ -14,7 +14,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from scoring.hand import InvalidHand, PlayerHand, SideHand, score_hand
-from scoring.rules import PRESETS, InvalidRules, rules_from_json
+from scoring.presets import PRESETS, rules_from_json
+from scoring.rules import InvalidRules
 
 _TOP_FIELDS = {"rules", "teams"}
 _TEAM_FIELDS = {"score", "bags", "players", "reneges", "table_talk"}

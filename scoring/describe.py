@@ -6,7 +6,7 @@ computes from the same rule set.
 
 A sentence that states our reading of something the rule text leaves unsaid starts with
 "Our reading:" (:data:`OUR_READING`), so players can tell the text's rules from the house's.
-Which topics are readings comes from the preset (:func:`scoring.rules.readings_of`); a few
+Which topics are readings comes from the preset (:func:`scoring.presets.readings_of`); a few
 readings hold under every text (a side bids at most 13, a misdeal's redeal) and are always marked.
 """
 
@@ -76,7 +76,7 @@ def handout(rules: RuleSet, *, readings: frozenset[str] = frozenset(), extra: Se
     """The rule sheet for ``rules``, with the ``extra`` sections its tournament's format writes (how
     players move between tables, how matches go) after the end of the game.
 
-    ``readings`` names the topics (:data:`scoring.rules.READING_FIELDS`) where the rule set
+    ``readings`` names the topics (:data:`scoring.presets.READING_FIELDS`) where the rule set
     holds our reading of the text: those sentences start "Our reading:".
     """
     say = _Sayer(readings)

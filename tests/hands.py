@@ -2,7 +2,7 @@
 
 from scoring import PlayerHand, RuleSet, SideHand, score_hand
 from scoring.hand import HandResult
-from scoring.rules import PRESETS
+from scoring.presets import PRESETS
 
 
 def side(first: tuple, second: tuple, **standing: int) -> SideHand:

@@ -3,7 +3,8 @@
 import pytest
 
 from scoring.describe import OUR_READING, bid_name, handout
-from scoring.rules import PRESETS, READING_FIELDS, RuleSet, readings_of, rules_from_json
+from scoring.presets import PRESETS, READING_FIELDS, readings_of, rules_from_json
+from scoring.rules import RuleSet
 from tournament.formats.registry import format_named
 from tournament.models import Tournament
 from tournament.printing.documents import rule_handout

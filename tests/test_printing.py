@@ -17,7 +17,7 @@ from pypdf import PdfReader
 
 from scoring import HandEntry
 from scoring.describe import handout
-from scoring.rules import PRESETS, rules_from_json
+from scoring.presets import PRESETS, rules_from_json
 from tests.conftest import even_hand, finish_game, make_tournament
 from tests.test_knockout import knockout_event, win_game
 from tests.test_league import finish, make_league

@@ -7,7 +7,7 @@ import sys
 import pytest
 
 from scoring import Game, PlayerHand, RuleSet
-from scoring.rules import PRESETS
+from scoring.presets import PRESETS
 
 EXAMPLE = {
     "rules": "progressive-500",

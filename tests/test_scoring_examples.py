@@ -7,7 +7,7 @@ import pytest
 
 from scoring import Game, InvalidHand, PlayerHand
 from scoring.hand import side_contract
-from scoring.rules import PRESETS
+from scoring.presets import PRESETS
 from tests.hands import score, side
 
 # --- 003: tournament rules, "advancing winners" and standard tournament play ---------------

@@ -9,8 +9,8 @@ from hypothesis import strategies as st
 
 from scoring import Game, HandResult, PlayerHand, SideHand, SideResult, hand, score_hand
 from scoring.hand import is_nil
+from scoring.presets import PRESETS
 from scoring.random_hands import random_hand
-from scoring.rules import PRESETS
 from tests.conftest import examples
 
 presets = st.sampled_from(sorted(PRESETS))

@@ -3,7 +3,8 @@
 import pytest
 
 from scoring import InvalidHand, InvalidRules, RuleSet, rules_from_json
-from scoring.rules import FIELD_NAMES, PRESETS, readings_of
+from scoring.presets import PRESETS, readings_of
+from scoring.rules import FIELD_NAMES
 from tests.hands import score, side
 
 # preset: (target, set penalty, bag limit, bag penalty, overflow, nil, blind nil, both nil,

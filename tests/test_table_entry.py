@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scoring import HandEntry, InvalidHand, PlayerHand, Seat, Side, SideHand, score_hand
-from scoring.rules import PRESETS
+from scoring.presets import PRESETS
 from tests.conftest import even_hand, examples, finish_game, make_tournament
 from tests.events import correct_hand
 from tests.test_knockout import hand as knockout_hand

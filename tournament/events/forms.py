@@ -10,7 +10,7 @@ from django import forms
 from django.core.exceptions import ValidationError
 
 from scoring import InvalidRules, RuleSet, rules_from_json
-from scoring.rules import FINAL_PRESETS, PRESETS
+from scoring.presets import FINAL_PRESETS, PRESETS
 from tournament.formats.registry import EventFormat, all_formats, choices, format_named
 from tournament.models import Tournament
 

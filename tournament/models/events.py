@@ -19,7 +19,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from scoring import InvalidRules, RuleSet, rules_from_json
-from scoring.rules import PRESETS
+from scoring.presets import PRESETS
 
 PRESET_CHOICES = [(name, preset.title) for name, preset in PRESETS.items()]
 MONEY = {"max_digits": 10, "decimal_places": 2}

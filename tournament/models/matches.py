@@ -7,6 +7,7 @@ What a match's games decide, and what a decided match moves on, is the business 
 
 from __future__ import annotations
 
+import json
 from datetime import datetime, timedelta
 
 from django.core.validators import MinValueValidator
@@ -112,6 +113,9 @@ class Match(models.Model):
     name = models.CharField(max_length=80, blank=True)
     # Its games' rule set when it is not the tournament's (a knockout's final may have its own).
     preset = models.CharField(max_length=40, choices=PRESET_CHOICES, blank=True)
+    # Fields a match's own preset is played with changed, as a tournament's rule_overrides: rules
+    # kept for a match played before a preset changed (migration 0015).
+    rule_overrides = models.JSONField(default=dict, blank=True)
     round = models.PositiveSmallIntegerField()
     number = models.PositiveSmallIntegerField()
     position = models.PositiveSmallIntegerField(help_text="The slot's place in the bracket's playing order.")
@@ -148,8 +152,10 @@ class Match(models.Model):
 
     @property
     def rules(self) -> RuleSet:
-        """The rule set of this match's games: its own preset (with no overrides) or the tournament's."""
-        return rule_set(self.preset) if self.preset else self.tournament.rules
+        """The rule set of this match's games: its own preset (with its overrides) or the tournament's."""
+        if not self.preset:
+            return self.tournament.rules
+        return rule_set(self.preset, json.dumps(self.rule_overrides, sort_keys=True))
 
     @property
     def label(self) -> str:

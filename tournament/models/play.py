@@ -454,6 +454,17 @@ class Hand(models.Model):
     ew_reneges = models.PositiveSmallIntegerField(default=0)
     ns_table_talk = models.PositiveSmallIntegerField(default=0)
     ew_table_talk = models.PositiveSmallIntegerField(default=0)
+    # Under rules that score each player's own bid (contract "player") an infraction's tricks
+    # come off its player's own: who committed each is kept here, and the side's counts above
+    # are their sums. Under side contracts these stay 0.
+    north_reneges = models.PositiveSmallIntegerField(default=0)
+    east_reneges = models.PositiveSmallIntegerField(default=0)
+    south_reneges = models.PositiveSmallIntegerField(default=0)
+    west_reneges = models.PositiveSmallIntegerField(default=0)
+    north_table_talk = models.PositiveSmallIntegerField(default=0)
+    east_table_talk = models.PositiveSmallIntegerField(default=0)
+    south_table_talk = models.PositiveSmallIntegerField(default=0)
+    west_table_talk = models.PositiveSmallIntegerField(default=0)
     misdeal = models.CharField(max_length=30, choices=MISDEAL_CHOICES, blank=True)
     disputed = models.BooleanField(default=False)
     dispute_note = models.CharField(max_length=300, blank=True)

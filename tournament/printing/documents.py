@@ -11,7 +11,7 @@ from typing import Any
 
 from scoring import Seat
 from scoring.describe import handout, summary
-from scoring.rules import readings_of
+from scoring.presets import readings_of
 from tournament.formats.registry import format_of
 from tournament.models import Payout, Round, Tournament, playing_name
 from tournament.money.ledger import ledger, payment_entries, teams_with_balance, totals_by_method

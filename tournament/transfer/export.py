@@ -59,7 +59,7 @@ HAND_EXTRA_FIELDS = ["disputed", "dispute_note", "dispute_resolution", "confirme
 CLOCK_FIELDS = ["minutes", "extra_minutes", "started_at", "paused_at", "paused_seconds"]
 MATCH_FIELDS = [
     "key", "stage", "round", "number", "position", "best_of", "status", "outcome", "reason", "finished_order",
-    "finished_at", "leg", "postponed_from", "make_up", "void",
+    "finished_at", "leg", "postponed_from", "make_up", "void", "rule_overrides",
 ]  # fmt: skip
 GAME_MATCH_FIELDS = ["match_game", "time_up_hand"]
 
