@@ -14,7 +14,7 @@ import random
 import sys
 import time
 
-from scoring import SideHand, score_hand
+from scoring import PlayerHand, SideHand, score_hand
 from scoring.presets import PRESETS
 from scoring.random_hands import random_hand
 
@@ -28,6 +28,8 @@ def bench_preset(name: str, hands: int, seed: int, *, explain: bool = False) -> 
         bags = [rng.randint(0, (rules.bag_limit or 10) - 1) for _ in range(2)]
         reneges = 1 if rng.random() < 0.05 else 0
         first, second = random_hand(rules, rng, scores=scores)
+        if reneges and rules.contract == "player":  # the reneg is a player's own
+            first = (PlayerHand(first[0].bid, first[0].tricks, reneges=1), first[1])
         work.append([SideHand(first, score=scores[0], bags=bags[0], reneges=reneges),
                      SideHand(second, score=scores[1], bags=bags[1])])  # fmt: skip
     start, cpu = time.perf_counter(), time.process_time()

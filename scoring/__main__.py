@@ -19,7 +19,7 @@ from scoring.rules import InvalidRules
 
 _TOP_FIELDS = {"rules", "teams"}
 _TEAM_FIELDS = {"score", "bags", "players", "reneges", "table_talk"}
-_PLAYER_FIELDS = {"bid", "tricks"}
+_PLAYER_FIELDS = {"bid", "tricks", "reneges", "table_talk"}
 _RESULT_FIELDS = ("points", "bag_penalty", "bags", "score", "made")
 
 
@@ -87,12 +87,13 @@ def _side(data: object, team: int) -> SideHand:
     if not isinstance(players, list) or len(players) != 2:
         raise InvalidHand("must be a list of exactly two players", field="players", team=team)
     pair = tuple(_player(p, team, number) for number, p in enumerate(players, start=1))
+    # A side's infractions default to its players' (given under rules scoring each player's bid).
+    named = {name: [getattr(p, name) for p in pair] for name in ("reneges", "table_talk")}
     return SideHand(
         players=(pair[0], pair[1]),
         score=data.get("score", 0),
         bags=data.get("bags", 0),
-        reneges=data.get("reneges", 0),
-        table_talk=data.get("table_talk", 0),
+        **{name: data.get(name, sum(c for c in counts if type(c) is int)) for name, counts in named.items()},
     )
 
 
@@ -103,7 +104,9 @@ def _player(data: object, team: int, player: int) -> PlayerHand:
     for name in ("bid", "tricks"):
         if name not in data:
             raise InvalidHand("required", field=name, **where)
-    return PlayerHand(bid=data["bid"], tricks=data["tricks"])
+    return PlayerHand(
+        bid=data["bid"], tricks=data["tricks"], reneges=data.get("reneges", 0), table_talk=data.get("table_talk", 0)
+    )
 
 
 def _require_object(data: object, allowed: set[str], *, field: str, where: dict[str, int]) -> None:

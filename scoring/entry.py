@@ -24,6 +24,8 @@ BID_FIELDS = tuple(f"{seat.prefix}_bid" for seat in SEATS)
 TRICKS_FIELDS = tuple(f"{seat.prefix}_tricks" for seat in SEATS)
 RENEG_FIELDS = tuple(f"{side.prefix}_reneges" for side in SIDES)
 TABLE_TALK_FIELDS = tuple(f"{side.prefix}_table_talk" for side in SIDES)
+SEAT_RENEG_FIELDS = tuple(f"{seat.prefix}_reneges" for seat in SEATS)
+SEAT_TABLE_TALK_FIELDS = tuple(f"{seat.prefix}_table_talk" for seat in SEATS)
 # The engine's pairs as positions in the seat order: (North, South), (East, West).
 PAIRS = tuple(tuple(SEATS.index(seat) for seat in side.seats) for side in SIDES)
 
@@ -43,6 +45,8 @@ class HandEntry:
     """One deal as entered: per seat (North, East, South, West) a bid and tricks, per side
     (North–South, East–West) reneges and table-talk incidents, or a misdeal reason.
 
+    Under rules scoring each player's own bid, ``seat_reneges`` and ``seat_table_talk`` say
+    who committed them (per seat; the side's counts are their sums); otherwise they are 0.
     A misdeal has no bids, tricks or penalties. ``dealer`` is who dealt, when known.
     """
 
@@ -50,6 +54,8 @@ class HandEntry:
     tricks: tuple[int | None, int | None, int | None, int | None] = (None, None, None, None)
     reneges: tuple[int, int] = (0, 0)
     table_talk: tuple[int, int] = (0, 0)
+    seat_reneges: tuple[int, int, int, int] = (0, 0, 0, 0)
+    seat_table_talk: tuple[int, int, int, int] = (0, 0, 0, 0)
     misdeal: str = ""
     dealer: Seat | None = None
 
@@ -68,6 +74,8 @@ class HandEntry:
             tricks=tuple(values.get(name) for name in TRICKS_FIELDS),  # type: ignore[arg-type]
             reneges=tuple(values.get(name) or 0 for name in RENEG_FIELDS),  # type: ignore[arg-type]
             table_talk=tuple(values.get(name) or 0 for name in TABLE_TALK_FIELDS),  # type: ignore[arg-type]
+            seat_reneges=tuple(values.get(name) or 0 for name in SEAT_RENEG_FIELDS),  # type: ignore[arg-type]
+            seat_table_talk=tuple(values.get(name) or 0 for name in SEAT_TABLE_TALK_FIELDS),  # type: ignore[arg-type]
             dealer=dealer,
         )
 
@@ -75,12 +83,14 @@ class HandEntry:
     def from_players(
         cls, players: Mapping[Seat, PlayerHand], *, reneges=(0, 0), table_talk=(0, 0), dealer: Seat | None = None
     ) -> HandEntry:
-        """An entry from each seat's :class:`PlayerHand`."""
+        """An entry from each seat's :class:`PlayerHand` (with who committed any infraction)."""
         return cls(
             bids=tuple(players[seat].bid for seat in SEATS),  # type: ignore[arg-type]
             tricks=tuple(players[seat].tricks for seat in SEATS),  # type: ignore[arg-type]
             reneges=tuple(reneges),  # type: ignore[arg-type]
             table_talk=tuple(table_talk),  # type: ignore[arg-type]
+            seat_reneges=tuple(players[seat].reneges for seat in SEATS),  # type: ignore[arg-type]
+            seat_table_talk=tuple(players[seat].table_talk for seat in SEATS),  # type: ignore[arg-type]
             dealer=dealer,
         )
 
@@ -94,13 +104,18 @@ class HandEntry:
             **dict(zip(TRICKS_FIELDS, self.tricks, strict=True)),
             **dict(zip(RENEG_FIELDS, self.reneges, strict=True)),
             **dict(zip(TABLE_TALK_FIELDS, self.table_talk, strict=True)),
+            **dict(zip(SEAT_RENEG_FIELDS, self.seat_reneges, strict=True)),
+            **dict(zip(SEAT_TABLE_TALK_FIELDS, self.seat_table_talk, strict=True)),
             "misdeal": self.misdeal,
         }
 
     def players(self) -> tuple[tuple[PlayerHand, PlayerHand], tuple[PlayerHand, PlayerHand]]:
         """The scored hand in the engine's terms: (North, South) then (East, West)."""
         return tuple(  # type: ignore[return-value]
-            tuple(PlayerHand(self.bids[i], self.tricks[i]) for i in pair)  # type: ignore[arg-type]
+            tuple(
+                PlayerHand(self.bids[i], self.tricks[i], self.seat_reneges[i], self.seat_table_talk[i])  # type: ignore[arg-type]
+                for i in pair
+            )
             for pair in PAIRS
         )
 

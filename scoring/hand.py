@@ -1,8 +1,7 @@
 """Scoring one hand: two sides' bids and tricks in, each side's score change out.
 
-:func:`validate_hand` enforces the rules a scorekeeper can break (tricks total 13, bids in
-range, a side's bid at most 13, blind nil only when far enough behind); :func:`score_hand`
-validates and then scores. Both raise :class:`InvalidHand`, which names the side, the
+:func:`~scoring.validation.validate_hand` enforces the rules a scorekeeper can break;
+:func:`score_hand` validates and then scores. Both raise :class:`InvalidHand`, which names the side, the
 player, the field and the rule.
 
 Penalty tricks (reneges, table talk) come off the side's contract tricks first, then off a
@@ -16,6 +15,13 @@ trick is worth that many points and is never a bag; with ``own`` the receivers' 
 * ``own < b <= own + k``: made; the received tricks first fill the bid, the rest are worth
   ``reneg_trick_points`` each (10 a trick: ``10 × (own + k)``), no bags;
 * ``own + k < b``: set as usual, plus ``reneg_trick_points × k``.
+
+A flat ``reneg_points_to_opponents`` is added for each reneg whatever moved (004: 30, with
+``reneg_trick_points`` 0, so the moved tricks help the bid and earn nothing more).
+
+Under ``contract: "player"`` each player's bid is scored on its own from the tricks they took
+less their own penalty tricks (see :func:`_score_players`), unless the side's bids together
+reach ``big_bid``: that is one side contract.
 
 Scoring is the hot path (a standings page replays every game), so the explanation of a side's
 points in words, :attr:`SideResult.lines`, is built only when asked for: the side is scored
@@ -129,7 +135,56 @@ def _reneg_tricks_given(rules: RuleSet, side: SideHand) -> int:
     if rules.reneg_tricks_to != "opponents":
         return 0
     first, second = side.players
+    if rules.contract == "player":  # each offender gives from their own tricks
+        return sum(min(p.reneges * rules.reneg_tricks, p.tricks) for p in side.players)
     return min(side.reneges * rules.reneg_tricks, first.tricks + second.tricks)
+
+
+def _big(rules: RuleSet, side: SideHand) -> bool:
+    """Whether the side's combined bid is a big bid (scored as one side contract whatever ``contract``)."""
+    return rules.big_bid is not None and side_contract(rules, side.players) >= rules.big_bid
+
+
+def _score_players(
+    rules: RuleSet, players: Sequence[PlayerHand], received: int, words: list[str] | None
+) -> tuple[int, int, bool]:
+    """(points, bags, made) under ``contract: "player"``: each player's bid scored on its own
+    from their own tricks less their own penalty tricks, then summed; ``made``: every bid made.
+
+    Tricks received from the other side's reneges first fill a set player's shortfall, then
+    count beyond the first bid, as they would for a side contract.
+    """
+    counted = [max(0, p.tricks - p.reneges * rules.reneg_tricks - p.table_talk * rules.table_talk_tricks)
+               for p in players]  # fmt: skip
+    nils = [is_nil(rules, p.bid) for p in players]
+    if rules.failed_nil_tricks == "count_for_partner" and any(nils):
+        nil = nils.index(True)
+        counted[1 - nil] += counted[nil]
+        counted[nil] = 0
+    shares = [0, 0]
+    for i, player in enumerate(players):
+        if not nils[i]:
+            shares[i] = min(received, max(0, int(player.bid) - counted[i]))
+            received -= shares[i]
+    shares[nils.index(False)] += received
+    points = bags = 0
+    made = True
+    for i, (player, label) in enumerate(zip(players, ("One partner", "The other"), strict=True)):
+        start = len(words) if words is not None else 0
+        if nils[i]:
+            points += _score_nil(rules, player, words)
+            if counted[i] and rules.failed_nil_tricks == "bags":
+                points += counted[i] * rules.overtrick_points
+                bags += counted[i]
+                if words is not None:
+                    words.append(f"The failed nil's {_count(counted[i], 'trick')}: bags, "
+                                 f"{signed(counted[i] * rules.overtrick_points)}")  # fmt: skip
+        else:
+            own, over, ok = _score_contract(rules, int(player.bid), counted[i], shares[i], words)
+            points, bags, made = points + own, bags + over, made and ok
+        if words is not None and len(words) > start and not any(nils):  # a nil's lines name it
+            words[start] = f"{label}: {words[start][0].lower()}{words[start][1:]}"
+    return points, bags, made
 
 
 def _score_side(
@@ -144,7 +199,9 @@ def _score_side(
     has_nil = rules.nil_points is not None
     first_nil = type(first.bid) is str or (has_nil and first.bid == 0)
     second_nil = type(second.bid) is str or (has_nil and second.bid == 0)
-    if not first_nil and not second_nil:
+    if rules.contract == "player" and not (first_nil and second_nil) and not _big(rules, side):
+        points, bags, made = _score_players(rules, side.players, received, words)
+    elif not first_nil and not second_nil:
         counted = first.tricks + second.tricks - penalty
         points, bags, made = _score_contract(
             rules,
@@ -185,7 +242,8 @@ def _score_contract(
     big = rules.big_bid is not None and contract >= rules.big_bid
     extra = 0
     if made:
-        value = rules.big_bid_points if big else 10 * contract
+        bonus = rules.big_bid_bonus
+        value = (10 * contract + bonus if bonus is not None else rules.big_bid_points) if big else 10 * contract
         assert value is not None
         if per_trick is None:
             over = counted + received - contract
@@ -223,7 +281,12 @@ def _contract_words(
 ) -> None:
     head = f"Bid {contract}, took {counted}" + (f" + {received} received" if received else "")
     if made:
-        label = f"a bid of {rules.big_bid} or more scores {value}" if big else f"{contract} × 10 = {signed(value)}"
+        if not big:
+            label = f"{contract} × 10 = {signed(value)}"
+        elif rules.big_bid_bonus is not None:
+            label = f"{contract} × 10 + {rules.big_bid_bonus} for a bid of {rules.big_bid} or more = {signed(value)}"
+        else:
+            label = f"a bid of {rules.big_bid} or more scores {value}"
         words.append(f"{head}: made, {label}" if contract else f"{head}: nothing bid")
         if over:
             words.append(f"{_count(over, 'overtrick')} (bags): {signed(over * rules.overtrick_points)}")
@@ -300,9 +363,13 @@ def _score_both_nil(
         elif rules.both_nil == "all_or_nothing":
             points = 0
             line = "Both partners bid nil and not both made it: scores 0"
-        else:
+        elif rules.both_nil == "team_contract" or (players[0].tricks and players[1].tricks):
             points = -value
-            line = f"Both partners bid nil and not both made it: {signed(-value)}"
+            how = "not both made it" if rules.both_nil == "team_contract" else "both failed"
+            line = f"Both partners bid nil and {how}: {signed(-value)}"
+        else:
+            points = 0
+            line = "Both partners bid nil and one of them made it: scores 0"
         if words is not None:
             words.append(line)
     if received:

@@ -18,8 +18,10 @@ def validate_hand(rules: RuleSet, sides: Sequence[SideHand]) -> None:
     if len(sides) != 2:
         raise InvalidHand("a hand has exactly two sides", field="teams")
     first, second = sides
-    _validate_standing(first, 1)
-    _validate_standing(second, 2)
+    _validate_standing(rules, first, 1)
+    _validate_standing(rules, second, 2)
+    _validate_offenders(rules, first, 1)
+    _validate_offenders(rules, second, 2)
     first_short = _validate_side(rules, first, 1, trailing_by=second.score - first.score)
     second_short = _validate_side(rules, second, 2, trailing_by=first.score - second.score)
     if first_short or second_short:
@@ -31,12 +33,22 @@ def validate_hand(rules: RuleSet, sides: Sequence[SideHand]) -> None:
         )
 
 
-def _validate_standing(side: SideHand, team: int) -> None:
+def _validate_standing(rules: RuleSet, side: SideHand, team: int) -> None:
     if len(side.players) != 2:
         raise InvalidHand("a side has exactly two players", field="players", team=team)
     score, bags, reneges, talk = side.score, side.bags, side.reneges, side.table_talk
     whole = type(score) is int and type(bags) is int and type(reneges) is int and type(talk) is int
     if whole and bags >= 0 and reneges >= 0 and talk >= 0:
+        limit = rules.bag_limit
+        if limit is not None and bags >= limit:
+            # Play never leaves a side there (the penalty takes the count below the limit): only a
+            # standing carried over from other rules can, and charging it in a hand with no
+            # overtricks would be a penalty for nothing.
+            raise InvalidHand(
+                f"the side starts the hand holding {bags} bags, at or past the limit of {limit}; "
+                "a side cannot start a hand there",
+                field="bags", team=team, code="bags_at_limit",
+            )  # fmt: skip
         return
     for name in ("score", "bags", "reneges", "table_talk"):
         value = getattr(side, name)
@@ -44,6 +56,29 @@ def _validate_standing(side: SideHand, team: int) -> None:
             raise InvalidHand("must be a whole number", field=name, team=team, code="not_whole")
         if name != "score" and value < 0:
             raise InvalidHand("cannot be negative", field=name, team=team, code="negative")
+
+
+def _validate_offenders(rules: RuleSet, side: SideHand, team: int) -> None:
+    """Under ``contract: "player"`` each of the side's infractions names its player (the players'
+    counts add up to the side's); under side contracts the side answers for them, no player."""
+    for name, label in (("reneges", "reneg"), ("table_talk", "table-talk incident")):
+        counts = [getattr(player, name) for player in side.players]
+        for player, count in enumerate(counts, start=1):
+            if not _is_int(count) or count < 0:
+                raise InvalidHand("must be a whole number, 0 or more", field=name, team=team, player=player,
+                                  code="not_whole")  # fmt: skip
+        total = getattr(side, name)
+        if rules.contract == "player" and sum(counts) != total:
+            raise InvalidHand(
+                f"each {label} comes off the tricks of the player who committed it: say which player for each "
+                f"(the side has {total}, its players {sum(counts)})",
+                field=name, team=team, code="penalty_player",
+            )  # fmt: skip
+        if rules.contract == "side" and any(counts):
+            raise InvalidHand(
+                f"under these rules a {label} costs the side, not one player: give the side's count only",
+                field=name, team=team, code="penalty_player",
+            )  # fmt: skip
 
 
 def _validate_side(rules: RuleSet, side: SideHand, team: int, *, trailing_by: int) -> bool:

@@ -335,3 +335,41 @@ def test_everyone_who_played_before_joins_the_roster_once():
         ("Cleo", "Cleo"),
     ]
     assert apps.get_model("tournament", "RosterPlayer").objects.count() == 3
+
+
+def test_events_played_before_the_rules_third_pass_keep_their_scores():
+    apps = _migrate(("tournament", "0014_format_settings_moved"))
+    models = {m: apps.get_model("tournament", m) for m in ("Tournament", "Table", "Round", "Game", "Hand", "Match")}
+
+    def event(name: str, preset: str, overrides: dict | None = None, *, played: bool = True):
+        tournament = models["Tournament"].objects.create(name=name, preset=preset, rule_overrides=overrides or {})
+        table = models["Table"].objects.create(tournament=tournament, number=1)
+        round_ = models["Round"].objects.create(tournament=tournament, number=1)
+        game = models["Game"].objects.create(round=round_, table=table)
+        if played:  # North 3 took 5, South 3 took 1; East 2 took 4, West 2 took 3
+            models["Hand"].objects.create(game=game, number=1, north_bid="3", south_bid="3", east_bid="2",
+                                          west_bid="2", north_tricks=5, south_tricks=1, east_tricks=4,
+                                          west_tricks=3)  # fmt: skip
+        return tournament
+
+    event("Friendly", "friendly")
+    event("Friendly, not started", "friendly", played=False)
+    event("League", "league-300", {"bag_limit": 5})
+    event("League, its own both-nil rule", "league-300", {"both_nil": "all_or_nothing", "both_nil_points": 150})
+    event("Evening", "progressive")
+    event("Evening to 500", "progressive-500")
+
+    _migrate(("tournament", "0015_rules_third_pass"))
+    overrides = dict(Tournament.objects.values_list("name", "rule_overrides"))
+    assert overrides == {
+        "Friendly": {"contract": "side"},
+        "Friendly, not started": {},
+        "League": {"bag_limit": 5, "reneg_trick_points": 10, "reneg_points_to_opponents": 0, "both_nil": "separate",
+                   "both_nil_points": None},
+        "League, its own both-nil rule": {"both_nil": "all_or_nothing", "both_nil_points": 150,
+                                          "reneg_trick_points": 10, "reneg_points_to_opponents": 0},
+        "Evening": {"tie_hand_counts": True},
+        "Evening to 500": {},
+    }  # fmt: skip
+    friendly = Game.objects.get(round__tournament__name="Friendly")
+    assert friendly.replay(list(friendly.hands.all())).game.scores == (60, 43)  # as scored when it was played

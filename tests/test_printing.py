@@ -187,17 +187,18 @@ def test_a_score_sheet_records_every_penalty_misdeal_and_dispute(db):
     game = start_play(tournament=tournament).games.get()
     start_round(round_=game.round)
     enter = functools.partial(enter_hand, game=game, source=HandRevision.Source.TABLE)
-    enter(number=1, entry=HandEntry.from_fields({**even_hand(7), "ns_reneges": 1}))
+    enter(number=1, entry=HandEntry.from_fields({**even_hand(7), "ns_reneges": 1, "north_reneges": 1}))
     enter(number=2, entry=HandEntry.misdealt("no_spades"))
-    enter(number=3, entry=HandEntry.from_fields({**even_hand(6), "ew_table_talk": 2}))
+    enter(number=3, entry=HandEntry.from_fields({**even_hand(6), "ew_table_talk": 2, "west_table_talk": 2}))
     enter(number=4, entry=HandEntry.from_fields(even_hand(8)))
     flag_dispute(hand=game.hands.get(number=3), note="EW say they took 7")
     resolve_dispute(hand=game.hands.get(number=3), resolution="Counted again: 6 stands")
     flag_dispute(hand=game.hands.get(number=4), note="Who led?")
     data = produce(tournament, score_sheets(game.round))
     text = pages_text(data)[0]
-    assert "Reneg (hand and side)" in text and "Hand 1: North–South, reneg" in text
-    assert "Table talk (hand and side)" in text and "Hand 3: East–West, table talk ×2" in text
+    # 002 scores each player's own bid: a penalty is its player's
+    assert "Reneg (hand and player)" in text and "Hand 1: North, reneg" in text
+    assert "Table talk (hand and player)" in text and "Hand 3: West, table talk ×2" in text
     assert "Misdeal: A player was dealt no spades" in text  # across the misdealt hand's row
     assert "Hand 2: A player was dealt no spades" in text  # and in the misdeals box
     assert "Hand 3: EW say they took 7 — settled: Counted again: 6 stands" in text
@@ -287,7 +288,7 @@ def test_a_drawn_sheet_puts_its_text_where_the_laid_out_sheet_has_it(db, monkeyp
     tournament = make_tournament(couples=2, preset="friendly", split=False)
     game = start_play(tournament=tournament).games.get()
     start_round(round_=game.round)
-    enter_hand(game=game, number=1, entry=HandEntry.from_fields({**even_hand(7), "ns_reneges": 1}),
+    enter_hand(game=game, number=1, entry=HandEntry.from_fields({**even_hand(7), "ns_reneges": 1, "north_reneges": 1}),
                         source=HandRevision.Source.TABLE)  # fmt: skip
     flag_dispute(hand=game.hands.get(number=1), note="Who led?")
     drawn = score_sheets(game.round)
@@ -297,7 +298,7 @@ def test_a_drawn_sheet_puts_its_text_where_the_laid_out_sheet_has_it(db, monkeyp
     assert laid_out.contexts[0]["laid_out"] and not laid_out.contexts[0]["overlay"]
     expected = text_positions(render_pdf(laid_out.template, laid_out.contexts[0]))
     found = text_positions(render_pdf(drawn.template, drawn.contexts[0]))
-    texts = ["Table 1", "round 1 · first deal: East", "Ada", "Ben", "Cleo", "Dan", "Hand 1: North–South, reneg",
+    texts = ["Table 1", "round 1 · first deal: East", "Ada", "Ben", "Cleo", "Dan", "Hand 1: North, reneg",
              "Hand 1: Who led? — not settled yet", "page 1 of 1"]  # fmt: skip
     for text in texts:
         assert found[text] == pytest.approx(expected[text], abs=0.6), text  # within 0.2 mm

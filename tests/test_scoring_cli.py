@@ -147,17 +147,17 @@ def test_a_side_may_bid_exactly_13():
 @pytest.mark.parametrize(
     ("rules", "ew", "ew_points", "ew_bags"),
     [
-        ("league-300", ((3, 3), (3, 2)), 80, 0),  # bid 6, took 5 (+3 received = 8): 10 × 8, no bags
+        ("league-300", ((3, 3), (3, 2)), 90, 0),  # bid 6, took 5 (+3 received make it): 60 + 30, no bags
         ("league-300", ((2, 3), (2, 2)), 71, 1),  # bid 4, took 5: 41 + 30, one bag
         ("league-300", ((5, 3), (4, 2)), -60, 0),  # bid 9, took 5 (+3 = 8): set, -90 + 30
         ("progressive-500", ((3, 3), (3, 2)), 62, 2),  # 000–003: the 3 tricks are ordinary tricks
-        ("friendly", ((3, 3), (3, 2)), 0, 0),  # 002: they go to nobody; 5 of 6 is set, scoring 0
+        ({"preset": "friendly", "contract": "side"}, ((3, 3), (3, 2)), 0, 0),  # 002: to nobody; 5 of 6 is set: 0
     ],
 )
 def test_reneg_tricks_go_where_the_rules_say(rules, ew, ew_points, ew_bags):
     # North–South reneged once: they bid 7 and took 8, so they keep 5 and are set.
     out = score_cli(rules, ((4, 5), (3, 3)), ew, ns_standing={"reneges": 1})
-    ns_points = {"friendly": 0}.get(rules, -70)
+    ns_points = 0 if isinstance(rules, dict) else -70
     assert out["teams"][0]["points"] == ns_points
     assert (out["teams"][1]["points"], out["teams"][1]["bags"]) == (ew_points, ew_bags)
 
@@ -167,16 +167,18 @@ def test_reneg_lines_say_where_the_tricks_went():
     assert out["teams"][0]["lines"][0] == "Penalty: 1 reneg × 3 = 3 tricks taken off, 3 to the opponents"
     assert out["teams"][1]["lines"] == [
         "Bid 6, took 5 + 3 received: made, 6 × 10 = +60",
-        "2 received tricks × 10 (never bags): +20",
+        "Opponents reneged: +30",
     ]
-    nobody = score_cli("friendly", ((4, 5), (3, 3)), ((3, 3), (3, 2)), ns_standing={"reneges": 1})
+    nobody = score_cli(
+        {"preset": "friendly", "contract": "side"}, ((4, 5), (3, 3)), ((3, 3), (3, 2)), ns_standing={"reneges": 1}
+    )
     assert nobody["teams"][0]["lines"][0] == "Penalty: 1 reneg × 3 = 3 tricks taken off, scoring for nobody"
 
 
 def test_received_reneg_tricks_never_touch_a_nil():
     # East made a nil; West bid 5 and took 3: the 3 tricks received make West's bid.
     out = score_cli("league-300", ((4, 5), (3, 5)), (("nil", 0), (5, 3)), ns_standing={"reneges": 1})
-    assert (out["teams"][1]["points"], out["teams"][1]["made"]) == (60 + 60, True)
+    assert (out["teams"][1]["points"], out["teams"][1]["made"]) == (60 + 50 + 30, True)
 
 
 def test_a_flat_reneg_award_still_adds_to_any_tricks():
@@ -213,3 +215,135 @@ def test_the_blind_bid_is_called_by_the_texts_name(preset, name):
     out = score_cli(preset, (("blind_nil", 0), (4, 4)), ((4, 5), (4, 4)), ns_standing={"score": 0}, score=150)
     assert out["teams"][0]["lines"][0] == f"{name} made: +{PRESETS[preset].rules.blind_nil_points}"
     assert PRESETS[preset].rules.blind_nil_name == name.lower()
+
+
+# --- issue 23: the texts' reneg, players' own bids, the big-bid bonus, the bag limit, two nils ----
+
+
+def test_004_reneg_always_pays_the_receivers_30_whatever_the_offenders_hold():
+    # North–South bid 2 + 2, took 1 + 0 and reneged once; East–West bid 4 + 4 and took 6 + 6.
+    out = score_cli("league-300", ((2, 1), (2, 0)), ((4, 6), (4, 6)), ns_standing={"reneges": 1})
+    assert (out["teams"][0]["points"], out["teams"][1]["points"]) == (-40, 84 + 30)
+    assert out["teams"][1]["bags"] == 4  # the one trick that moved is never a bag
+
+
+def test_004_a_reneg_received_trick_fills_the_bid_and_earns_nothing_beyond_the_30():
+    # East–West bid 8 and took 7; the one trick North–South can give makes the bid: 80 + 30.
+    out = score_cli("league-300", ((2, 1), (4, 5)), ((4, 4), (4, 3)), ns_standing={"reneges": 1})
+    assert (out["teams"][1]["points"], out["teams"][1]["bags"], out["teams"][1]["made"]) == (110, 0, True)
+
+
+def test_002_each_players_own_bid_is_scored_then_the_partners_points_are_added():
+    out = score_cli("friendly", ((3, 5), (3, 1)), ((2, 4), (2, 3)))
+    ns, ew = out["teams"]
+    assert (ns["points"], ns["bags"], ew["points"], ew["bags"]) == (32, 2, 43, 3)
+    assert ns["lines"][:3] == ["One partner: bid 3, took 5: made, 3 × 10 = +30", "2 overtricks (bags): +2",
+                               "The other: bid 3, took 1: set, scores 0"]  # fmt: skip
+
+
+def test_002_as_a_side_contract_the_same_hand_scores_60():
+    out = score_cli({"preset": "friendly", "contract": "side"}, ((3, 5), (3, 1)), ((2, 4), (2, 3)))
+    assert (out["teams"][0]["points"], out["teams"][1]["points"]) == (60, 43)
+
+
+@pytest.mark.parametrize(
+    ("ns", "points", "bags"),
+    [
+        (((6, 6), (4, 5)), 201, 1),  # 10 bid together, 11 taken: one side contract, +200 and a bag
+        (((6, 9), (4, 1)), 200, 0),  # North's extra tricks cover South: the side made its 10
+        (((6, 6), (4, 3)), -200, 0),  # 9 of 10: the side loses 200
+    ],
+)
+def test_002_a_combined_bid_of_10_or_more_is_one_side_contract(ns, points, bags):
+    taken = sum(t for _, t in ns)
+    out = score_cli("friendly", ns, ((1, 13 - taken), (1, 0)))
+    assert (out["teams"][0]["points"], out["teams"][0]["bags"]) == (points, bags)
+
+
+@pytest.mark.parametrize(("kind", "books"), [("reneges", 3), ("table_talk", 1)])
+def test_002_a_penalty_comes_off_the_offending_players_own_tricks(kind, books):
+    # North bid 3 and took 5, South bid 3 and took 3: North's penalty never touches South's bid.
+    teams = [
+        {"players": [{"bid": 3, "tricks": 5, kind: 1}, {"bid": 3, "tricks": 3}]},
+        {"players": [{"bid": 2, "tricks": 3}, {"bid": 2, "tricks": 2}]},
+    ]
+    done = run(stdin=json.dumps({"rules": "friendly", "teams": teams}))
+    north = 30 + (5 - books - 3) if 5 - books >= 3 else 0
+    assert json.loads(done.stdout)["teams"][0]["points"] == north + 30
+
+
+def test_002_a_penalty_without_its_player_is_refused_naming_the_rule():
+    data = {"rules": "friendly", "teams": [
+        {"reneges": 1, "players": [{"bid": 3, "tricks": 5}, {"bid": 3, "tricks": 3}]},
+        {"players": [{"bid": 2, "tricks": 3}, {"bid": 2, "tricks": 2}]},
+    ]}  # fmt: skip
+    done = run(stdin=json.dumps(data))
+    assert done.returncode == 2 and done.stderr.startswith("team 1: reneges: each reneg comes off the tricks")
+
+
+@pytest.mark.parametrize(
+    ("overrides", "ns", "points"),
+    [
+        ({}, ((6, 6), (5, 5)), 160),  # 11 bid, 11 taken: 10 × 11 + 50
+        ({}, ((6, 7), (5, 5)), 161),  # an overtrick on top
+        ({}, ((6, 5), (5, 5)), -110),  # set: an ordinary set
+        ({"big_bid_penalty": 200}, ((6, 5), (5, 5)), -200),
+    ],
+)
+def test_a_big_bid_bonus_is_added_to_the_ordinary_score_of_a_made_big_bid(overrides, ns, points):
+    rules = {"preset": "progressive-500", "big_bid": 10, "big_bid_bonus": 50, **overrides}
+    taken = sum(t for _, t in ns)
+    out = score_cli(rules, ns, ((1, 13 - taken), (1, 0)))
+    assert out["teams"][0]["points"] == points
+
+
+@pytest.mark.parametrize(
+    ("overrides", "field"),
+    [({"big_bid_bonus": 50}, "big_bid_bonus"), ({"big_bid": 10, "big_bid_points": 200, "big_bid_bonus": 50},
+                                                "big_bid_points")],
+)  # fmt: skip
+def test_a_big_bid_bonus_needs_a_big_bid_and_excludes_its_points(overrides, field):
+    data = {"rules": {"preset": "classic", **overrides}, "teams": [
+        {"players": [{"bid": 3, "tricks": 3}, {"bid": 3, "tricks": 3}]},
+        {"players": [{"bid": 3, "tricks": 3}, {"bid": 4, "tricks": 4}]},
+    ]}  # fmt: skip
+    done = run(stdin=json.dumps(data))
+    assert done.returncode == 2 and done.stderr.startswith(f"rules: {field}: ")
+
+
+def test_a_side_cannot_start_a_hand_holding_the_bag_limit():
+    data = {"rules": "league-300", "teams": [
+        {"bags": 6, "players": [{"bid": 3, "tricks": 3}, {"bid": 3, "tricks": 3}]},
+        {"players": [{"bid": 4, "tricks": 4}, {"bid": 3, "tricks": 3}]},
+    ]}  # fmt: skip
+    done = run(stdin=json.dumps(data))
+    assert done.returncode == 2
+    assert done.stderr.strip() == (
+        "team 1: bags: the side starts the hand holding 6 bags, at or past the limit of 6; "
+        "a side cannot start a hand there"
+    )
+
+
+@pytest.mark.parametrize(
+    ("preset", "bids", "tricks", "points"),
+    [
+        ("league-300", ("nil", "nil"), (0, 0), 120),
+        ("league-300", ("nil", "blind_nil"), (0, 0), 120),  # any mix: 120, not 60 + 120
+        ("league-300", ("blind_nil", "nil"), (1, 0), 0),  # one makes it: 0
+        ("league-300", ("nil", "blind_nil"), (2, 1), -120),  # both fail
+        ("championship-500", ("nil", "blind_nil"), (0, 0), 200),
+        ("championship-500", ("nil", "nil"), (0, 3), 0),
+        ("championship-500", ("blind_nil", "blind_nil"), (1, 1), -200),
+    ],
+)
+def test_004_both_partners_nil_win_lose_or_score_nothing_together(preset, bids, tricks, points):
+    ours = tuple(zip(bids, tricks, strict=True))
+    out = score_cli(preset, ours, ((6, 13 - sum(tricks)), (4, 0)), score=200)
+    assert out["teams"][0]["points"] == points
+
+
+def test_every_preset_lists_the_contract_and_the_big_bid_bonus():
+    listing = json.loads(run("--rules").stdout)
+    assert {name: (p["rules"]["contract"], p["rules"]["big_bid_bonus"]) for name, p in listing.items()} == {
+        name: ("player" if name == "friendly" else "side", None) for name in PRESETS
+    }

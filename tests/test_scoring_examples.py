@@ -3,12 +3,14 @@
 Each test names the text it comes from (000 … 004, see shared/rule-texts/README.md).
 """
 
+import dataclasses
+
 import pytest
 
 from scoring import Game, InvalidHand, PlayerHand
 from scoring.hand import side_contract
 from scoring.presets import PRESETS
-from tests.hands import score, side
+from tests.hands import offending, score, side
 
 # --- 003: tournament rules, "advancing winners" and standard tournament play ---------------
 
@@ -259,8 +261,14 @@ def test_002_every_player_bids_at_least_one_unless_nil():
     assert result.points == 140  # 0 is a nil
 
 
-def test_002_set_side_scores_zero():
+def test_002_a_player_who_fails_their_bid_scores_zero_and_the_partner_keeps_theirs():
     result = score("friendly", side((3, 2), (3, 3)), side((3, 4), (3, 4))).teams[0]
+    assert (result.points, result.made) == (30, False)
+
+
+def test_002_a_set_side_scores_zero_as_a_side_contract():
+    rules = dataclasses.replace(PRESETS["friendly"].rules, contract="side")
+    result = score(rules, side((3, 2), (3, 3)), side((3, 4), (3, 4))).teams[0]
     assert (result.points, result.made) == (0, False)
 
 
@@ -289,16 +297,30 @@ def test_002_ten_bags_cost_100_and_a_side_can_bag_out_again():
     assert (twice.teams[0].bag_penalty, twice.teams[0].bags) == (-200, 0)  # 9 + 11 = 20: two penalties
 
 
-def test_002_reneg_costs_3_books_that_score_for_nobody():
-    result = score("friendly", side((3, 4), (2, 2), reneges=1), side((3, 4), (3, 3))).teams
-    assert result[0].points == 0  # 6 taken, 3 counted: set on its bid of 5, which scores 0
+def test_002_reneg_costs_the_reneging_player_3_books_that_score_for_nobody():
+    # North bid 3 and took 4 but reneged: 1 counted, set (0); South made 2; East–West unchanged.
+    rules = PRESETS["friendly"].rules
+    result = score(rules, offending(rules, (PlayerHand(3, 4), PlayerHand(2, 2)), reneges=1),
+                   side((3, 4), (3, 3))).teams  # fmt: skip
+    assert result[0].points == 20
     assert result[1].points == 61  # its own 6 bid and 1 overtrick; no reneg points in this text
 
 
-def test_002_table_talk_removes_one_book_per_incident():
-    once = score("friendly", side((3, 3), (2, 3), table_talk=1), side((3, 4), (3, 3))).teams[0]
-    twice = score("friendly", side((3, 3), (2, 3), table_talk=2), side((3, 4), (3, 3))).teams[0]
-    assert (once.points, twice.points) == (50, 0)
+def test_002_table_talk_removes_one_book_per_incident_from_the_talkers_tricks():
+    rules = PRESETS["friendly"].rules
+    once = score(rules, offending(rules, (PlayerHand(3, 3), PlayerHand(2, 3)), table_talk=1),
+                 side((3, 4), (3, 3))).teams[0]  # fmt: skip
+    twice = score(rules, offending(rules, (PlayerHand(3, 4), PlayerHand(2, 2)), table_talk=2),
+                  side((3, 4), (3, 3))).teams[0]  # fmt: skip
+    assert (once.points, twice.points) == (0 + 21, 0 + 20)
+
+
+def test_002_as_side_contracts_a_penalty_comes_off_the_side():
+    rules = dataclasses.replace(PRESETS["friendly"].rules, contract="side")
+    reneg = score(rules, side((3, 4), (2, 2), reneges=1), side((3, 4), (3, 3))).teams[0]
+    once = score(rules, side((3, 3), (2, 3), table_talk=1), side((3, 4), (3, 3))).teams[0]
+    twice = score(rules, side((3, 3), (2, 3), table_talk=2), side((3, 4), (3, 3))).teams[0]
+    assert (reneg.points, once.points, twice.points) == (0, 50, 0)
 
 
 def test_002_first_trick_is_lowest_club_and_blind_nil_passes_two_cards():

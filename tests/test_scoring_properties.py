@@ -12,6 +12,7 @@ from scoring.hand import is_nil
 from scoring.presets import PRESETS
 from scoring.random_hands import random_hand
 from tests.conftest import examples
+from tests.hands import offending
 
 presets = st.sampled_from(sorted(PRESETS))
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
@@ -97,7 +98,7 @@ def test_the_other_sides_reneg_never_costs_a_side_unless_received_tricks_can_bag
     rules = PRESETS[name].rules
     first, second = random_hand(rules, random.Random(seed))
     clean = score_hand(rules, [SideHand(first), SideHand(second)]).teams[1]
-    fouled = score_hand(rules, [SideHand(first, reneges=reneges), SideHand(second)]).teams[1]
+    fouled = score_hand(rules, [offending(rules, first, reneges=reneges), SideHand(second)]).teams[1]
     if rules.bag_limit is None or rules.reneg_trick_points is not None or rules.reneg_tricks_to == "nobody":
         assert fouled.points >= clean.points
     if rules.reneg_tricks_to == "nobody" and not rules.reneg_points_to_opponents:
@@ -109,7 +110,7 @@ def test_the_other_sides_reneg_never_costs_a_side_unless_received_tricks_can_bag
 def test_swapping_the_sides_swaps_the_result_with_reneges(name, seed, reneges):
     rules = PRESETS[name].rules
     first, second = random_hand(rules, random.Random(seed))
-    a, b = SideHand(first, reneges=reneges[0]), SideHand(second, reneges=reneges[1])
+    a, b = offending(rules, first, reneges=reneges[0]), offending(rules, second, reneges=reneges[1])
     assert score_hand(rules, [a, b]).teams == score_hand(rules, [b, a]).teams[::-1]
 
 
@@ -120,7 +121,7 @@ def test_a_scored_hands_results_are_the_values_their_classes_build(name, seed, r
     # with the classes' own constructors, every result must be the same value, field by field.
     rules, rng = PRESETS[name].rules, random.Random(seed)
     first, second = random_hand(rules, rng)
-    sides = [SideHand(first, reneges=reneges), SideHand(second)]
+    sides = [offending(rules, first, reneges=reneges), SideHand(second)]
     fast = score_hand(rules, sides)
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(hand, "_side_result", SideResult)

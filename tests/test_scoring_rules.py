@@ -1,11 +1,13 @@
 """Rule sets: the presets' fields, JSON overrides, and the field-level rules of scoring."""
 
+import dataclasses
+
 import pytest
 
-from scoring import InvalidHand, InvalidRules, RuleSet, rules_from_json
+from scoring import InvalidHand, InvalidRules, PlayerHand, RuleSet, rules_from_json
 from scoring.presets import PRESETS, readings_of
 from scoring.rules import FIELD_NAMES
-from tests.hands import score, side
+from tests.hands import offending, score, side
 
 # preset: (target, set penalty, bag limit, bag penalty, overflow, nil, blind nil, both nil,
 #          failed nil tricks, big bid points, big bid penalty, min team bid, reneg points, deck)
@@ -45,7 +47,7 @@ PRESET_TABLE = {
         "standard",
     ),
     "progressive-500": (500, "minus_bid", 10, 100, "carry", 100, 200, "separate", "bags", None, None, 0, 0, "standard"),
-    "league-300": (300, "minus_bid", 6, 60, "reset", 60, 120, "separate", "ignored", 120, 120, 4, 0, "jokers"),
+    "league-300": (300, "minus_bid", 6, 60, "reset", 60, 120, "zero_if_split", "ignored", 120, 120, 4, 30, "jokers"),
     "championship-500": (
         500,
         "minus_bid",
@@ -54,12 +56,12 @@ PRESET_TABLE = {
         "reset",
         100,
         200,
-        "separate",
+        "zero_if_split",
         "ignored",
         200,
         200,
         4,
-        0,
+        30,
         "jokers",
     ),
 }
@@ -78,12 +80,12 @@ READING_TABLE = {
     "friendly": (None, "blind nil", "nobody", None, "random", "left_of_dealer", "bid_only", "optional_via_dealer"),
     "progressive": (None, "blind nil", "opponents", None, "random", "left_of_dealer", "silent", "optional"),
     "progressive-500": (None, "blind nil", "opponents", None, "random", "left_of_dealer", "silent", "optional"),
-    "league-300": (None, "blind nil", "opponents", 10, "high_card", "non_dealing_side", "no_card_details", "optional"),
+    "league-300": (120, "blind nil", "opponents", 0, "high_card", "non_dealing_side", "no_card_details", "optional"),
     "championship-500": (
-        None,
+        200,
         "blind nil",
         "opponents",
-        10,
+        0,
         "high_card",
         "non_dealing_side",
         "no_card_details",
@@ -227,8 +229,11 @@ def test_penalty_tricks_come_off_the_nil_bidders_partner_first():
     assert (result.points, result.bags) == (-100 - 20, 0)
 
 
-def test_penalty_tricks_never_go_below_zero():
-    result = score("friendly", side((1, 1), (1, 0), reneges=1, table_talk=2), side((5, 7), (5, 5))).teams[0]
+@pytest.mark.parametrize("contract", ["side", "player"])
+def test_penalty_tricks_never_go_below_zero(contract):
+    rules = dataclasses.replace(PRESETS["friendly"].rules, contract=contract)
+    us = offending(rules, (PlayerHand(1, 1), PlayerHand(1, 0)), reneges=1, table_talk=2)
+    result = score(rules, us, side((5, 7), (5, 5))).teams[0]
     assert result.points == 0
     assert any("5 tricks taken off" in line for line in result.lines)
 

@@ -307,10 +307,13 @@ def test_each_penalty_scores_through_the_table_as_the_engine_says(client, db, pr
     game = round_.games.get()
     values = {"north_bid": "4", "south_bid": "4", "east_bid": "2", "west_bid": "2",
               "north_tricks": 5, "south_tricks": 4, "east_tricks": 2, "west_tricks": 2}  # fmt: skip
-    response = post_hand(client, game, 1, values, **{f"ns_{kind}": 1})
-    assert response.status_code == 200
     rules = tournament.rules
-    ns = SideHand((PlayerHand(4, 5), PlayerHand(4, 4)), **{kind: 1})
+    # Under rules scoring each player's own bid the phone asks who committed it: North here.
+    who = "north" if rules.contract == "player" else "ns"
+    response = post_hand(client, game, 1, values, **{f"{who}_{kind}": 1})
+    assert response.status_code == 200
+    north = PlayerHand(4, 5, **({kind: 1} if rules.contract == "player" else {}))
+    ns = SideHand((north, PlayerHand(4, 4)), **{kind: 1})
     ew = SideHand((PlayerHand(2, 2), PlayerHand(2, 2)))
     expected = score_hand(rules, [ns, ew])
     game.refresh_from_db()
@@ -742,3 +745,31 @@ def test_a_knockout_tables_saved_hand_keeps_its_teams_names_to_the_end_of_the_ga
         html = post_hand(client, game, number, knockout_hand(ns_wins=True)).content.decode()
         number += 1
     assert f"Game over: {home[0]} &amp; {home[1]} win." in html
+
+
+def test_under_players_own_bids_the_phone_asks_which_player_reneged(client, db):
+    tournament = make_tournament(couples=2, preset="friendly")
+    round_ = start_play(tournament=tournament)
+    start_round(round_=round_)
+    game = round_.games.get()
+    html = client.get(page(game.table.token)).content.decode()
+    assert 'name="north_reneges"' in html and 'name="west_table_talk"' in html and 'name="ns_reneges"' not in html
+    values = {"north_bid": "3", "south_bid": "3", "east_bid": "2", "west_bid": "2",
+              "north_tricks": 5, "south_tricks": 3, "east_tricks": 3, "west_tricks": 2}  # fmt: skip
+    post_hand(client, game, 1, values, south_reneges=1)
+    game.refresh_from_db()
+    hand = game.hands.get()
+    assert (hand.ns_reneges, hand.south_reneges, hand.north_reneges) == (1, 1, 0)
+    assert game.ns_score == 32  # North 30 and 2 bags; South's 3 less 3 books: set, 0
+
+
+def test_a_sides_penalty_without_its_player_is_refused_under_players_own_bids(client, db):
+    tournament = make_tournament(couples=2, preset="friendly")
+    round_ = start_play(tournament=tournament)
+    start_round(round_=round_)
+    game = round_.games.get()
+    values = {"north_bid": "3", "south_bid": "3", "east_bid": "2", "west_bid": "2",
+              "north_tricks": 5, "south_tricks": 3, "east_tricks": 3, "west_tricks": 2}  # fmt: skip
+    response = post_hand(client, game, 1, values, ns_reneges=1)
+    assert response.status_code == 422 and "penalty_player" in error_codes(response)
+    assert not game.hands.exists()

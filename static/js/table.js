@@ -269,8 +269,8 @@
       setValue(form.elements[seat + "_bid"], "");
       setValue(form.elements[seat + "_tricks"], "");
     });
-    ["ns_reneges", "ew_reneges", "ns_table_talk", "ew_table_talk"].forEach(function (name) {
-      if (form.elements[name]) form.elements[name].value = "0";
+    form.querySelectorAll('input[name$="_reneges"], input[name$="_table_talk"]').forEach(function (input) {
+      input.value = "0";
     });
     if (form.elements.confirmed_by) form.elements.confirmed_by.value = "";
     if (form.elements.version) form.elements.version.value = "";

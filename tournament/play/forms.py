@@ -105,12 +105,19 @@ def _hand_fields(rules: RuleSet, confirm: bool) -> dict[str, forms.Field]:
             label=f"{seat.label} tricks",
             error_messages=dict.fromkeys(("min_value", "max_value", "invalid"), tricks_error),
         )
-    for side in Side:
-        for kind, label in (("reneges", "reneges"), ("table_talk", "table-talk incidents")):
-            fields[f"{side.prefix}_{kind}"] = forms.IntegerField(
-                min_value=0, max_value=13, required=False, initial=0, label=f"{side.value} {label}"
-            )
+    for name, label in penalty_fields(rules):
+        fields[name] = forms.IntegerField(min_value=0, max_value=13, required=False, initial=0, label=label)
     return fields
+
+
+def penalty_fields(rules: RuleSet) -> list[tuple[str, str]]:
+    """(field name, label) of each infraction count the table enters: a side's under side
+    contracts; under rules scoring each player's own bid, a player's (the penalty comes off
+    that player's tricks), reneges first."""
+    kinds = (("reneges", "reneges"), ("table_talk", "table-talk incidents"))
+    if rules.contract == "player":
+        return [(f"{seat.prefix}_{kind}", f"{seat.label} {label}") for kind, label in kinds for seat in Seat]
+    return [(f"{side.prefix}_{kind}", f"{side.value} {label}") for kind, label in kinds for side in Side]
 
 
 class HandForm(forms.Form):
@@ -134,6 +141,15 @@ class HandForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
+        if self.rules.contract == "player":  # the sides' counts are their players' sums
+            for side in Side:
+                for kind in ("reneges", "table_talk"):
+                    name = f"{side.prefix}_{kind}"
+                    data[name] = sum(data.get(f"{seat.prefix}_{kind}") or 0 for seat in side.seats)
+                    if str(self.data.get(name) or "0") not in ("0", str(data[name])):  # a page of other rules
+                        message = (f"{side.value}: these rules take a penalty off the tricks of the player who "
+                                   "committed it; say which player.")  # fmt: skip
+                        self.add_error(None, ValidationError(message, code="penalty_player"))
         if self.confirm and not data.get("confirmed_by", "").strip():
             message = "A player of the other side confirms the hand: type their initials."
             self.add_error("confirmed_by", ValidationError(message, code="confirmation_required"))
@@ -191,7 +207,14 @@ class HandForm(forms.Form):
         return bool(self.initial.get("version") or self.data.get("version"))
 
     SEAT_FIELDS = tuple(f"{seat.prefix}_{kind}" for seat in Seat for kind in ("bid", "tricks"))
-    PENALTY_FIELDS = ("ns_reneges", "ew_reneges", "ns_table_talk", "ew_table_talk")
+
+    @property
+    def reneg_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name, _ in penalty_fields(self.rules) if name.endswith("_reneges")]
+
+    @property
+    def table_talk_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name, _ in penalty_fields(self.rules) if name.endswith("_table_talk")]
 
     @property
     def is_blank(self) -> bool:
@@ -207,7 +230,7 @@ class HandForm(forms.Form):
 
     def penalties_entered(self) -> bool:
         """Whether any reneg or table-talk count is set (or wrong): the form shows that section open."""
-        return any(self[name].errors or str(self[name].value() or "0") != "0" for name in self.PENALTY_FIELDS)
+        return any(self[name].errors or str(self[name].value() or "0") != "0" for name, _ in penalty_fields(self.rules))
 
 
 def hand_initial(hand: Any) -> dict[str, Any]:

@@ -196,13 +196,8 @@ def _sheet(
             cells = [*_side_cells(rules, hand, "north", "south", result.teams[0]),
                      *_side_cells(rules, hand, "east", "west", result.teams[1])]  # fmt: skip
             rows.append(SheetRow(hand.number, [str(c) for c in cells]))
-        entry = hand.entry
-        for side, count in zip((side.label for side in Side), entry.reneges, strict=True):
-            if count:
-                reneges.append(Note(hand.number, side, _times(count, "reneg")))
-        for side, count in zip((side.label for side in Side), entry.table_talk, strict=True):
-            if count:
-                table_talk.append(Note(hand.number, side, _times(count, "table talk")))
+        reneges += _penalty_notes(hand, "reneges", "reneg")
+        table_talk += _penalty_notes(hand, "table_talk", "table talk")
         disputes += [DisputeNote(hand.number, d.note, d.resolution) for d in (disputed or {}).get(hand.pk, ())]
     for number in range(len(hands) + 1, _rows_needed(tournament, len(hands)) + 1):
         rows.append(SheetRow(number, [""] * 14))
@@ -261,6 +256,16 @@ def _result(game: Any, names: dict[str, str]) -> str:
     text = f"Won by {side.label}" + (f" ({players})" if players else "")
     text += f", {score_to(game.ns_score, game.ew_score)}"
     return text + (f"; {game.decided_by}" if game.decided_by else "")
+
+
+def _penalty_notes(hand: Hand, kind: str, noun: str) -> list[Note]:
+    """The hand's infractions of ``kind``: by player where the rules charge the player who
+    committed them (the seat counts are set), else by side."""
+    entry = hand.entry
+    by_seat = zip((seat.label for seat in Seat), getattr(entry, f"seat_{kind}"), strict=True)
+    by_side = zip((side.label for side in Side), getattr(entry, kind), strict=True)
+    counts = list(by_seat) if any(getattr(entry, f"seat_{kind}")) else list(by_side)
+    return [Note(hand.number, who, _times(count, noun)) for who, count in counts if count]
 
 
 def _results(game: Any, hands: list[Any]) -> list[tuple[Any, Any]]:

@@ -36,7 +36,9 @@ def standings_csv(rows: list[StandingRow]) -> str:
 HAND_CSV_HEADER = [
     "round", "table", "hand", "north", "east", "south", "west",
     "north bid", "east bid", "south bid", "west bid", "north tricks", "east tricks", "south tricks", "west tricks",
-    "NS reneges", "EW reneges", "NS table talk", "EW table talk", "misdeal", "NS points", "EW points",
+    "NS reneges", "EW reneges", "NS table talk", "EW table talk",
+    "north reneges", "east reneges", "south reneges", "west reneges",
+    "north table talk", "east table talk", "south table talk", "west table talk", "misdeal", "NS points", "EW points",
     "NS score", "EW score", "disputed",
 ]  # fmt: skip
 

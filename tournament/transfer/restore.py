@@ -256,7 +256,10 @@ def _matches(plan: Plan, entries: list[Any], tables: dict, clocks: dict) -> dict
     for index, entry in enumerate(entries, start=1):
         row = Row(entry, f"Match {index}")
         row.where = f"Match {row.text('key')[:20]}"
-        values = {name: row.column(Match, name) for name in MATCH_FIELDS}
+        values = {name: row.column(Match, name) for name in MATCH_FIELDS if name != "rule_overrides"}
+        values["rule_overrides"] = row.raw("rule_overrides", True) or {}  # older exports have none
+        if not isinstance(values["rule_overrides"], dict):
+            fail(row.where, "rule_overrides must be an object of rule fields", "type")
         refs = {side: row.ref(side, teams, "teams") for side in ("home", "away", "winner")}
         match = Match(tournament=plan.tournament, **values, **refs, table=row.ref("table", tables, "tables"),
                       clock=row.ref("clock", clocks, "clocks"))  # fmt: skip
@@ -451,7 +454,9 @@ def _hand(plan: Plan, row: Row, game: Game, index: int, users: dict) -> Hand:
         if name.endswith("_tricks"):
             values[name] = row.number(name, optional=True, high=13)
         elif name.endswith(("_reneges", "_talk")):
-            values[name] = row.number(name, high=13)
+            # Who committed an infraction came with the rules scoring players' own bids: older
+            # exports have only the sides' counts.
+            values[name] = row.number(name, high=13) if name in row.data or name[:2] in ("ns", "ew") else 0
         else:
             values[name] = row.text(name)
     extra = {"disputed": row.flag("disputed"), "dispute_note": row.text("dispute_note"),
