@@ -70,3 +70,30 @@ def test_rules_that_refuse_played_hands_cannot_be_confirmed(director_client, fin
 
 def test_before_any_hand_the_rules_change_at_once(director_client, tournament):
     assert _post(director_client, tournament, '{"overtrick_points": 0}').status_code == 302
+
+
+def test_a_lower_bag_limit_never_leaves_a_playing_table_stuck_past_it(director_client, db):
+    from scoring import HandEntry
+    from tests.conftest import even_hand, make_tournament
+    from tournament.models import HandRevision
+    from tournament.play.hands import enter_hand
+    from tournament.play.rounds import start_play, start_round
+
+    tournament = make_tournament(couples=2, preset="progressive-500", split=False)
+    round_ = start_play(tournament=tournament)
+    start_round(round_=round_)
+    game = round_.games.get()
+    for number in (1, 2):  # North–South bid 6 and take 9 twice: 6 bags
+        enter_hand(game=game, number=number, entry=HandEntry.from_fields(even_hand(9)),
+                   source=HandRevision.Source.TABLE)  # fmt: skip
+    game.refresh_from_db()
+    assert game.ns_bags == 6
+
+    response = _post(director_client, tournament, '{"bag_limit": 5}', format="progressive_fixed")
+    assert "The new rules refuse hands already played" not in response.content.decode()
+    assert _post(director_client, tournament, '{"bag_limit": 5}', format="progressive_fixed",
+                 confirm_rules="yes").status_code == 302  # fmt: skip
+    game.refresh_from_db()
+    assert game.ns_bags < 5  # the new limit's penalty was charged when the replay reached it
+    enter_hand(game=game, number=3, entry=HandEntry.from_fields(even_hand(7)), source=HandRevision.Source.TABLE)
+    assert game.hands.count() == 3
