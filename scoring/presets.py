@@ -33,6 +33,7 @@ READING_FIELDS: dict[str, tuple[str, ...]] = {
     "both_nil_exchange": ("nil_exchange", "blind_nil_exchange", "card_exchange"),
     "time_limit": ("time_limit_minutes",),
     "big_bid_overtricks": ("big_bid", "overtrick_points"),
+    "spades_lead": (),
     "spades_broken": (),
     "joker_ranks": ("deck",),
     "reneg_trick_points": ("reneg_trick_points",),
@@ -138,26 +139,30 @@ def _classic() -> RuleSet:
 @_preset(
     "friendly", "Friendly club tournament (game to 500)",
     "tie", "failed_nil_tricks", "two_nils", "first_dealer", "bidding_starts", "both_nil_exchange",
-    "big_bid_overtricks", "spades_broken", "player_contract",
+    "big_bid_overtricks", "spades_lead", "spades_broken", "player_contract", "bag_overflow",
 )  # fmt: skip
 def _friendly() -> RuleSet:
-    """A club's friendly tournament: each player's own bid is scored on its own ("if a player
-    makes their number of bids, 10 points are given to each trick bid … 0 points are given to
-    players who fail") and partners' points are added up. Every player bids at least 1 unless nil, the first
-    trick is everyone's lowest club, nil 100, blind nil 300 with an optional pass of two
-    cards each through the dealer, a set side scores 0, a side that bids 10 or more wins or
-    loses 200, every 10 bags cost 100 (a side can be bagged out more than once), a reneg
-    takes 3 tricks that score for nobody, table talk takes 1 trick an incident (partners may
-    talk only to decide the bid), a wrong card count found at any time is a misdeal the
-    dealer declares. Blind nil may be bid whatever the score. Silent in the text, our choice
-    as most clubs play: equal scores past 500 play one more hand, each of two nils scored on
-    its own, a failed nil's tricks count as bags, bidding starts at the dealer's left, the
-    first dealer at random, no exchange when both partners bid nil. The flyer leaves open what
-    a bag is worth and whose bags count: our reading, a bag is worth 1 point and the side's
-    bags count together toward the 10-bag penalty (the flyer says "a player makes 10 bags" but
-    also that teams are "bagged out", and one count per side is what the score sheet can show);
-    a side bidding 10 or more together is scored as one side contract, bags on top; a reneg's
-    3 books and table talk's 1 book come off the offending player's own tricks."""
+    """A club's friendly tournament: each player's own bid is scored on its own ("if a player makes
+    their number of bids, 10 points are given to each trick bid … 0 points are given to
+    players who fail") and partners' points are added up. Every player bids at least 1
+    unless nil, the first trick is everyone's lowest club, nil 100, blind nil 300 with an
+    optional pass of two cards each through the dealer, a set side scores 0, a side that
+    bids 10 or more wins or loses 200, every 10 bags cost 100 (a side can be bagged out more
+    than once), a reneg takes 3 tricks that score for nobody, table talk takes 1 trick an
+    incident (partners may talk only to decide the bid), a wrong card count found at any
+    time is a misdeal the dealer declares. Blind nil may be bid whatever the score. Silent
+    in the text, our choice as most clubs play: equal scores past 500 play one more hand,
+    each of two nils scored on its own, a failed nil's tricks count as bags, bidding starts
+    at the dealer's left, the first dealer at random, no exchange when both partners bid
+    nil, bags past the tenth carried toward the next ten (the flyer says only that a side
+    can be bagged out more than once), and spades not led until broken by a spade played on
+    another suit (the flyer has no such rule; most clubs play it). The dealer asks the
+    players to cut, from the dealer's right. The flyer leaves open what a bag is worth and
+    whose bags count: our reading, a bag is worth 1 point and the side's bags count together
+    toward the 10-bag penalty (the flyer says "a player makes 10 bags" but also that teams
+    are "bagged out", and one count per side is what the score sheet can show); a side
+    bidding 10 or more together is scored as one side contract, bags on top; a reneg's 3
+    books and table talk's 1 book come off the offending player's own tricks."""
     return RuleSet(
         target_score=500,
         contract="player",
@@ -178,6 +183,7 @@ def _friendly() -> RuleSet:
         reneg_tricks_to="nobody",
         table_talk_tricks=1,
         bid_talk="bid_only",
+        cut="players_in_turn",
         first_lead="lowest_club",
         blind_nil_exchange=2,
         card_exchange="optional_via_dealer",
@@ -256,25 +262,29 @@ _LEAGUE_MISDEALS = ("table_talk_in_bidding", "no_face_cards", "no_spades", "wron
 @_preset(
     "league-300", "League game to 300 (30-minute matches, jokers deck)",
     "big_bid_penalty", "big_bid_overtricks", "bag_overflow", "misdeal_timing", "joker_ranks", "reneg_trick_points",
-    "player_bids",
+    "player_bids", "failed_nil_tricks", "spades_broken",
 )  # fmt: skip
 def _league_300() -> RuleSet:
-    """A league's games to 300 within a 30-minute match, played with both jokers as the top
-    trumps (big joker, little joker, 2 of spades, then the ace). The first dealer draws the
-    high card; the side that did not deal bids first and partners may discuss how many tricks
-    to bid, never their cards. Each side bids at least 4 (a nil bidder's partner too, unless
-    both bid nil); our reading of "any number of tricks 4-13": a player may bid from 1.
-    Nil 60, blind nil 120 when 100 behind; when both partners bid nil (any mix of nil and
-    blind nil) the side wins 120 if both make it, 0 if one does, and loses 120 if both fail;
-    a failed nil's tricks count for nothing. A side bidding 10 or more wins 120, and set
-    loses the same (our settled reading; the text names only the win). Six bags cost 60 and
-    the count "resets to zero": bags past the sixth in that hand are dropped (our reading of
-    "reset"). A reneg forfeits 3 tricks to the opponents, who are awarded 30 points whatever
-    the offenders hold; our reading: the tricks that can move (no more than the offenders
-    took) count toward the receivers' bid, are never bags and earn nothing beyond the 30.
-    The offender must still make its bid. The text says misdeals are called before bidding
-    yet names talk during the bidding as one: our reading, that one is called during the
-    bidding, the others before it."""
+    """A league's games to 300 within a 30-minute match, played with both jokers as the top trumps
+    (big joker, little joker, 2 of spades, then the ace). The first dealer draws the high
+    card; the side that did not deal bids first and partners may discuss how many tricks to
+    bid, never their cards. Each side bids at least 4 (a nil bidder's partner too, unless
+    both bid nil); our reading of "any number of tricks 4-13": a player may bid from 1. Nil
+    60, blind nil 120 when 100 behind; when both partners bid nil (any mix of nil and blind
+    nil) the side wins 120 if both make it, 0 if one does, and loses 120 if both fail. Our
+    reading: a failed nil's tricks count for nothing, neither toward the partner's bid nor
+    as bags (the text's third nil example, -60 + 50 = -10, has no bag for the nil's trick).
+    A side bidding 10 or more wins 120, and set loses the same (our settled reading; the
+    text names only the win). Six bags cost 60 and the count "resets to zero": bags past the
+    sixth in that hand are dropped (our reading of "reset"). A reneg forfeits 3 tricks to
+    the opponents, who are awarded 30 points whatever the offenders hold; our reading: the
+    tricks that can move (no more than the offenders took) count toward the receivers' bid,
+    are never bags and earn nothing beyond the 30. The offender must still make its bid.
+    Spades may not be led until "broken", which the text does not define: our reading, as
+    the other texts, by a spade played on another suit. No discussion of the hands across
+    the table during play. The text says misdeals are called before bidding yet names talk
+    during the bidding as one: our reading, that one is called during the bidding, the
+    others before it."""
     return RuleSet(
         target_score=300,
         set_penalty="minus_bid",
@@ -309,7 +319,7 @@ def _league_300() -> RuleSet:
 @_preset(
     "championship-500", "League championship game to 500 (jokers deck)",
     "big_bid_penalty", "big_bid_overtricks", "bag_overflow", "misdeal_timing", "joker_ranks", "reneg_trick_points",
-    "player_bids", "time_limit",
+    "player_bids", "failed_nil_tricks", "spades_broken", "time_limit",
 )  # fmt: skip
 def _championship_500() -> RuleSet:
     """The league's championship game: as the league game but to 500, with nil 100, blind

@@ -27,6 +27,7 @@ FIRST_DEALERS = ("random", "high_card")
 BIDDING_STARTS = ("left_of_dealer", "dealer", "non_dealing_side")
 CARD_EXCHANGES = ("required", "optional", "optional_via_dealer")
 BID_TALK = ("silent", "bid_only", "no_card_details")
+CUTS = ("silent", "players_in_turn")
 MISDEAL_REASONS = {
     "no_spades": "a player was dealt no spades",
     "no_face_cards": "a player was dealt no face cards",
@@ -97,6 +98,9 @@ class RuleSet:
     ``first_dealer``, ``bidding_starts``
         How the first dealer is chosen and who bids first (the handout's words; the app
         draws a first dealer at random either way and the table may change it).
+    ``cut``
+        Who cuts the shuffled pack: ``"silent"`` (the text says nothing) or ``"players_in_turn"``
+        (the dealer asks each player to cut, starting on the dealer's right). The handout's words only.
     ``misdeal_card_count_any_time``
         A wrong card count found at any point of the hand is a misdeal the dealer declares
         (otherwise every misdeal is called before bidding starts).
@@ -144,6 +148,7 @@ class RuleSet:
     blind_nil_name: str = "blind nil"
     blind_nil_by_side: bool = False
     first_dealer: str = "random"
+    cut: str = "silent"
     bidding_starts: str = "left_of_dealer"
     hands_per_round: int | None = None
     time_limit_minutes: int | None = None
@@ -279,6 +284,7 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "card_exchange": CARD_EXCHANGES,
     "bid_talk": BID_TALK,
     "contract": CONTRACTS,
+    "cut": CUTS,
     "sit_out_credit": SIT_OUT_CREDITS,
 }
 _FLAGS = ("blind_nil_by_side", "misdeal_card_count_any_time", "two_player_variant", "tie_hand_counts")

@@ -67,7 +67,7 @@ def test_friendly_handout_says_a_set_side_scores_nothing_and_the_lowest_club_lea
     text = handout_text(PRESETS["friendly"].rules)
     assert "falls short is set and scores nothing for the hand" in text
     assert "everyone plays their lowest club" in text
-    assert "A side bidding 10 or more scores 200" in text
+    assert "A side whose two bids add up to 10 or more is scored as one side contract, which scores 200" in text
 
 
 @pytest.mark.parametrize(
@@ -94,7 +94,7 @@ def test_changing_a_rule_changes_the_handout(change, before, after):
         ("progressive-500", "Your side has 9 bags, bids 4 and takes 6", 42 - 100),
         ("league-300", "North bids nil and takes none; South bids 4 and takes 4", 60 + 40),
         ("league-300", "North bids nil but takes 1; South bids 4 and takes 4", -60 + 40),
-        ("league-300", "Your side bids 5, takes 7, and reneges once", -50),
+        ("league-300", "Your side bids 5, takes 7, and North reneges once", -50),
         ("friendly", "Your side bids 6 and takes 4", 0),
         ("friendly", "Your side bids 10 and takes 10", 200),
         ("progressive", "Your side bids 6 and takes 4", -60),

@@ -10,12 +10,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from scoring import Seat
-from scoring.describe import handout, summary
+from scoring.describe import Event, handout, summary
 from scoring.presets import readings_of
 from tournament.formats.registry import format_of
-from tournament.models import Payout, Round, Tournament, playing_name
+from tournament.models import Payout, Prize, Round, Tournament, playing_name
 from tournament.money.ledger import ledger, payment_entries, teams_with_balance, totals_by_method
 from tournament.play.links import qr_svg, table_url
+from tournament.templatetags.money import money
 
 
 @dataclass(frozen=True)
@@ -87,9 +88,30 @@ def rule_handout(tournament: Tournament) -> Document:
     title = "Rules of play"
     readings = readings_of(tournament.preset, tournament.rule_overrides)
     context = {**base_context(tournament, title), "preset_title": tournament.get_preset_display(),
-               "sections": handout(tournament.rules, readings=readings,
+               "sections": handout(tournament.rules, readings=readings, event=handout_event(tournament),
                                    extra=format_of(tournament).handout_sections(tournament))}  # fmt: skip
     return Document("rules", title, "print/handout.html", [context])
+
+
+def handout_event(tournament: Tournament) -> Event:
+    """What the rule handout says about the event: the rounds it plays, when its format plays a set
+    number of them, and its prizes, places first."""
+    event_format = format_of(tournament)
+    rounds = tournament.rounds_planned if "rounds_planned" in event_format.uses else None
+    # An event not saved yet (a preview) has no prizes to ask for.
+    prizes = (
+        tuple(_prize_words(p) for p in tournament.prizes.order_by("-kind", "place", "division"))
+        if tournament.pk
+        else ()
+    )
+    return Event(rounds=rounds, round_name=event_format.round_name.lower(), prizes=prizes)
+
+
+def _prize_words(prize: Prize) -> str:
+    """A prize as the handout lists it: "1st place $100.00", "High Women 25% of the fees"."""
+    if prize.amount is not None:
+        return f"{prize} {money(prize.amount)}"
+    return f"{prize} {prize.share_percent.normalize():f}% of the fees"
 
 
 def standings(tournament: Tournament) -> Document:
