@@ -53,12 +53,14 @@ def _example(
 ) -> Example | None:
     """Score the example with the engine; None if these rules do not allow it (a bid too low).
     A reneg is North's (East's for the other side): scoring each player's own bid, it is theirs."""
-    us = SideHand(players=(PlayerHand(*ours[0], reneges=reneges), PlayerHand(*ours[1])), bags=bags, reneges=reneges)
+    own = rules.contract == "player"  # otherwise the side answers for it, and no player is named
+    us = SideHand(players=(PlayerHand(*ours[0], reneges=reneges if own else 0), PlayerHand(*ours[1])), bags=bags,
+                  reneges=reneges)  # fmt: skip
     them_bids = [max(b, rules.min_player_bid, 1 if rules.has_nil else 0) for b, _ in theirs]
     if sum(them_bids) < rules.min_team_bid:
         them_bids[0] += rules.min_team_bid - sum(them_bids)
     them_players = [PlayerHand(b, t) for b, (_, t) in zip(them_bids, theirs, strict=True)]
-    them_players[0] = PlayerHand(them_players[0].bid, them_players[0].tricks, reneges=their_reneges)
+    them_players[0] = PlayerHand(them_players[0].bid, them_players[0].tricks, reneges=their_reneges if own else 0)
     them = SideHand(players=(them_players[0], them_players[1]), reneges=their_reneges)
     try:
         result = score_hand(rules, [us, them])
