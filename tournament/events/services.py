@@ -139,7 +139,8 @@ def _rescore_all(tournament: Tournament, by: User = None) -> list[str]:
             if game.match is not None and (game.status, game.winner) != before:
                 event_format.game_changed(game=game, winner_before=before[1], by=by)
         except InvalidHand as error:
-            raise ValidationError(f"{_where(game)}, {error.message}: the new rules refuse it.", code="breaks_hands") from None
+            message = f"{_where(game)}, {error.message}: the new rules refuse it."
+            raise ValidationError(message, code="breaks_hands") from None
         if game.round.status == Round.Status.CLOSED and game.winner != before[1]:
             flipped.append(f"round {game.round.number} table {game.table.number}")
     return flipped

@@ -10,8 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from scoring import Seat
-from scoring import RuleSet
+from scoring import RuleSet, Seat
 from scoring.describe import Section, handout, summary
 from scoring.presets import find_preset, readings_of
 from tournament.formats.registry import RulePart, format_of

@@ -12,6 +12,8 @@ from django.urls import reverse
 
 from tournament.formats.knockout import services as knockout
 from tournament.formats.knockout.checks import play_finals_by
+from tournament.formats.knockout.documents import bracket_sheet
+from tournament.formats.knockout.format import bracket_documents, final_rule_parts
 from tournament.formats.knockout.models import KnockoutSettings
 from tournament.formats.knockout.models import settings_of as bracket_settings
 from tournament.formats.league import checks, services, urls
@@ -20,8 +22,6 @@ from tournament.formats.league.documents import championship_rules, league_table
 from tournament.formats.league.forms import LeagueSettingsForm
 from tournament.formats.league.models import LeagueSettings, settings_of
 from tournament.formats.league.simulation import SIMULATION
-from tournament.formats.knockout.documents import bracket_sheet
-from tournament.formats.knockout.format import bracket_documents, final_rule_parts
 from tournament.formats.registry import Document, EventFormat, MatchWords, Nav, RulePart, User
 from tournament.models import Game, Match, Round, Team, Tournament
 from tournament.standings.rows import StandingRow
