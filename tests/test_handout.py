@@ -258,7 +258,8 @@ def test_the_printed_handout_follows_the_tournaments_format_and_overrides():
     tournament = Tournament(
         name="Cup", preset="classic", format="progressive_fixed", rule_overrides={"reneg_tricks": 2}
     )
-    sections = rule_handout(tournament).contexts[0]["sections"]
+    (part,) = rule_handout(tournament).contexts[0]["parts"]
+    sections = part["sections"]
     text = " ".join(p for s in sections for p in s.paragraphs)
     assert "costs the offending side 2 tricks" in text and "Our reading: a reneg" not in text
     assert "Partners stay together all evening" in text

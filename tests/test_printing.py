@@ -481,3 +481,92 @@ def test_a_name_with_quotes_prints_as_typed_in_the_footer(db):
     tournament = make_tournament(couples=2, name='Joe\'s "Big" Night')
     text = pages_text(produce(tournament, documents.standings(tournament)))[0]
     assert 'Joe\'s "Big" Night · Standings' in text
+
+
+# --- a final and a championship under their own rule set ------------------------------------------
+
+
+def _part_pages(text: list[str], heading: str) -> str:
+    return " ".join(page for page in text if heading in page)
+
+
+@pytest.mark.parametrize(("final", "headings"), [
+    ("championship-500", ["Club night: rules of play", "The final: rules of play"]),
+    ("league-300", ["Club night: rules of play"]),  # the same rules as the rest: nothing more to print
+    ("", ["Club night: rules of play"]),
+])  # fmt: skip
+def test_a_knockouts_handout_prints_the_finals_own_rules_after_the_events(final, headings):
+    tournament = knockout_event(teams=2, final_preset=final)
+    document = documents.rule_handout(tournament)
+    parts = document.contexts[0]["parts"]
+    assert [part["heading"] for part in parts] == headings
+    if final == "championship-500":
+        assert parts[1]["sections"] == handout(PRESETS[final].rules, readings=PRESETS[final].readings)
+        text = pages_text(produce(tournament, document))
+        first, own = _part_pages(text, headings[0]), _part_pages(text, headings[1])
+        assert own and headings[1] not in first  # the final's rules start a page of their own
+        assert "League championship game to 500" in own and "The final is played under its own rule set" in own
+        assert "Game to 500" in own and "nil 100" in own and "10 bags cost 100" in own and "Game to 300" not in own
+
+
+def _league_in_its_championship(tournament: Tournament | None = None) -> Tournament:
+    """A league of two (Ada & Ben win both nights) whose championship final, under
+    championship-500, has started."""
+    from tests.test_league import league_matches
+    from tournament.formats.league.services import build_schedule, open_night, start_championship
+
+    tournament = tournament or make_league(2, legs=2, championship_teams=2, final_preset="championship-500")
+    build_schedule(tournament=tournament)
+    for night in (1, 2):
+        round_ = open_night(tournament=tournament, night=night)
+        start_round(round_=round_)
+        (match,) = [m for m in league_matches(tournament) if m.round == night]
+        finish(match, winner=tournament.teams.get(number=1), home_points=300, away_points=100)
+        close_round(round_=round_)
+    assert documents.rule_handout(tournament).contexts[0]["parts"][1]["heading"] == (
+        "The championship final: rules of play"
+    )
+    start_championship(tournament=tournament)
+    tournament.refresh_from_db()
+    return tournament
+
+
+def test_a_leagues_print_tab_offers_the_championships_rules_then_its_bracket_and_sheets_once_it_starts(
+    director_client,
+):
+    tournament = make_league(2, legs=2, championship_teams=2, final_preset="championship-500")
+    url = reverse("director:print", args=[tournament.pk])
+
+    def link(name: str) -> str:
+        return f'href="{reverse("director:print_document", args=[tournament.pk, name])}"'
+
+    page = director_client.get(url).content.decode()
+    assert link("championship-rules") in page and link("bracket") not in page
+    assert "bracket and match score sheets print here once it starts" in page
+    _league_in_its_championship(tournament)
+    page = director_client.get(url).content.decode()
+    for name, title in (("bracket", "Championship bracket"), ("match-sheets", "Championship match score sheets"),
+                        ("championship-rules", "Championship rules")):  # fmt: skip
+        assert f"{link(name)}>{title}</a>" in page
+
+    def printed(name: str) -> list[str]:
+        return pages_text(director_client.get(reverse("director:print_document", args=[tournament.pk, name])).content)
+
+    bracket = printed("bracket")
+    assert "Ada & Ben" in bracket[0] and "Cleo & Dan" in bracket[0]
+    assert "Final" in printed("match-sheets")[0]
+    rules = " ".join(printed("championship-rules"))
+    assert "The championship: rules of play" in rules and "the top 2 of the league table play the championship" in rules
+    assert "League championship game to 500" in rules and "10 bags cost 100" in rules
+
+
+def test_the_league_table_pdf_names_the_champion_once_the_championship_is_decided():
+    tournament = _league_in_its_championship()
+    from tournament.formats.league.documents import league_table
+
+    assert "Champion" not in " ".join(pages_text(produce(tournament, league_table(tournament))))
+    final = Match.objects.get(tournament=tournament, stage=Match.Stage.FINAL)
+    finish(final, winner=final.away, home_points=200, away_points=500)
+    text = " ".join(pages_text(produce(tournament, league_table(tournament))))
+    assert "Champion: Cleo & Dan" in text and "1st: Cleo & Dan · 2nd: Ada & Ben" in text
+    assert "its final played under League championship game to 500" in text

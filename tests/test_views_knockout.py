@@ -4,17 +4,20 @@ import datetime
 import re
 
 import pytest
+from django.core.cache import cache
 from django.urls import reverse
 from django.utils import timezone
 
 from tests.conftest import make_tournament
 from tests.test_knockout import current_game, enter, hand, knockout_event, match, win_game
 from tests.test_league import make_league
+from tests.test_snapshot import _Later
 from tournament.clocks.services import start_match_clocks
 from tournament.formats.knockout.reports import PROJECTOR_COLUMNS, PROJECTOR_PLAYING_ROWS
 from tournament.formats.registry import format_of
-from tournament.models import Clock, Match, Round, Tournament
+from tournament.models import Clock, Game, Match, Round, Tournament
 from tournament.play.rounds import start_play, start_round
+from tournament.standings import snapshot
 
 pytestmark = pytest.mark.django_db
 
@@ -485,3 +488,73 @@ def test_a_knockouts_standings_refresh_themselves_as_the_other_standings_do(dire
 
 def escape_names(team) -> str:
     return team.names.replace("&", "&amp;")
+
+
+# --- the final's own rule set changed during the final ---------------------------------------------
+
+
+def _final_rules(client, tournament: Tournament, preset: str, **extra):
+    """The director's settings form posted with ``preset`` as the final's rule set."""
+    from tests.test_rule_change import FORM
+
+    data = FORM | {"name": tournament.name, "preset": tournament.preset, "rule_overrides": "",
+                   "format": tournament.format, "knockout-best_of": 1, "knockout-final_best_of": 1,
+                   "knockout-final_preset": preset}  # fmt: skip
+    return client.post(reverse("director:tournament_edit", args=[tournament.pk]), data | extra)
+
+
+def test_a_new_rule_set_for_the_final_is_confirmed_first_and_then_every_view_shows_the_new_totals(
+    director_client, client, settings
+):
+    settings.SPADES_SNAPSHOT_SECONDS = 5  # the public page is served from its snapshot
+    cache.clear()
+    tournament = knockout_event(teams=2)
+    game = enter(current_game(match(tournament, "F1")), hand())
+    public = reverse("public:bracket", args=[tournament.pk])
+    assert "120 to −40" in client.get(public, headers={"HX-Request": "true"}).content.decode()
+
+    page = _final_rules(director_client, tournament, "championship-500").content.decode()
+    assert "Change the rules during play?" in page and "1 game would change" in page
+    assert "<td>Final</td>" in page and '200 <small class="muted">(+80)</small>' in page  # 10 for 200 in the final
+    assert match(tournament, "F1").preset == "" and Game.objects.get(pk=game.pk).ns_score == 120  # not yet
+
+    confirmed = _final_rules(director_client, tournament, "championship-500", confirm_rules="yes")
+    assert confirmed.status_code == 302
+    assert match(tournament, "F1").preset == "championship-500"
+    bracket = director_client.get(reverse("director:bracket", args=[tournament.pk])).content.decode()
+    assert "200 to −40" in bracket
+    with pytest.MonkeyPatch.context() as later:  # the snapshot is rebuilt: the change stamped the event
+        later.setattr(snapshot, "timezone", _Later(6))
+        assert "200 to −40" in client.get(public, headers={"HX-Request": "true"}).content.decode()
+    phone = client.get(reverse("table:page", args=[game.table.token])).content.decode()
+    assert "200" in phone and "120" not in phone
+    preview = reverse("table:preview", args=[game.table.token, game.round.number])
+    assert "NS +200" in client.get(preview, {"number": 2, **hand()}).content.decode()
+
+
+def test_new_rules_that_decide_the_final_crown_the_champion_at_once(director_client):
+    tournament = knockout_event(teams=2, final_preset="tennessee")
+    game = current_game(match(tournament, "F1"))
+    for _ in range(3):
+        game = enter(game, hand())
+    assert (game.ns_score, game.status) == (300, Game.Status.PLAYING)  # tennessee: 10 for 100, to 500
+
+    _final_rules(director_client, tournament, "")
+    assert _final_rules(director_client, tournament, "", confirm_rules="yes").status_code == 302
+    final = match(tournament, "F1")
+    assert final.status == Match.Status.FINISHED and final.winner == final.home
+    assert Tournament.objects.get(pk=tournament.pk).status == Tournament.Status.FINISHED
+    assert "Champion" in director_client.get(reverse("director:bracket", args=[tournament.pk])).content.decode()
+
+
+def test_new_rules_that_would_undo_a_finished_brackets_final_cannot_be_confirmed(director_client):
+    tournament = knockout_event(teams=2)
+    win_game(match(tournament, "F1"))  # 360 to −120 under league-300
+    page = _final_rules(director_client, tournament, "tennessee").content.decode()
+    refusal = "The final, its result would be undone, but the bracket is finished and its places given"
+    assert "cannot be applied as they stand" in page and refusal in page
+    assert "Apply the new rules" not in page
+    forced = _final_rules(director_client, tournament, "tennessee", confirm_rules="yes")
+    assert forced.status_code == 422 and refusal in forced.content.decode()
+    final = match(tournament, "F1")
+    assert (final.preset, final.status, final.games.get().ns_score) == ("", Match.Status.FINISHED, 360)

@@ -22,6 +22,7 @@ class GameChange:
     winner_before: str  # a side value, "" while undecided
     winner_after: str
     refused: str = ""  # why the new rules refuse one of the game's hands
+    match: str = ""  # the game's match, as its format names it ("Final"; "Final, game 2" in a best of 3)
 
     @property
     def moves(self) -> tuple[int, int]:
@@ -38,6 +39,9 @@ class GameChange:
 @dataclass(frozen=True)
 class RuleChangePreview:
     changes: list[GameChange]  # only the games the change touches
+    # Why the format cannot take the results the new rules give (a finished bracket's final left
+    # undecided), or "" when it can.
+    blocked: str = ""
 
     @property
     def closed_rounds(self) -> list[int]:
@@ -80,6 +84,7 @@ def _compare(game: Game, hands: list[Hand], seats: dict[Seat, str]) -> GameChang
         "east_west": f"{seats[Seat.EAST]} & {seats[Seat.WEST]}",
         "before": (game.ns_score, game.ew_score),
         "winner_before": game.winner,
+        "match": "" if game.match is None else game.label[0].upper() + game.label[1:],
     }
     try:
         replayed = game.replay(hands)

@@ -9,6 +9,7 @@ scored under the new rules.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any, NoReturn
 
 from django import forms
@@ -58,7 +59,7 @@ def update_tournament(
     locked, before = _changed(tournament, changes, settings)
     if _rules_of_games(locked) == before:
         return locked, []
-    return locked, _rescore_all(locked)
+    return locked, _rescore_all(locked, by=by)
 
 
 def _changed(
@@ -85,7 +86,7 @@ def _changed(
 
 def _rules_of_games(tournament: Tournament) -> tuple:
     """What decides how every game is scored: the tournament's rules and each match's own."""
-    presets = tournament.matches.exclude(preset="").order_by("pk").values_list("pk", "preset")
+    presets = tournament.matches.exclude(preset="").order_by("pk").values_list("pk", "preset", "rule_overrides")
     return tournament.rules, tuple(presets)
 
 
@@ -103,29 +104,53 @@ def preview_update(
     try:
         with transaction.atomic():
             locked, before = _changed(tournament, changes, settings)
-            raise _DryRun(preview(locked) if _rules_of_games(locked) != before else RuleChangePreview([]))
+            if _rules_of_games(locked) == before:
+                raise _DryRun(RuleChangePreview([]))
+            result = preview(locked)
+            if not result.refused:  # what the format would refuse of the results the new rules give
+                try:
+                    _rescore_all(locked)
+                except ValidationError as error:
+                    result = replace(result, blocked=" ".join(error.messages))
+            raise _DryRun(result)
     except _DryRun as dry_run:
         return dry_run.result
 
 
-def _rescore_all(tournament: Tournament) -> list[str]:
+def _rescore_all(tournament: Tournament, by: User = None) -> list[str]:
+    """Score every game's hands again under the rules they are now played by, and tell the format
+    of each match game whose result that changes (a match decided, undone or won by the other team
+    moves its bracket or league table at once, as a correction would). Returns the closed-round tables
+    whose winner flipped; raises :class:`ValidationError` naming the game whose hands or result the
+    new rules cannot stand."""
     flipped = []
-    games = Game.objects.select_related("round", "table", "match")
-    games = list(games.filter(round__tournament=tournament).order_by("round__number", "table__number"))
+    event_format = format_of(tournament)
     hands = hands_by_game(Hand.objects.filter(game__round__tournament=tournament).order_by("game_id", "number"))
-    for game in games:
+    games = Game.objects.select_related("round", "table", "match").filter(round__tournament=tournament, pk__in=hands)
+    for game in games.order_by("round__number", "match__position", "match_game", "table__number"):
         game.round.tournament = tournament  # one rule set for every game
         if game.match is not None:
             game.match.tournament = tournament
-        before = game.winner
+        before = game.status, game.winner
         try:
-            game.rescore(hands.get(game.pk, []))
+            game.rescore(hands[game.pk])
+            # A match keeps its result (and a bracket moves on from it), so it must follow its
+            # game's at once; a round of tables is read as it stands (its close, the standings).
+            if game.match is not None and (game.status, game.winner) != before:
+                event_format.game_changed(game=game, winner_before=before[1], by=by)
         except InvalidHand as error:
-            where = f"Round {game.round.number}, table {game.table.number}"
-            raise ValidationError(f"{where}, {error.message}: the new rules refuse it.", code="breaks_hands") from None
-        if game.round.status == Round.Status.CLOSED and game.winner != before:
+            message = f"{_where(game)}, {error.message}: the new rules refuse it."
+            raise ValidationError(message, code="breaks_hands") from None
+        if game.round.status == Round.Status.CLOSED and game.winner != before[1]:
             flipped.append(f"round {game.round.number} table {game.table.number}")
     return flipped
+
+
+def _where(game: Game) -> str:
+    """Where a game is, opening a sentence: its round and table, or its match ("The final")."""
+    if game.match is not None:
+        return game.match.subject + (f", game {game.match_game}" if game.match.best_of > 1 else "")
+    return f"Round {game.round.number}, table {game.table.number}"
 
 
 # --- who runs the event -------------------------------------------------------------------------

@@ -49,7 +49,8 @@ def tournament_edit(request: HttpRequest, tournament_id: int) -> HttpResponse:
                 tournament=tournament, changes=changes, settings=form.chosen_settings(), by=request.user
             )
         except ValidationError as error:
-            form.add_error("rule_overrides" if "rule_overrides" in form.changed_data else "preset", error)
+            # On the field whose change is refused; a format's setting's (a final's rules) above the form.
+            form.add_error(next((f for f in ("rule_overrides", "preset") if f in form.changed_data), None), error)
         else:
             messages.success(request, "Settings saved.")
             if flipped:

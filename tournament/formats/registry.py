@@ -48,6 +48,16 @@ class Document:
 
 
 @dataclass(frozen=True)
+class RulePart:
+    """Games a format plays under a preset of their own (a knockout's final, a league's
+    championship final), as the rule handout names them in a part of their own: ``title`` ("The
+    final") and the ``preset`` they are played under, without the tournament's own changes."""
+
+    title: str
+    preset: str
+
+
+@dataclass(frozen=True)
 class Nav:
     """A link a format adds to the director's pages: its label, its URL, and (for a tab) the name
     a page gives the tab it is on."""
@@ -234,6 +244,11 @@ class EventFormat:
     def handout_sections(self, tournament: Tournament) -> list[Section]:
         """The rule handout's sections the format writes (how players move, how matches go),
         after the sections on scoring and the end of the game."""
+        return []
+
+    def rule_parts(self, tournament: Tournament) -> list[RulePart]:
+        """The games the format plays under another preset than the tournament's: the rule
+        handout prints each such part's rules after the tournament's."""
         return []
 
     def export(self, tournament: Tournament) -> dict[str, Any]:

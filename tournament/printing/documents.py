@@ -6,14 +6,15 @@ pages). Score sheets are :mod:`.sheets`; a format adds its own documents
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from scoring import Seat
-from scoring.describe import Event, handout, summary
-from scoring.presets import readings_of
-from tournament.formats.registry import format_of
-from tournament.models import Payout, Prize, Round, Tournament, playing_name
+from scoring import RuleSet, Seat
+from scoring.describe import Event, Section, handout, summary
+from scoring.presets import find_preset, readings_of
+from tournament.formats.registry import RulePart, format_of
+from tournament.models import Payout, Prize, Round, Tournament, playing_name, rule_set
 from tournament.money.ledger import ledger, payment_entries, teams_with_balance, totals_by_method
 from tournament.play.links import qr_svg, table_url
 from tournament.templatetags.money import money
@@ -85,12 +86,44 @@ def movement_slips(round_: Round, base: str | None = None) -> Document:
 
 
 def rule_handout(tournament: Tournament) -> Document:
-    title = "Rules of play"
+    """The rules of play: the tournament's rule set with the format's own sections, then each part
+    of the event played under a rule set of its own (a final), every part written from its rules."""
+    event_format = format_of(tournament)
+    main = tournament_part(tournament, f"{tournament.name}: rules of play", event_format.handout_sections(tournament))
+    parts = [rules_part(part) for part in event_format.rule_parts(tournament)]
+    parts = [main, *[part for part in parts if part["rules"] != tournament.rules]]
+    return handout_document(tournament, "rules", "Rules of play", parts)
+
+
+def tournament_part(tournament: Tournament, heading: str, extra: Sequence[Section] = ()) -> dict[str, Any]:
+    """A part of the handout for the games played under the tournament's rules, with ``extra`` sections."""
     readings = readings_of(tournament.preset, tournament.rule_overrides)
-    context = {**base_context(tournament, title), "preset_title": tournament.get_preset_display(),
-               "sections": handout(tournament.rules, readings=readings, event=handout_event(tournament),
-                                   extra=format_of(tournament).handout_sections(tournament))}  # fmt: skip
-    return Document("rules", title, "print/handout.html", [context])
+    sections = handout(tournament.rules, readings=readings, event=handout_event(tournament), extra=extra)
+    return {"heading": heading, "lead": "", "rules": tournament.rules,
+            "preset_title": tournament.get_preset_display(), "sections": sections}  # fmt: skip
+
+
+def rules_part(part: RulePart, extra: Sequence[Section] = (), *, alone: bool = False) -> dict[str, Any]:
+    """A part of the handout for games played under a preset of their own (``part``), with the
+    ``extra`` sections its format writes for it; ``alone``: the handout's only part (no rules
+    before it for it to replace)."""
+    rules: RuleSet = rule_set(part.preset)
+    preset_title = find_preset(part.preset).title
+    lead = f"{part.title} is played under its own rule set: for its games, this part replaces the rules before it."
+    return {
+        "heading": f"{part.title}: rules of play",
+        "lead": "" if alone else lead,
+        "rules": rules,
+        "preset_title": preset_title,
+        "sections": handout(rules, readings=readings_of(part.preset), extra=extra),
+    }
+
+
+def handout_document(tournament: Tournament, name: str, title: str, parts: list[dict[str, Any]]) -> Document:
+    """A rule handout of ``parts`` (each with its heading, rule set and sections), each part from a new page."""
+    for part in parts:
+        part["rules_line"] = summary(part["rules"])
+    return Document(name, title, "print/handout.html", [{**base_context(tournament, title), "parts": parts}])
 
 
 def handout_event(tournament: Tournament) -> Event:

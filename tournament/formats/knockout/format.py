@@ -15,7 +15,7 @@ from tournament.formats.knockout.forms import BracketSettingsForm
 from tournament.formats.knockout.models import KnockoutSettings, settings_of
 from tournament.formats.knockout.reports import place_rows
 from tournament.formats.knockout.simulation import SIMULATION
-from tournament.formats.registry import Document, EventFormat, Nav, User
+from tournament.formats.registry import Document, EventFormat, Nav, RulePart, User
 from tournament.models import Game, Match, Round, Team, Tournament
 from tournament.standings.ranking import Standing
 from tournament.standings.rows import StandingRow
@@ -25,6 +25,44 @@ PLACES_TEXT = (
     "Places come from the bracket: the champion, the final's loser, then third (the third-place match, "
     "or the semi-final losers sharing it); further teams share a place with those knocked out in the same round."
 )
+
+
+def final_rule_parts(tournament: Tournament, title: str) -> list[RulePart]:
+    """The bracket's final, called ``title`` in the rule handout, when the bracket's settings name a
+    rule set for it (a knockout's, and a league's championship's)."""
+    preset = settings_of(tournament).final_preset
+    return [RulePart(title, preset)] if preset else []
+
+
+def bracket_documents(tournament: Tournament, of: str = "") -> list[Document]:
+    """The bracket's documents on the Print tab (a knockout's, and a league's championship's, whose
+    titles start with ``of``): the bracket, the open matches' sheets, the played matches' record."""
+    matches = services.bracket_matches(tournament)
+    open_ = matches.filter(status__in=[Match.Status.READY, Match.Status.PLAYING]).count()
+    played = matches.filter(status=Match.Status.FINISHED).count()
+    sheets = (
+        f"a blank page for each of the {open_} match{'es' if open_ != 1 else ''} now playing or waiting "
+        "for a table, with the time-limit rule"
+        if open_
+        else "No match is playing or waiting for a table: no blank match sheets to print."
+    )
+
+    def titled(title: str) -> str:
+        return f"{of} {title[0].lower()}{title[1:]}" if of else title
+
+    return [
+        Document("bracket", titled("Bracket"), "one landscape page, with results so far",
+                 lambda t, base: bracket_sheet(t)),
+        Document("match-sheets", titled("Match score sheets"), sheets, match_sheets, offered=bool(open_)),
+        Document(
+            "played-match-sheets",
+            titled("Played match score sheets"),
+            f"{played} match{'es' if played != 1 else ''}, a page per game, in the order they finished: "
+            "every game's hands, bids and tricks, totals and winner",
+            played_match_sheets,
+            offered=bool(played),
+        ),
+    ]  # fmt: skip
 
 
 class Knockout(EventFormat):
@@ -131,27 +169,7 @@ class Knockout(EventFormat):
         services.final_rules_changed(tournament)
 
     def documents(self, tournament: Tournament) -> list[Document]:
-        matches = services.bracket_matches(tournament)
-        open_ = matches.filter(status__in=[Match.Status.READY, Match.Status.PLAYING]).count()
-        played = matches.filter(status=Match.Status.FINISHED).count()
-        sheets = (
-            f"a blank page for each of the {open_} match{'es' if open_ != 1 else ''} now playing or waiting "
-            "for a table, with the time-limit rule"
-            if open_
-            else "No match is playing or waiting for a table: no blank match sheets to print."
-        )
-        return [
-            Document("bracket", "Bracket", "one landscape page, with results so far", lambda t, base: bracket_sheet(t)),
-            Document("match-sheets", "Match score sheets", sheets, match_sheets, offered=bool(open_)),
-            Document(
-                "played-match-sheets",
-                "Played match score sheets",
-                f"{played} match{'es' if played != 1 else ''}, a page per game, in the order they finished: "
-                "every game's hands, bids and tricks, totals and winner",
-                played_match_sheets,
-                offered=bool(played),
-            ),
-        ]
+        return bracket_documents(tournament)
 
     def handout_sections(self, tournament: Tournament) -> list[Section]:
         decides = (
@@ -161,6 +179,9 @@ class Knockout(EventFormat):
         )
         return [Section("The knockout", (f"Partners stay together throughout. Teams meet in matches drawn on "
                                          f"the bracket; {decides}",))]  # fmt: skip
+
+    def rule_parts(self, tournament: Tournament) -> list[RulePart]:
+        return final_rule_parts(tournament, "The final")
 
     def export(self, tournament: Tournament) -> dict[str, Any]:
         return settings_values(settings_of(tournament))

@@ -172,8 +172,12 @@ def create_matches(tournament: Tournament, shape: pure.Bracket, *, after: int = 
 
 def final_rules_changed(tournament: Tournament) -> None:
     """The bracket's settings may name another rule set for the final: its matches play by it from
-    now (their games are scored again by the caller, as after any change of rules)."""
-    bracket_matches(tournament).filter(stage=Match.Stage.FINAL).update(preset=settings_of(tournament).final_preset)
+    now, without the rules a final kept from its old preset (their games are scored again by the
+    caller, as after any change of rules)."""
+    preset = settings_of(tournament).final_preset
+    bracket_matches(tournament).filter(stage=Match.Stage.FINAL).exclude(preset=preset).update(
+        preset=preset, rule_overrides={}
+    )
 
 
 def round_words(round_: Round) -> str:
@@ -276,8 +280,9 @@ def assign_table(*, match: Match, table: Table) -> None:
 
 
 def game_changed(*, game: Game) -> None:
-    """A hand was entered or corrected, or a tie decided, in one of a match's games: settle the
-    match (next game, or its winner) and let the bracket move on. Called under the lock."""
+    """A hand was entered or corrected, a tie decided, or the rules changed, in one of a match's
+    games: settle the match (next game, or its winner) and let the bracket move on. Called under
+    the lock."""
     tournament = game.round.tournament
     match = Match.objects.get(pk=game.match_id)
     match.tournament = tournament
@@ -285,6 +290,13 @@ def game_changed(*, game: Game) -> None:
     winner = matches.winner_from_games(match, games)
     if match.status == Match.Status.FINISHED:
         changed = winner is None or winner[0] != match.winner_id
+        if winner is None and game.round.status == Round.Status.CLOSED:
+            # Only a change of rules gets here (a correction must leave a closed round's game decided).
+            raise InvalidHand(
+                "its result would be undone, but the bracket is finished and its places given",
+                field="hand",
+                code="bracket_finished",
+            )
         if changed and _later_matches_started(match):
             raise InvalidHand(
                 "this correction would change who won the match, but the winner's next match has started; "

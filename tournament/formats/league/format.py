@@ -12,15 +12,17 @@ from django.urls import reverse
 
 from tournament.formats.knockout import services as knockout
 from tournament.formats.knockout.checks import play_finals_by
+from tournament.formats.knockout.documents import bracket_sheet
+from tournament.formats.knockout.format import bracket_documents, final_rule_parts
 from tournament.formats.knockout.models import KnockoutSettings
 from tournament.formats.knockout.models import settings_of as bracket_settings
 from tournament.formats.league import checks, services, urls
 from tournament.formats.league import standings as season
-from tournament.formats.league.documents import league_table, season_schedule
+from tournament.formats.league.documents import championship_rules, league_table, season_schedule
 from tournament.formats.league.forms import LeagueSettingsForm
 from tournament.formats.league.models import LeagueSettings, settings_of
 from tournament.formats.league.simulation import SIMULATION
-from tournament.formats.registry import Document, EventFormat, MatchWords, Nav, User
+from tournament.formats.registry import Document, EventFormat, MatchWords, Nav, RulePart, User
 from tournament.models import Game, Match, Round, Team, Tournament
 from tournament.standings.rows import StandingRow
 from tournament.transfer.rows import settings_row, settings_values
@@ -148,11 +150,31 @@ class League(EventFormat):
         knockout.final_rules_changed(tournament)
 
     def documents(self, tournament: Tournament) -> list[Document]:
-        return [
+        """The season's schedule and table; with a championship, its rule sheet, and once it has
+        started its bracket and match sheets (the knockout's documents)."""
+        season_documents = [
             Document("season-schedule", "Season schedule", "every night's matches and who rests",
                      lambda t, base: season_schedule(t)),
-            Document("league-table", "League table", "with each tie explained", lambda t, base: league_table(t)),
+            Document("league-table", "League table", "with each tie explained, and the champion once known",
+                     lambda t, base: league_table(t)),
         ]  # fmt: skip
+        teams = settings_of(tournament).championship_teams
+        if not teams:
+            return season_documents
+        rules = Document("championship-rules", "Championship rules",
+                         f"who plays it (the top {teams}) and the rules of its final",
+                         lambda t, base: championship_rules(t))  # fmt: skip
+        if season.championship_matches(tournament).exists():
+            return [*season_documents, rules, *bracket_documents(tournament, "Championship")]
+        waiting = Document("bracket", "Championship bracket", "The championship's bracket and match score sheets "
+                           "print here once it starts, after the season.", lambda t, base: bracket_sheet(t),
+                           offered=False)  # fmt: skip
+        return [*season_documents, rules, waiting]
+
+    def rule_parts(self, tournament: Tournament) -> list[RulePart]:
+        if not settings_of(tournament).championship_teams:
+            return []
+        return final_rule_parts(tournament, "The championship final")
 
     def export(self, tournament: Tournament) -> dict[str, Any]:
         return {**settings_values(bracket_settings(tournament)), **settings_values(settings_of(tournament))}

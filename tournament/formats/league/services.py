@@ -377,17 +377,17 @@ def game_changed(*, game: Game) -> None:
         # A correction that decides the match sooner leaves its next game unneeded.
         match.games.exclude(status=Game.Status.FINISHED).filter(hands__isnull=True).delete()
         return
-    if match.status == Match.Status.FINISHED:  # a correction undid the result
+    if games[-1].round.status == Round.Status.CLOSED:
+        raise InvalidHand(
+            f"this correction leaves the match undecided, but night {games[-1].round.number} is closed; "
+            "the director decides the match instead",
+            field="hand",
+            code="night_closed",
+        )
+    if match.status == Match.Status.FINISHED:  # a correction (or new rules) undid the result
         match.status, match.winner, match.outcome, match.finished_order = Match.Status.PLAYING, None, "", None
         match.save(update_fields=["status", "winner", "outcome", "finished_order"])
     if games[-1].status == Game.Status.FINISHED:
-        if games[-1].round.status == Round.Status.CLOSED:
-            raise InvalidHand(
-                f"this correction leaves the match undecided, but night {games[-1].round.number} is closed; "
-                "the director decides the match instead",
-                field="hand",
-                code="night_closed",
-            )
         next_game(match, games)
 
 
