@@ -114,6 +114,12 @@ def _reading(sentence: str) -> str:
     return OUR_READING + sentence[0].lower() + sentence[1:]
 
 
+def marked(topic: str, sentence: str, readings: frozenset[str]) -> str:
+    """``sentence`` as the handout prints it: marked "Our reading:" when ``topic`` is one of
+    ``readings`` (for the sections a tournament's format writes)."""
+    return _Sayer(readings)(topic, sentence)
+
+
 def _cards(rules: RuleSet, say: _Sayer) -> tuple[str, ...]:
     if rules.deck == "jokers":
         lines = [
