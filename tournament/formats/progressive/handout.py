@@ -53,15 +53,10 @@ def tie_hand_sentence(rules: RuleSet, *, split: bool) -> str:
     if hands is None:
         return ""
     who = "each player is credited with their side's" if split else "each team is credited with its"
+    breaks = f"The extra hand that breaks a round tied after {hands} hands decides who wins the table and moves"
     if rules.tie_hand_counts:
-        return (
-            f"A round tied after {hands} hands plays one more hand: it decides who wins the table and moves, "
-            "and its points count like any other hand's."
-        )
-    return (
-        f"A round tied after {hands} hands plays one more hand: it decides who wins the table and moves, "
-        f"but its points do not count; {who} score after {hands} hands."
-    )
+        return f"{breaks}, and its points count like any other hand's."
+    return f"{breaks}, but its points do not count: {who} score after {hands} hands."
 
 
 def handout_section(tournament: Tournament, *, key: str) -> Section:
