@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from scoring.examples import Example, worked_examples
 from scoring.hand import BLIND_NIL, NIL
 from scoring.rules import RuleSet
-from scoring.words import listed, signed
+from scoring.words import counted, listed, ordinal, signed
 
 OUR_READING = "Our reading: "
 
@@ -127,6 +127,12 @@ class _Sayer:
 
 def _reading(sentence: str) -> str:
     return OUR_READING + sentence[0].lower() + sentence[1:]
+
+
+def marked(topic: str, sentence: str, readings: frozenset[str]) -> str:
+    """``sentence`` as the handout prints it: marked "Our reading:" when ``topic`` is one of
+    ``readings`` (for the sections a tournament's format writes)."""
+    return _Sayer(readings)(topic, sentence)
 
 
 def _cards(rules: RuleSet, say: _Sayer) -> tuple[str, ...]:
@@ -365,12 +371,12 @@ def _bag_words(rules: RuleSet, say: _Sayer) -> list[str]:
         return [
             f"Extra tricks are bags. Each time a side's bags reach {limit} it loses {penalty} points, so it can "
             "happen more than once.",
-            say("bag_overflow", f"Bags past the {_ordinal(limit)} carry over toward the next {limit}."),
+            say("bag_overflow", f"Bags past the {ordinal(limit)} carry over toward the next {limit}."),
         ]
     return [
         f"Extra tricks are bags. Each time a side's bags reach {limit} it loses {penalty} points and the count goes "
         "back to zero.",
-        say("bag_overflow", f"Bags past the {_ordinal(limit)} in that hand are dropped."),
+        say("bag_overflow", f"Bags past the {ordinal(limit)} in that hand are dropped."),
     ]
 
 
@@ -420,7 +426,7 @@ def _two_nils_row(rules: RuleSet, value: int) -> tuple[str, str]:
 
 
 def _reneg_cell(rules: RuleSet) -> str:
-    tricks, award = _count(rules.reneg_tricks, "trick"), rules.reneg_points_to_opponents
+    tricks, award = counted(rules.reneg_tricks, "trick"), rules.reneg_points_to_opponents
     if rules.reneg_tricks_to == "opponents" and rules.reneg_tricks and award and not rules.reneg_trick_points:
         return f"{tricks} and +{award} to the opponents"
     parts = []
@@ -449,7 +455,7 @@ def _penalties(rules: RuleSet, say: _Sayer) -> tuple[str, ...]:
     if rules.table_talk_tricks:
         lines.append(
             f"Table talk: if an opponent or the dealer believes partners are talking about the game, the dealer "
-            f"makes the call; each incident takes {_count(rules.table_talk_tricks, 'trick')} off the guilty side, "
+            f"makes the call; each incident takes {counted(rules.table_talk_tricks, 'trick')} off the guilty side, "
             "scoring for nobody."
         )
     if lines and rules.contract == "player":
@@ -467,7 +473,7 @@ def _penalties(rules: RuleSet, say: _Sayer) -> tuple[str, ...]:
 def _reneg_words(rules: RuleSet) -> str:
     text = "A reneg (not following suit when able), once found, "
     award = rules.reneg_points_to_opponents
-    tricks = _count(rules.reneg_tricks, "trick")
+    tricks = counted(rules.reneg_tricks, "trick")
     if not rules.reneg_tricks:
         text += f"gives the other side {award} points."
     elif rules.reneg_tricks_to == "nobody":
@@ -545,8 +551,6 @@ def _ending(rules: RuleSet, say: _Sayer) -> tuple[str, ...]:
         lines.append(f"A round is {rules.hands_per_round} hands; the side with more points wins it.")
         lines.append("One player at each table keeps the table's bids and scores for the round.")
         lines.append(say("tie", "A tie plays one more hand."))
-        if not rules.tie_hand_counts:
-            lines.append(say("tie_hand", "That hand only decides who wins the round; its points count for nobody."))
     if rules.target_score is None and rules.hands_per_round is None:
         lines.append("There is no target score: hands are scored one at a time until the director calls time.")
     if rules.time_limit_minutes:
@@ -568,7 +572,7 @@ def _event(event: Event) -> tuple[str, ...]:
     lines = []
     if event.rounds:
         played = "is" if event.rounds == 1 else "are"
-        lines.append(f"{_count(event.rounds, event.round_name).capitalize()} {played} played.")
+        lines.append(f"{counted(event.rounds, event.round_name).capitalize()} {played} played.")
     if event.prizes:
         lines.append(f"Prizes: {'; '.join(event.prizes)}.")
     return tuple(lines)
@@ -587,12 +591,3 @@ def _two_players(rules: RuleSet) -> tuple[str, ...]:
 
 def _points(n: int) -> str:
     return "1 point" if n == 1 else f"{n} points"
-
-
-def _count(n: int, noun: str) -> str:
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
-
-
-def _ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"

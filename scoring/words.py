@@ -25,3 +25,14 @@ def listed(items: Sequence[str], conjunction: str = "and") -> str:
     if len(items) < 2:
         return "".join(items)
     return f"{', '.join(items[:-1])} {conjunction} {items[-1]}"
+
+
+def counted(n: int, noun: str) -> str:
+    """``n`` of ``noun``, plural when not one: "1 trick", "3 tricks"."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def ordinal(n: int) -> str:
+    """1st, 2nd, 3rd, 4th … 11th, 12th, 13th, 21st."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"

@@ -220,6 +220,14 @@ def finish_game(game, *, ns_tricks: int = 7, hands: int = 4) -> None:
         )
 
 
+def tie_then_break(game, *, ns_wins: bool = True) -> None:
+    """Four hands at ``game`` leaving it tied at 242 all, then a fifth won by North–South (303 to
+    302) or East–West (302 to 303)."""
+    finish_game(game, ns_tricks=7, hands=2)
+    finish_game(game, ns_tricks=6, hands=2)
+    finish_game(game, ns_tricks=7 if ns_wins else 6, hands=1)
+
+
 @pytest.fixture
 def tournament(db):
     return make_tournament()

@@ -10,15 +10,20 @@ from tournament.models import Tournament
 from tournament.printing.documents import rule_handout
 
 
-def format_sections(format: str) -> list:
-    """The handout's sections a format writes (its key as the tournament stores it; "" for none)."""
-    return format_named(format).handout_sections(Tournament(format=format)) if format else []
+def format_sections(format: str, preset: str = "progressive", overrides: dict | None = None) -> list:
+    """The handout's sections a format writes (its key as the tournament stores it; "" for none)
+    for a tournament of ``preset`` with ``overrides``."""
+    tournament = Tournament(format=format, preset=preset, rule_overrides=overrides or {})
+    return format_named(format).handout_sections(tournament) if format else []
 
 
-def sentences(rules: RuleSet, *, format: str = "", readings: frozenset[str] = frozenset()) -> list[str]:
-    """Every title, sentence and table row of the handout, in order."""
+def sentences(
+    rules: RuleSet, *, format: str = "", readings: frozenset[str] = frozenset(), preset: str = "progressive"
+) -> list[str]:
+    """Every title, sentence and table row of the handout, in order (the format's sections as a
+    tournament of ``preset`` has them)."""
     out = []
-    for section in handout(rules, readings=readings, extra=format_sections(format)):
+    for section in handout(rules, readings=readings, extra=format_sections(format, preset)):
         out += [section.title, *section.paragraphs, *(" ".join(row) for row in section.table)]
         out += [example.situation for example in section.examples]
     return out
@@ -110,20 +115,22 @@ READING_PHRASES = {
     "joker_ranks": "the ace of spades is the lowest trump",
     "player_bids": "a bid is a number from 1 to 13, or nil",
     "player_contract": "partners' extra tricks count together",
-    "tie_hand": "that hand only decides who wins the round",
+    "sit_out_credit": "sitting out a round is credited with",
+    "tie_hand": "the extra hand that breaks a round tied",
 }
-# Topics the format's own sections write (the progressive format's sitting out), not the rule sheet.
-FORMAT_TOPICS = {"sit_out_credit"}
 
 
 def test_every_reading_topic_has_a_marked_sentence():
-    assert set(READING_PHRASES) == set(READING_FIELDS) - FORMAT_TOPICS
+    assert set(READING_PHRASES) == set(READING_FIELDS)
 
 
 @pytest.mark.parametrize("name", PRESETS)
 def test_the_handout_marks_our_readings_and_only_those(name):
     preset = PRESETS[name]
-    marked = [s.lower() for s in sentences(preset.rules, readings=preset.readings) if s.startswith(OUR_READING)]
+    # Run as a progressive event, with the preset's partners: the movement's sentences are in it.
+    format = f"progressive_{preset.rules.partners}"
+    text = sentences(preset.rules, readings=preset.readings, format=format, preset=name)
+    marked = [s.lower() for s in text if s.startswith(OUR_READING)]
     for topic, phrase in READING_PHRASES.items():
         assert any(phrase in sentence for sentence in marked) == (topic in preset.readings), f"{name}: {topic}"
 
@@ -240,7 +247,7 @@ def test_moving_between_tables_only_for_formats_that_move(format, section):
 
 def test_how_split_partners_pair_up_is_marked_as_our_reading():
     split = sentences(PRESETS["progressive"].rules, format="progressive_split")
-    fixed = sentences(PRESETS["progressive-500"].rules, format="progressive_fixed")
+    fixed = sentences(PRESETS["progressive-500"].rules, format="progressive_fixed", preset="progressive-500")
     assert (
         "Our reading: of the two ways the newcomers can split, the one is seated whose partners have not played "
         "together yet this evening;" in " ".join(split)
@@ -293,7 +300,6 @@ def test_a_bid_is_named_as_the_text_names_it(name, bid, said):
         ("league-300", "Our reading: spades are broken once a spade has been played on a trick of another suit."),
         ("championship-500", "Our reading: tricks a failed nil bidder takes count for nothing"),
         ("championship-500", "Our reading: spades are broken once a spade has been played"),
-        ("progressive", "Our reading: that hand only decides who wins the round; its points count for nobody."),
     ],
 )  # fmt: skip
 def test_a_sentence_the_text_does_not_support_is_marked_our_reading(name, sentence):
@@ -465,7 +471,71 @@ def test_the_printed_handout_gives_the_events_rounds_and_prizes(format, rounds):
     tournament.prizes.create(place=1, amount=100)
     tournament.prizes.create(place=2, share_percent=25)
     tournament.prizes.create(kind="division", division="Women", amount=20)
-    sections = rule_handout(tournament).contexts[0]["sections"]
+    sections = rule_handout(tournament).contexts[0]["parts"][0]["sections"]
     event = next(s for s in sections if s.title == "This event").paragraphs
     assert event[-1] == "Prizes: 1st place $100.00; 2nd place 25% of the fees; High Women $20.00."
     assert (event[0] == rounds) if rounds else len(event) == 1
+
+
+# --- a progressive event's sit-out credit and tie-breaking hand (issue 23) ---------------------------
+
+
+def movement_text(format: str, preset: str, overrides: dict | None = None) -> list[str]:
+    (section,) = format_sections(format, preset, overrides)
+    return list(section.paragraphs)
+
+
+@pytest.mark.parametrize(
+    ("credit", "sentence"),
+    [
+        ("round_average", "A player sitting out a round is credited with the round's average side score (rounded "
+                          "half up), so sitting out neither helps nor hurts."),
+        ("winners_average", "A player sitting out a round is credited with the average score of the round's "
+                            "winning sides (rounded half up)."),
+        ("none", "A player sitting out a round is credited with nothing (0 points)."),
+    ],
+)  # fmt: skip
+def test_the_handout_says_what_a_player_sitting_out_is_credited_with(credit, sentence):
+    assert sentence in movement_text("progressive_split", "progressive", {"sit_out_credit": credit})
+
+
+@pytest.mark.parametrize(
+    ("counts", "sentence"),
+    [
+        (False, "The extra hand that breaks a round tied after 4 hands decides who wins the table and moves, but "
+                "its points do not count: each player is credited with their side's score after 4 hands."),
+        (True, "The extra hand that breaks a round tied after 4 hands decides who wins the table and moves, and "
+               "its points count like any other hand's."),
+    ],
+)  # fmt: skip
+def test_the_handout_says_what_the_tie_breaking_hand_counts_for(counts, sentence):
+    assert sentence in movement_text("progressive_split", "progressive", {"tie_hand_counts": counts})
+
+
+def test_the_presets_sit_out_credit_and_tie_hand_are_our_reading_until_the_tournament_sets_them():
+    text = movement_text("progressive_split", "progressive")
+    assert "Our reading: a player sitting out a round is credited with the round's average side score" in " ".join(text)
+    assert "Our reading: the extra hand that breaks a round tied after 4 hands" in " ".join(text)
+    chosen = movement_text("progressive_split", "progressive", {"sit_out_credit": "round_average"})
+    assert any(s.startswith("A player sitting out a round is credited with the round's average") for s in chosen)
+    assert any(s.startswith("Our reading: the extra hand") for s in chosen)  # the tie hand is still ours
+
+
+def test_games_to_500_have_no_tie_breaking_hand_and_teams_sit_out():
+    text = " ".join(movement_text("progressive_fixed", "progressive-500"))
+    assert "Our reading: a team sitting out a round is credited with the round's average side score" in text
+    assert "extra hand" not in text
+
+
+def test_the_fixed_partner_movement_the_text_does_not_describe_is_our_reading():
+    first, rest, ranked, _ = movement_text("progressive_fixed", "progressive-500")
+    assert first == (
+        "Partners stay together all evening. After each game the winning team moves up one table (table 2's winners "
+        "to table 1, and so on)."
+    )
+    assert rest.startswith("Our reading: the text describes the rest of the movement for couples who split")
+    assert "the losers at table 1 go to the last table" in rest and "odd number of teams" in rest
+    assert (
+        ranked == "Our reading: teams are ranked on their total points over all games, as players are when "
+        "partners split."
+    )

@@ -18,7 +18,7 @@ from pypdf import PdfReader
 from scoring import HandEntry
 from scoring.describe import handout
 from scoring.presets import PRESETS, rules_from_json
-from tests.conftest import even_hand, finish_game, make_tournament
+from tests.conftest import even_hand, finish_game, make_tournament, tie_then_break
 from tests.test_knockout import knockout_event, win_game
 from tests.test_league import finish, make_league
 from tournament.formats.registry import format_of
@@ -382,6 +382,19 @@ def test_table_tents_are_printed_once_for_the_whole_event(finished_round, tourna
 def test_standings_sheet_explains_the_tiebreak(finished_round, tournament):
     text = " ".join(pages_text(produce(tournament, documents.standings(tournament))))
     assert "Ada" in text and "244" in text and "Ranked by total points; then by rounds won" in text
+
+
+def test_standings_sheet_explains_a_sit_out_credit_and_a_tie_broken_by_an_extra_hand(db):
+    tournament = make_tournament(couples=5)
+    round_ = start_play(tournament=tournament)
+    start_round(round_=round_)
+    tie_then_break(round_.games.get(table__number=1))
+    finish_game(round_.games.get(table__number=2))
+    text = " ".join(pages_text(produce(tournament, documents.standings(tournament))))
+    assert "242\u2020" in text and "242*" in text  # the tied table's players, and Iris and Jack sitting out
+    assert "\u2020 Round 1: tie broken by hand 5, not counted" in text
+    assert "* Round 1: sat out: +242, average" in text
+    assert "A player sitting out a round is credited with the round's average side score" in text
 
 
 def test_standings_sheet_writes_a_lost_total_with_the_minus_sign_its_rounds_use(running_round, tournament):

@@ -14,7 +14,7 @@ from tournament.money.prizes import PrizeSpec, allocate, award
 from tournament.money.services import award_prizes, mark_payout_paid, record_payment
 from tournament.play.rounds import close_round
 from tournament.printing.documents import payout_sheet
-from tournament.standings.ranking import RoundScore, rank, sit_out_points
+from tournament.standings.ranking import RoundScore, rank, round_note, round_notes, sit_out_credit, sit_out_points
 
 
 def scores(*rounds: tuple[int, bool | None]) -> list[RoundScore]:
@@ -61,6 +61,46 @@ def test_sit_out_credit_is_the_rounds_average_rounded_half_up():
 # --- prizes ---------------------------------------------------------------------------------------
 
 FRIENDLY_PRIZES = [PrizeSpec(1, Decimal("100.00"), place=1), PrizeSpec(2, Decimal("50.00"), place=2)]
+
+
+SIDES = [(61, True), (60, False), (83, True), (-40, False), (50, None)]  # the last table still playing
+
+
+@pytest.mark.parametrize(
+    ("basis", "credit"),
+    [("round_average", (61 + 60 + 83 - 40 + 50 + 2) // 5), ("winners_average", 72), ("none", 0)],
+)
+def test_sit_out_credit_on_each_basis_a_director_can_choose(basis, credit):
+    assert sit_out_credit(basis, SIDES) == credit
+
+
+def test_winners_average_before_any_table_has_finished_is_nothing():
+    assert sit_out_credit("winners_average", [(20, None), (30, None)]) == 0
+
+
+@pytest.mark.parametrize(
+    ("score", "note"),
+    [
+        (RoundScore(3, 139, None, sat_out=True, credit="round_average"), "sat out: +139, average"),
+        (RoundScore(3, -12, None, sat_out=True, credit="winners_average"), "sat out: \u221212, winners' average"),
+        (RoundScore(3, 0, None, sat_out=True, credit="none"), "sat out: 0, nothing"),
+        (RoundScore(2, 242, True, tie_hand=5), "tie broken by hand 5, not counted"),
+        (RoundScore(2, 302, False, tie_hand=6, tie_counted=True), "tie broken by hand 6, counted"),
+        (RoundScore(2, 61, True), ""),
+    ],
+)
+def test_a_round_with_a_note_says_what_its_points_are(score, note):
+    assert round_note(score) == note
+
+
+def test_the_notes_under_the_standings_name_each_round_once_with_its_mark():
+    sat = RoundScore(2, 139, None, sat_out=True, credit="round_average")
+    tie = RoundScore(1, 242, True, tie_hand=5)
+    lines = [(tie, sat), (RoundScore(1, 242, False, tie_hand=5), RoundScore(2, 61, True)), (None, sat)]
+    assert round_notes(lines) == [
+        "\u2020 Round 1: tie broken by hand 5, not counted",
+        "* Round 2: sat out: +139, average",
+    ]
 
 
 def totals(awards) -> dict:

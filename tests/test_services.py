@@ -7,7 +7,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
 from scoring import HandEntry, InvalidHand, Seat
-from tests.conftest import even_hand, finish_game, make_tournament
+from tests.conftest import even_hand, finish_game, make_tournament, tie_then_break
 from tests.events import correct_hand
 from tests.test_rotation import DEMO_WINNERS
 from tournament.events.services import update_tournament
@@ -31,6 +31,7 @@ from tournament.play.games import decide_tie, flag_dispute, resolve_dispute
 from tournament.play.hands import HandConflict, enter_hand
 from tournament.play.rounds import close_round, start_play, start_round
 from tournament.simulation.demo import load_demo
+from tournament.standings.ranking import round_note
 from tournament.teams.services import register_team, set_team_status
 
 pytestmark = pytest.mark.django_db
@@ -310,15 +311,65 @@ def test_standings_credit_each_player_with_their_sides_round_score(finished_roun
     assert rows["Cleo"].total == 4 * 60 and rows["Cleo"].rounds_won == 0
 
 
-def test_a_sitter_is_credited_with_the_rounds_average(db):
-    tournament = make_tournament(couples=5)
+def played_round_1(**fields) -> Tournament:
+    """Round 1 of a progressive event played out (North–South win every table, 244 to 240)."""
+    tournament = make_tournament(**fields)
     round_ = start_play(tournament=tournament)
     start_round(round_=round_)
     for game in round_.games.all():
         finish_game(game)
+    return tournament
+
+
+@pytest.mark.parametrize(
+    ("credit", "points", "note"),
+    [
+        ("round_average", (2 * 244 + 2 * 240) // 4, "sat out: +242, average"),
+        ("winners_average", 244, "sat out: +244, winners' average"),
+        ("none", 0, "sat out: 0, nothing"),
+    ],
+)
+def test_a_sitter_is_credited_as_the_rule_set_says(db, credit, points, note):
+    tournament = played_round_1(couples=5, rule_overrides={"sit_out_credit": credit})
     rows = {row.name: row.standing for row in standings_rows(tournament)}
-    assert rows["Iris"].total == (4 * 61 + 4 * 60 + 1) // 2  # 242: the average side score, half up
-    assert rows["Iris"].rounds[0].sat_out
+    iris = rows["Iris"].rounds[0]
+    assert (iris.points, iris.sat_out, iris.won, rows["Iris"].rounds_won) == (points, True, None, 0)
+    assert round_note(iris) == note
+
+
+@pytest.mark.parametrize(
+    ("counts", "winners", "losers", "note"),
+    [
+        (False, 242, 242, "tie broken by hand 5, not counted"),
+        (True, 303, 302, "tie broken by hand 5, counted"),
+    ],
+)
+def test_the_hand_breaking_a_tied_round_counts_only_when_the_rules_say_so(db, counts, winners, losers, note):
+    tournament = make_tournament(couples=4, rule_overrides={"tie_hand_counts": counts})
+    round_ = start_play(tournament=tournament)
+    start_round(round_=round_)
+    tie_then_break(round_.games.get(table__number=1))
+    for game in round_.games.exclude(table__number=1):
+        finish_game(game)
+    rows = {row.name: row.standing for row in standings_rows(tournament)}
+    ada, cleo = rows["Ada"].rounds[0], rows["Cleo"].rounds[0]  # table 1: North–South won the fifth hand
+    assert (ada.points, ada.won, cleo.points, cleo.won) == (winners, True, losers, False)
+    assert round_note(ada) == round_note(cleo) == note
+    assert round_note(rows["Eve"].rounds[0]) == ""  # table 2 played its four hands
+    # Not counted, the tied table's losers (242) stay behind table 2's winners (244).
+    assert (rows["Cleo"].rank > rows["Eve"].rank) == (not counts)
+
+
+def test_a_tie_the_director_decides_without_an_extra_hand_has_no_note(db):
+    tournament = make_tournament(couples=2)
+    round_ = start_play(tournament=tournament)
+    start_round(round_=round_)
+    game = round_.games.get()
+    finish_game(game, ns_tricks=7, hands=2)
+    finish_game(game, ns_tricks=6, hands=2)
+    decide_tie(game=game, winner="NS", how="Cut of the cards")
+    (first, *_) = standings_rows(tournament)
+    assert first.standing.rounds[0].points == 242 and round_note(first.standing.rounds[0]) == ""
 
 
 def test_prizes_by_place_pay_the_friendly_flyers_100_and_50(db):

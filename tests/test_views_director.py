@@ -1,6 +1,8 @@
 """The director's pages over HTTP: success, bad input, wrong method, missing object, permission."""
 
+import csv
 import datetime
+import io
 import json
 import re
 from decimal import Decimal
@@ -9,12 +11,12 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
-from tests.conftest import even_hand, finish_game, make_tournament
+from tests.conftest import even_hand, finish_game, make_tournament, tie_then_break
 from tests.test_league import make_league
 from tournament.models import HandRevision, Payment, Payout, Prize, Round, SeatingChange, Team, Tournament
 from tournament.money.services import record_payment
 from tournament.play.links import unreachable_by_phones
-from tournament.play.rounds import start_play
+from tournament.play.rounds import start_play, start_round
 from tournament.urls import director_patterns
 
 pytestmark = pytest.mark.django_db
@@ -424,6 +426,20 @@ def test_exports_download_as_files(director_client, finished_round, tournament):
     assert response.content.decode().splitlines()[0].startswith("rank,name,division,withdrawn,total,rounds won,round 1")
     hands = director_client.get(reverse("director:export_hands", args=[tournament.pk])).content.decode().splitlines()
     assert len(hands) == 1 + 16
+
+
+def test_the_standings_csv_notes_a_sit_out_credit_and_a_tie_broken_by_an_extra_hand(director_client, db):
+    tournament = make_tournament(couples=5, rule_overrides={"sit_out_credit": "winners_average"})
+    round_ = start_play(tournament=tournament)
+    start_round(round_=round_)
+    tie_then_break(round_.games.get(table__number=1))
+    finish_game(round_.games.get(table__number=2))
+    response = director_client.get(reverse("director:export_standings", args=[tournament.pk]))
+    rows = {row["name"]: row for row in csv.DictReader(io.StringIO(response.content.decode()))}
+    # The winners' average of what the winners are credited with: 242 at the tied table, 244 at table 2.
+    assert (rows["Iris"]["round 1"], rows["Iris"]["notes"]) == ("243", "round 1 sat out: 243, winners' average")
+    assert (rows["Cleo"]["round 1"], rows["Cleo"]["notes"]) == ("242", "round 1 tie broken by hand 5, not counted")
+    assert (rows["Eve"]["round 1"], rows["Eve"]["notes"]) == ("244", "")
 
 
 def test_import_restores_an_exported_tournament(director_client, finished_round, tournament):

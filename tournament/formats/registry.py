@@ -202,6 +202,11 @@ class EventFormat:
         """What :attr:`standings_partial` shows."""
         return {"rows": self.standings(tournament)}
 
+    def places_words(self, tournament: Tournament) -> str:
+        """How ``tournament``'s places are decided, in words, under every standings table: the
+        :attr:`places_text`, and what the tournament's rules add to it."""
+        return self.places_text
+
     def entrants_are_players(self, tournament: Tournament) -> bool:
         """Whether the standings rank players (split partners) rather than teams."""
         return self.partners == "split"

@@ -14,6 +14,7 @@ from django.db.models import Q
 from django.db.models.functions import Lower
 from django.utils import timezone
 
+from scoring import words
 from tournament.models.events import MONEY, Player, Team, Tournament
 
 
@@ -102,10 +103,8 @@ class Prize(models.Model):
 
 
 def ordinal(n: int | None) -> str:
-    if n is None:
-        return ""
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
+    """A place as written ("1st", "22nd"); "" for none."""
+    return "" if n is None else words.ordinal(n)
 
 
 class Payout(models.Model):

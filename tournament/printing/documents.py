@@ -155,7 +155,7 @@ def standings(tournament: Tournament) -> Document:
         **base_context(tournament, title),
         "rows": rows,
         "rounds": rounds,
-        "tiebreak": format_of(tournament).places_text,
+        "tiebreak": format_of(tournament).places_words(tournament),
         "entrant_word": "Player" if format_of(tournament).entrants_are_players(tournament) else "Team",
         "prize_divisions": tournament.prize_divisions(),
     }

@@ -33,7 +33,7 @@ def _standings_context(tournament_id: int, page: str = "public:standings") -> di
         "standings_partial": event_format.standings_partial,
         "standings_url": reverse(page, args=[tournament.pk]),
         "round_name": event_format.round_name,
-        "tiebreak": event_format.places_text,
+        "tiebreak": event_format.places_words(tournament),
         "current": tournament.current_round(),
         "prize_divisions": tournament.prize_divisions(),
     }

@@ -9,7 +9,7 @@ from django import template
 from django.utils.safestring import SafeString, mark_safe
 
 from tournament.models import Game
-from tournament.standings.ranking import RoundScore, Standing
+from tournament.standings.ranking import RoundScore, Standing, round_mark, round_note, round_notes
 from tournament.standings.rows import StandingRow
 from tournament.templatetags.wording import score
 
@@ -18,24 +18,38 @@ register = template.Library()
 
 @register.filter
 def round_cells(standing: Standing) -> SafeString:
-    """One ``<td>`` per round of the event: the points (* when sat out; a true minus sign), blank if not played."""
-    return mark_safe(_round_cells(standing.rounds, _Cells()))  # numbers only
+    """One ``<td>`` per round of the event: the points (a true minus sign; * when sat out, † when
+    an extra hand broke a tie, its note as the cell's title), blank if not played."""
+    return mark_safe(_round_cells(standing.rounds, _Cells()))  # numbers, and notes escaped
+
+
+@register.filter
+def standing_notes(rows: Iterable[StandingRow]) -> list[str]:
+    """What the marks in ``rows``' round cells stand for, a line a round and note
+    (:func:`tournament.standings.ranking.round_notes`)."""
+    return round_notes(row.standing.rounds for row in rows)
 
 
 class _Cells(dict):
-    """Round cells' HTML by what they show: the points and whether they were sat out, or None
-    for a round not played. Each is written on first asking and kept for the next line: 4,000
-    lines of 8 rounds hold few different cells."""
+    """Round cells' HTML by what they show: the points, or the RoundScore itself when it has a
+    note, or None for a round not played. Each is written on first asking and kept for the next
+    line: 4,000 lines of 8 rounds hold few different cells."""
 
-    def __missing__(self, key: tuple[int, bool] | None) -> str:
-        text = "" if key is None else f"{score(key[0])}{'*' if key[1] else ''}"
-        cell = self[key] = f'<td class="num round-col">{text}</td>'
+    def __missing__(self, key: int | RoundScore | None) -> str:
+        if key is None:
+            cell = '<td class="num round-col"></td>'
+        elif isinstance(key, RoundScore):
+            note = escape(round_note(key))
+            cell = f'<td class="num round-col" title="{note}">{score(key.points)}{round_mark(key)}</td>'
+        else:
+            cell = f'<td class="num round-col">{score(key)}</td>'
+        self[key] = cell
         return cell
 
 
 def _round_cells(rounds: Iterable[RoundScore | None], cells: _Cells) -> str:
     """The cells of :func:`round_cells`, written by ``cells``."""
-    return "".join([cells[None if r is None else (r.points, r.sat_out)] for r in rounds])
+    return "".join([cells[None if r is None else r if r.sat_out or r.tie_hand else r.points] for r in rounds])
 
 
 @register.filter

@@ -7,18 +7,24 @@ import io
 from scoring import Seat
 from tournament.models import HAND_FIELDS, Game, Hand, Seating, Tournament
 from tournament.play.board import hands_by_game, names_at
+from tournament.standings.ranking import round_note
 from tournament.standings.rows import StandingRow
 from tournament.transfer import csvsafe
 
 
 def standings_csv(rows: list[StandingRow]) -> str:
-    """The standings rows (as the tournament's format ranks them) as CSV."""
+    """The standings rows (as the tournament's format ranks them) as CSV: a column a round, then
+    the notes on an entrant's rounds (a sit-out's credit, a tie broken by an extra hand)."""
     rounds = sorted({s.round for row in rows for s in row.standing.rounds if s is not None})
     out = io.StringIO()
     writer = csvsafe.writer(out)
-    writer.writerow(["rank", "name", "division", "withdrawn", "total", "rounds won", *[f"round {n}" for n in rounds]])
+    writer.writerow(
+        ["rank", "name", "division", "withdrawn", "total", "rounds won", *[f"round {n}" for n in rounds], "notes"]
+    )
     for row in rows:
         per_round = {s.round: s.points for s in row.standing.rounds if s is not None}
+        # Plain numbers, as in the round columns: "round 3 sat out: 139, average".
+        notes = [f"round {s.round} {note}" for s in row.standing.rounds if s and (note := round_note(s, number=str))]
         writer.writerow(
             [
                 row.standing.rank,
@@ -29,6 +35,7 @@ def standings_csv(rows: list[StandingRow]) -> str:
                 row.standing.rounds_won,
             ]
             + [per_round.get(n, "") for n in rounds]
+            + ["; ".join(notes)]
         )
     return out.getvalue()
 

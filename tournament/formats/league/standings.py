@@ -7,11 +7,11 @@ from dataclasses import dataclass
 
 from django.db.models import Q, Sum
 
-from scoring.words import listed
+from scoring.words import listed, ordinal
 from tournament.formats.knockout import services as knockout
 from tournament.formats.knockout.bracket import Place
 from tournament.formats.league.models import settings_of
-from tournament.formats.league.table import LeagueRow, MatchResult, league_table, order_text, ordinal
+from tournament.formats.league.table import LeagueRow, MatchResult, league_table, order_text
 from tournament.models import Game, Match, Team, Tournament
 from tournament.standings.ranking import Standing
 from tournament.standings.rows import StandingRow

@@ -20,7 +20,7 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
-from scoring.words import listed
+from scoring.words import listed, ordinal
 from tournament.templatetags.wording import score, signed
 
 T = TypeVar("T", bound=Hashable)
@@ -210,8 +210,3 @@ class _Ranker(Generic[T]):
         if criterion is Tiebreaker.FEWEST_BAGS:
             return f"{-value} bags"
         return score(value)
-
-
-def ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"

@@ -6,31 +6,15 @@ from typing import Any
 
 from django.urls import reverse
 
-from scoring.describe import OUR_READING, Section
+from scoring.describe import Section
 from tournament.formats.progressive import movement, urls
+from tournament.formats.progressive.handout import handout_section, sit_out_sentence, tie_hand_sentence
 from tournament.formats.progressive.simulation import SIMULATION
 from tournament.formats.progressive.standings import standings_rows
 from tournament.formats.registry import EventFormat, Nav, User
 from tournament.models import Game, Round, Tournament
 from tournament.standings.ranking import TIEBREAK_TEXT
 from tournament.standings.rows import StandingRow
-
-MOVES = {
-    movement.SPLIT: (
-        "After each round the side with more points at each table moves up one table (table 2's winners "
-        "to table 1, and so on); the winners at table 1 stay. The losers at table 1 go to the last table. "
-        "Partners split: each newcomer partners one of the two players already there. With an odd number "
-        "of couples, table 1's losers sit out a round and come back at the last table. Each player is "
-        "credited with their side's score for the round; the highest total wins.",
-        OUR_READING + "of the two ways the newcomers can split, the one is seated whose partners have not "
-        "played together yet this evening; failing that, the one repeating fewer partnerships.",
-    ),
-    movement.FIXED: (
-        "Partners stay together all evening. After each game the winning team moves up one table and the "
-        "winners at table 1 stay; the losers at table 1 go to the last table. With an odd number of "
-        "teams, table 1's losers sit out a round. Teams are ranked on their total points.",
-    ),
-}
 
 
 class Progressive(EventFormat):
@@ -90,5 +74,10 @@ class Progressive(EventFormat):
         url = reverse("director:round", args=[tournament.pk, current.number])
         return [Nav(f"Round {current.number}", url, "round")]
 
+    def places_words(self, tournament: Tournament) -> str:
+        split, rules = self.partners == "split", tournament.rules
+        sentences = (self.places_text, sit_out_sentence(rules, split=split), tie_hand_sentence(rules, split=split))
+        return " ".join(filter(None, sentences))
+
     def handout_sections(self, tournament: Tournament) -> list[Section]:
-        return [Section("Moving between tables", MOVES[self.key])]
+        return [handout_section(tournament, key=self.key)]

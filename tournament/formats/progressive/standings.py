@@ -2,25 +2,30 @@
 ranked by their round scores (:mod:`tournament.standings.ranking`).
 
 Five queries whatever the size of the event, each reading plain columns (no joins but the
-players' teams), so that a national event of 4,000 players ranks in a fraction of a second.
+players' teams), so that a national event of 4,000 players ranks in a fraction of a second; a
+sixth reads the hands of the tables whose tie an extra hand broke, when the rule set credits
+the scores before it (``tie_hand_counts`` false).
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
 
-from scoring import Side
+from scoring import HandEntry, HandResult, RuleSet, Side, replay
 from tournament.formats.progressive.movement import SPLIT
-from tournament.models import Game, Player, Round, Seating, SitOut, Team, Tournament
-from tournament.standings.ranking import RoundScore, rank, sit_out_points
+from tournament.models import Game, Hand, Player, Round, Seating, SitOut, Team, Tournament
+from tournament.standings.ranking import RoundScore, rank, sit_out_credit
 from tournament.standings.rows import StandingRow
 
 
 def standings_rows(tournament: Tournament) -> list[StandingRow]:
     """Individual standings (split partners) or team standings (fixed), ranked.
 
-    Five queries whatever the size of the event, each reading plain columns (no joins but the
-    players' teams), so that a national event of 4,000 players ranks in a fraction of a second.
+    A player sitting out a round is credited by the rule set's ``sit_out_credit``; a table
+    tied after the round's hands is credited with its scores after them unless
+    ``tie_hand_counts`` (the extra hand still decides who won). See the module's docstring for
+    the queries.
     """
     # Plain tuples, in the model's order: a team's names, and equal entrants, in the order every
     # other page shows them.
@@ -30,6 +35,7 @@ def standings_rows(tournament: Tournament) -> list[StandingRow]:
         )
     )
     split = tournament.format == SPLIT
+    rules = tournament.rules
     played = dict(tournament.rounds.exclude(status=Round.Status.PLANNED).values_list("id", "number"))
     # Each game's side scores by round, then table: one dict a side and round, keyed by plain
     # numbers (no object a game for the garbage collector to walk while the page is built).
@@ -37,17 +43,29 @@ def standings_rows(tournament: Tournament) -> list[StandingRow]:
     ew_at: dict[int, dict[int, RoundScore]] = {round_id: {} for round_id in played}
     made = _RoundScores()
     # Unordered: the models' orderings join the tables to sort rows nobody reads in order.
-    games = Game.objects.filter(round_id__in=list(played), match__isnull=True).order_by()
+    games = list(
+        Game.objects.filter(round_id__in=list(played), match__isnull=True)
+        .order_by()
+        .values_list("id", "round_id", "table_id", "ns_score", "ew_score", "status", "winner", "hands_played")
+    )
     # Read out of the loop: an enum's member is a look-up each time, and this loop runs 8,000
     # times for a national event.
     finished_status, ns, ew = Game.Status.FINISHED, Side.NS.value, Side.EW.value
-    for round_id, table_id, ns_score, ew_score, status, winner in games.values_list(
-        "round_id", "table_id", "ns_score", "ew_score", "status", "winner"
-    ):
+    per_round = rules.hands_per_round or 0
+    # A finished game past its round's hands was tied after them: an extra hand broke the tie.
+    broken = {game[0] for game in games if per_round and game[5] == finished_status and game[7] > per_round}
+    level = _scores_after(rules, broken, per_round) if broken and not rules.tie_hand_counts else {}
+    for game_id, round_id, table_id, ns_score, ew_score, status, winner, hands in games:
         number = played[round_id]
         finished = status == finished_status
-        ns_at[round_id][table_id] = made[number, ns_score, winner == ns if finished else None]
-        ew_at[round_id][table_id] = made[number, ew_score, winner == ew if finished else None]
+        if game_id in broken:
+            ns_points, ew_points = level.get(game_id, (ns_score, ew_score))
+            tie = {"tie_hand": hands, "tie_counted": rules.tie_hand_counts}
+            ns_at[round_id][table_id] = RoundScore(number, ns_points, winner == ns, **tie)
+            ew_at[round_id][table_id] = RoundScore(number, ew_points, winner == ew, **tie)
+        else:
+            ns_at[round_id][table_id] = made[number, ns_score, winner == ns if finished else None]
+            ew_at[round_id][table_id] = made[number, ew_score, winner == ew if finished else None]
     # Partners share their side's score. A team's two players sit on one side, so with fixed
     # partners the side's first seat alone scores for the team, and only those seats are read.
     side_scores: dict[str, dict[int, dict[int, RoundScore]]] = {}
@@ -68,10 +86,29 @@ def standings_rows(tournament: Tournament) -> list[StandingRow]:
         entrant = entrant_of[player]
         if not any(s.round == number for s in scores[entrant]):
             if round_id not in credits:
-                sides = [s.points for at in (ns_at, ew_at) for s in at[round_id].values()]
-                credits[round_id] = RoundScore(number, sit_out_points(sides), None, sat_out=True)
+                sides = [(s.points, s.won) for at in (ns_at, ew_at) for s in at[round_id].values()]
+                points = sit_out_credit(rules.sit_out_credit, sides)
+                credits[round_id] = RoundScore(number, points, None, sat_out=True, credit=rules.sit_out_credit)
             scores[entrant].append(credits[round_id])
     return _rows(players, scores, split)
+
+
+def _scores_after(rules: RuleSet, games: set[int], hands: int) -> dict[int, tuple[int, int]]:
+    """Each of ``games``' side scores after its first ``hands`` scored hands (one query: the
+    games' hands, replayed)."""
+    entries: dict[int, list[HandEntry]] = defaultdict(list)
+    for hand in Hand.objects.filter(game_id__in=games).order_by("game_id", "number"):
+        entries[hand.game_id].append(hand.entry)
+    return {game: scores_after(replay(rules, played).results, hands) for game, played in entries.items()}
+
+
+def scores_after(results: Sequence[HandResult | None], hands: int) -> tuple[int, int]:
+    """The side scores after the first ``hands`` scored ``results`` (None: a misdeal)."""
+    scored = [result for result in results if result is not None][:hands]
+    if not scored:
+        return 0, 0
+    ns, ew = scored[-1].teams
+    return ns.score, ew.score
 
 
 class _RoundScores(dict):
