@@ -108,7 +108,7 @@ def test_confirming_saves_the_correction_and_the_prizes_page_lists_the_payouts_t
     assert response.status_code == 302
     assert game.hands.get(number=1).north_tricks == 6
     page = director_client.get(response["Location"]).content.decode()
-    assert "After this correction 2 paid prizes now go to someone else" in page
+    assert "After this correction 2 payouts already paid belong to someone else" in page
     prizes = director_client.get(reverse("director:prizes", args=[paid.pk])).content.decode()
     assert "Paid prizes to review" in prizes
     review = payouts_to_review(paid)

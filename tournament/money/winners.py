@@ -128,8 +128,9 @@ class PaidPlaces:
             raise PaidPlacesMove(moves)
         if not moves:
             return ""
-        what = "a paid prize now goes" if len(moves) == 1 else f"{len(moves)} paid prizes now go"
-        return f"After this correction {what} to someone else: the prizes page lists what to review."
+        what, them = ("a payout already paid belongs", "it") if len(moves) == 1 else (
+            f"{len(moves)} payouts already paid belong", "them")  # fmt: skip
+        return f"After this correction {what} to someone else: the prizes page lists {them} to review."
 
 
 def paid_places(tournament: Tournament) -> PaidPlaces | None:
