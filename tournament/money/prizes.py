@@ -9,11 +9,15 @@ equally the prizes of the places they occupy together (two tied for 1st share 1s
 ``tiebreak`` — the standings' tiebreakers decide, and only entrants level on all of them share.
 A division prize ("high female") goes to the best entrant of that division who has not already
 won a place prize, with ties handled the same way.
+
+Once prizes are paid, a correction can change who holds them: :func:`holders` says who holds
+each prize, :func:`no_longer_held` which payouts went to someone who holds theirs no more, and
+:func:`moved` which of those a change itself caused.
 """
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import ROUND_DOWN, Decimal
 from typing import Generic, TypeVar
@@ -39,6 +43,15 @@ class Award(Generic[E]):
     prize_id: int
     entrant: E
     amount: Decimal
+
+
+@dataclass(frozen=True)
+class Paid(Generic[E]):
+    """Payout ``id``, handed over: prize ``prize_id`` paid to ``entrant``."""
+
+    id: int
+    prize_id: int
+    entrant: E
 
 
 def allocate(total: Decimal, weights: Sequence[Decimal | int]) -> list[Decimal]:
@@ -128,3 +141,25 @@ def _split(held: Sequence[PrizeSpec], group: Sequence[Standing[E]], names: Mappi
             odd_cents[i] += gets_cent
             awards.append(Award(prize.id, order[i].entrant, low + (CENT if gets_cent else 0)))
     return awards
+
+
+def holders(awards: Iterable[Award[E]]) -> dict[int, frozenset[E]]:
+    """Who holds each prize (by id) in ``awards``: its winner, or the entrants sharing it."""
+    held: dict[int, set[E]] = {}
+    for a in awards:
+        held.setdefault(a.prize_id, set()).add(a.entrant)
+    return {prize_id: frozenset(entrants) for prize_id, entrants in held.items()}
+
+
+def no_longer_held(paid: Iterable[Paid[E]], now: Mapping[int, frozenset[E]]) -> list[Paid[E]]:
+    """The payouts of ``paid`` whose entrant is not among their prize's holders ``now``."""
+    return [p for p in paid if p.entrant not in now.get(p.prize_id, frozenset())]
+
+
+def moved(
+    paid: Iterable[Paid[E]], before: Mapping[int, frozenset[E]], after: Mapping[int, frozenset[E]]
+) -> list[Paid[E]]:
+    """The payouts of ``paid`` a change takes from the entrant paid: not held by them ``after``
+    it, and their prize's holders changed with it. A payout already someone else's ``before``,
+    whose prize the change leaves alone, is no news (the prizes page lists it to review)."""
+    return [p for p in no_longer_held(paid, after) if before.get(p.prize_id) != after.get(p.prize_id)]

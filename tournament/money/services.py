@@ -15,11 +15,10 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from tournament.formats.registry import format_of
 from tournament.locking import lock_tournament
 from tournament.models import Payment, Payout, Prize, Team, Tournament
-from tournament.money import prizes as prize_rules
-from tournament.money.ledger import fees_due, ledger, team_paid
+from tournament.money.ledger import fees_due, team_paid
+from tournament.money.winners import standing_awards
 
 User = AbstractBaseUser | None
 
@@ -57,25 +56,9 @@ def award_prizes(*, tournament: Tournament) -> list[Payout]:
     if payouts.filter(paid_at__isnull=False).exists():
         raise ValidationError("Prizes have already been paid out; they can no longer be re-assigned.", code="paid")
     payouts.delete()
-    prizes = list(tournament.prizes.all())
-    amounts = prize_rules.prize_amounts(
-        {p.pk: p.amount for p in prizes if p.amount is not None},
-        {p.pk: p.share_percent for p in prizes if p.share_percent is not None},
-        ledger(tournament).fees_paid,
-    )
-    specs = [prize_rules.PrizeSpec(p.pk, amounts[p.pk], p.place, p.division) for p in prizes]
-    event_format = format_of(tournament)
-    rows = event_format.standings(tournament)
-    awards = prize_rules.award(
-        specs,
-        [row.standing for row in rows],
-        ties=event_format.prize_ties(tournament),
-        divisions={row.standing.entrant: row.division for row in rows},
-        names={row.standing.entrant: row.name for row in rows},
-    )
-    field = "player_id" if event_format.entrants_are_players(tournament) else "team_id"
+    now = standing_awards(tournament)
     return Payout.objects.bulk_create(
-        Payout(prize_id=a.prize_id, amount=a.amount, **{field: a.entrant}) for a in awards if a.amount > 0
+        Payout(prize_id=a.prize_id, amount=a.amount, **{now.field: a.entrant}) for a in now.awards if a.amount > 0
     )
 
 

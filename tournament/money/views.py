@@ -12,6 +12,7 @@ from tournament.models import Payout, Prize
 from tournament.money import services
 from tournament.money.forms import PaymentForm, PayoutPaidForm, PrizeForm
 from tournament.money.ledger import fees_due, ledger, payment_entries, team_paid, teams_with_balance, totals_by_method
+from tournament.money.winners import payouts_to_review
 from tournament.pages import director_required, team_or_404, tournament_or_404
 from tournament.templatetags.money import money
 
@@ -33,6 +34,7 @@ def _context(tournament, form: PrizeForm) -> dict:
         "payouts": payouts.prefetch_related("team__players"),
         "paid_form": PayoutPaidForm(),
         "ledger": ledger(tournament),
+        "to_review": payouts_to_review(tournament),
     }
 
 

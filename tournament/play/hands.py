@@ -4,12 +4,14 @@
 under it, checks the hand, writes it with its revision and the game's new totals, and tells the
 event's format what the game now decides (:meth:`~tournament.formats.registry.EventFormat.game_changed`),
 all in one transaction. A mistake the user can fix raises :class:`scoring.InvalidHand` (or
-:class:`HandConflict`, :class:`GameGone`); nothing is written then.
+:class:`HandConflict`, :class:`GameGone`); nothing is written then. So does a correction that
+would move prizes already paid, until the director confirms it
+(:class:`~tournament.money.winners.PaidPlacesMove`).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
@@ -19,6 +21,7 @@ from scoring import HandEntry, InvalidHand, Replay
 from tournament.formats.registry import format_of
 from tournament.locking import take_lock
 from tournament.models import RECORDED, Game, Hand, HandRevision, Round
+from tournament.money.winners import paid_places
 
 User = AbstractBaseUser | None
 
@@ -63,6 +66,7 @@ def enter_hand(
     expected_version: int | None = None,
     confirmed_by: str = "",
     entry_key: str = "",
+    paid_moves_confirmed: str = "",
 ) -> EnteredHand:
     """Store hand ``number`` of ``game``: a new one, or a correction of a stored one.
 
@@ -81,6 +85,11 @@ def enter_hand(
     ``entry_key`` names one attempt, made on the phone: when a hand already carries it (the
     attempt was stored and is being sent again), that hand is returned and nothing is written,
     as if the first send had just succeeded.
+
+    A correction that takes a prize already paid from the entrant paid raises
+    :class:`~tournament.money.winners.PaidPlacesMove` naming the moves, and nothing is written,
+    unless ``paid_moves_confirmed`` is that exception's token: the director saw those very moves
+    (decided under the lock, with the correction in place, so a change meanwhile asks again).
 
     ``game`` is read again under the tournament's lock; :class:`GameGone` when it has gone.
     """
@@ -101,8 +110,13 @@ def enter_hand(
             if hand is None:
                 raise InvalidHand(f"there is no hand {number} at this table", field="hand")
             _check_correction(game, hand, hands, source=source, expected_version=expected_version)
-        return _store(game, hand, entry, hands=hands, source=source, by=by, confirmed_by=confirmed_by,
-                      entry_key=entry_key)  # fmt: skip
+        paid = None if hand.pk is None else paid_places(game.round.tournament)
+        entered = _store(game, hand, entry, hands=hands, source=source, by=by, confirmed_by=confirmed_by,
+                         entry_key=entry_key)  # fmt: skip
+        if paid is None:
+            return entered
+        moved = paid.check(confirmed=paid_moves_confirmed)  # raising rolls the correction back
+        return replace(entered, notice=" ".join(filter(None, [entered.notice, moved])))
 
 
 def _read_again(game_id: int) -> Game:

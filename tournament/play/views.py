@@ -11,6 +11,7 @@ from django.views.decorators.http import require_POST
 from scoring import InvalidHand
 from tournament.formats.registry import format_of
 from tournament.models import Dispute, Game, Hand, HandRevision
+from tournament.money.winners import PaidPlacesMove
 from tournament.pages import director_required, game_or_404, round_or_404, tournament_or_404, whole_number
 from tournament.play import games, rounds
 from tournament.play.board import board, game_sheet
@@ -30,7 +31,20 @@ def _form(game: Game, sheet: dict, number: int, data: dict | None = None) -> Han
     )
 
 
-def _render(request: HttpRequest, game: Game, sheet: dict, form: HandForm, *, status: int = 200) -> HttpResponse:
+CONFIRM_FIELD = "paid_moves_confirmed"
+
+
+def _render(
+    request: HttpRequest,
+    game: Game,
+    sheet: dict,
+    form: HandForm,
+    *,
+    status: int = 200,
+    moved: PaidPlacesMove | None = None,
+) -> HttpResponse:
+    """The game's page; with ``moved``, the warning that the hand posted moves paid prizes, and
+    the button that posts it again, as it was, confirming those moves."""
     context = {
         "tournament": game.round.tournament,
         "game": game,
@@ -46,18 +60,30 @@ def _render(request: HttpRequest, game: Game, sheet: dict, form: HandForm, *, st
         "table_url": table_url(game.table, base_url(request)),
         "back": format_of(game.round.tournament).play_url(game.round.tournament, game.round),
         "back_to": f"{format_of(game.round.tournament).round_name.lower()} {game.round.number}",
+        "moved": moved,
+        "repost": [] if moved is None else _repost(request),
+        "confirm_field": CONFIRM_FIELD,
     }
     return render(request, "director/game.html", context, status=status)
 
 
-def _save(request: HttpRequest, game: Game, form: HandForm) -> ValidationError | None:
-    """Enter or correct the hand; the error to show on the form, or None once saved."""
+def _repost(request: HttpRequest) -> list[tuple[str, str]]:
+    """The values posted, to post again as they were (the CSRF token comes afresh)."""
+    skip = {"csrfmiddlewaretoken", CONFIRM_FIELD}
+    return [(name, value) for name, values in request.POST.lists() if name not in skip for value in values]
+
+
+def _save(request: HttpRequest, game: Game, form: HandForm) -> ValidationError | PaidPlacesMove | None:
+    """Enter or correct the hand; the error to show on the form, the paid prizes it would move
+    (not confirmed yet), or None once saved."""
     number = form.cleaned_data["number"]
     try:
         entered = enter_hand(
             game=game, number=number, entry=form.entry(), source=HandRevision.Source.DIRECTOR, by=request.user,
-            expected_version=form.cleaned_data["version"],
+            expected_version=form.cleaned_data["version"], paid_moves_confirmed=request.POST.get(CONFIRM_FIELD, ""),
         )  # fmt: skip
+    except PaidPlacesMove as moved:
+        return moved
     except InvalidHand as error:
         return ValidationError(error.message[0].upper() + error.message[1:] + ".", code=error.code)
     except (HandConflict, GameGone) as conflict:
@@ -84,10 +110,12 @@ def game_hand(request: HttpRequest, tournament_id: int, game_id: int) -> HttpRes
     sheet = game_sheet(game)
     form = _form(game, sheet, max(whole_number(request.POST.get("number")), 1), request.POST)
     if form.is_valid():
-        error = _save(request, game, form)
-        if error is None:
+        outcome = _save(request, game, form)
+        if outcome is None:
             return redirect("director:game", tournament_id, game.pk)
-        form.add_error(None, error)
+        if isinstance(outcome, PaidPlacesMove):
+            return _render(request, game, sheet, form, status=409, moved=outcome)
+        form.add_error(None, outcome)
     return _render(request, game, sheet, form, status=422)
 
 
