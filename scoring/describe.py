@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from scoring.examples import Example, worked_examples
 from scoring.hand import BLIND_NIL, NIL
 from scoring.rules import RuleSet
-from scoring.words import counted, listed, ordinal, signed
+from scoring.words import listed, ordinal, quantity, signed
 
 OUR_READING = "Our reading: "
 
@@ -192,7 +192,7 @@ def _bidding(rules: RuleSet, say: _Sayer) -> tuple[str, ...]:
         )
     else:
         lines.append(f"A bid is a number from {rules.min_player_bid} to 13. There is no nil: a bid of 0 is just 0.")
-    lines.append("The two sides' bids need not add up to 13.")
+    lines.append(say("bids_total", "The two sides' bids need not add up to 13."))
     lines.append(_reading("a side's two bids together are at most 13."))
     if rules.min_team_bid:
         lines.append(
@@ -426,7 +426,7 @@ def _two_nils_row(rules: RuleSet, value: int) -> tuple[str, str]:
 
 
 def _reneg_cell(rules: RuleSet) -> str:
-    tricks, award = counted(rules.reneg_tricks, "trick"), rules.reneg_points_to_opponents
+    tricks, award = quantity(rules.reneg_tricks, "trick"), rules.reneg_points_to_opponents
     if rules.reneg_tricks_to == "opponents" and rules.reneg_tricks and award and not rules.reneg_trick_points:
         return f"{tricks} and +{award} to the opponents"
     parts = []
@@ -455,7 +455,7 @@ def _penalties(rules: RuleSet, say: _Sayer) -> tuple[str, ...]:
     if rules.table_talk_tricks:
         lines.append(
             f"Table talk: if an opponent or the dealer believes partners are talking about the game, the dealer "
-            f"makes the call; each incident takes {counted(rules.table_talk_tricks, 'trick')} off the guilty side, "
+            f"makes the call; each incident takes {quantity(rules.table_talk_tricks, 'trick')} off the guilty side, "
             "scoring for nobody."
         )
     if lines and rules.contract == "player":
@@ -473,7 +473,7 @@ def _penalties(rules: RuleSet, say: _Sayer) -> tuple[str, ...]:
 def _reneg_words(rules: RuleSet) -> str:
     text = "A reneg (not following suit when able), once found, "
     award = rules.reneg_points_to_opponents
-    tricks = counted(rules.reneg_tricks, "trick")
+    tricks = quantity(rules.reneg_tricks, "trick")
     if not rules.reneg_tricks:
         text += f"gives the other side {award} points."
     elif rules.reneg_tricks_to == "nobody":
@@ -487,6 +487,8 @@ def _reneg_words(rules: RuleSet) -> str:
         text += f"costs the offending side {tricks}, which go to the other side."
     if award and rules.reneg_tricks:
         text += f" The other side is also awarded {award} points."
+    if rules.contract == "player":  # the penalty is the player's: their partner's bid is untouched
+        return text + " The player who reneged must still make their own bid with the tricks they have left."
     return text + " The offending side must still make its original bid with the tricks it has left."
 
 
@@ -572,7 +574,7 @@ def _event(event: Event) -> tuple[str, ...]:
     lines = []
     if event.rounds:
         played = "is" if event.rounds == 1 else "are"
-        lines.append(f"{counted(event.rounds, event.round_name).capitalize()} {played} played.")
+        lines.append(f"{quantity(event.rounds, event.round_name).capitalize()} {played} played.")
     if event.prizes:
         lines.append(f"Prizes: {'; '.join(event.prizes)}.")
     return tuple(lines)

@@ -49,7 +49,7 @@ from scoring.values import (
     nil_value,
     side_contract,
 )
-from scoring.words import counted, signed
+from scoring.words import quantity, signed
 
 __all__ = [
     "BLIND_NIL", "NIL", "TRICKS_IN_A_HAND", "Bid", "HandResult", "InvalidHand", "PlayerHand", "SideHand",
@@ -177,7 +177,7 @@ def _score_players(
                 points += counted[i] * rules.overtrick_points
                 bags += counted[i]
                 if words is not None:
-                    words.append(f"The failed nil's {counted(counted[i], 'trick')}: bags, "
+                    words.append(f"The failed nil's {quantity(counted[i], 'trick')}: bags, "
                                  f"{signed(counted[i] * rules.overtrick_points)}")  # fmt: skip
         else:
             own, over, ok = _score_contract(rules, int(player.bid), counted[i], shares[i], words)
@@ -289,12 +289,12 @@ def _contract_words(
             label = f"a bid of {rules.big_bid} or more scores {value}"
         words.append(f"{head}: made, {label}" if contract else f"{head}: nothing bid")
         if over:
-            words.append(f"{counted(over, 'overtrick')} (bags): {signed(over * rules.overtrick_points)}")
+            words.append(f"{quantity(over, 'overtrick')} (bags): {signed(over * rules.overtrick_points)}")
     else:
         words.append(f"{head}: set, {signed(value)}" if value else f"{head}: set, scores 0")
     if extra:
         per_trick = rules.reneg_trick_points
-        words.append(f"{counted(extra // per_trick, 'received trick')} × {per_trick} (never bags): {signed(extra)}")
+        words.append(f"{quantity(extra // per_trick, 'received trick')} × {per_trick} (never bags): {signed(extra)}")
 
 
 def _score_with_nil(
@@ -312,7 +312,7 @@ def _score_with_nil(
     if nil_tricks and failed == "count_for_partner":
         counted += nil_left
         if words is not None:
-            words.append(f"The nil bidder's {counted(nil_left, 'trick')} {_verb(nil_left)} toward the partner's bid")
+            words.append(f"The nil bidder's {quantity(nil_left, 'trick')} {_verb(nil_left)} toward the partner's bid")
     contract_points, bags, made = _score_contract(rules, int(bidder.bid), counted, received, words)
     points += contract_points
     if nil_tricks and failed == "bags":
@@ -320,9 +320,9 @@ def _score_with_nil(
         bags += nil_left
         if words is not None:
             extra = signed(nil_left * rules.overtrick_points)
-            words.append(f"The failed nil's {counted(nil_left, 'trick')}: bags, {extra}")
+            words.append(f"The failed nil's {quantity(nil_left, 'trick')}: bags, {extra}")
     elif nil_tricks and failed == "ignored" and words is not None:
-        words.append(f"The failed nil's {counted(nil_tricks, 'trick')} {_verb(nil_tricks)} for nothing")
+        words.append(f"The failed nil's {quantity(nil_tricks, 'trick')} {_verb(nil_tricks)} for nothing")
     return points, bags, made
 
 
@@ -334,7 +334,7 @@ def _score_nil(rules: RuleSet, player: PlayerHand, words: list[str] | None) -> i
         if player.tricks == 0:
             words.append(f"{name} made: {signed(value)}")
         else:
-            words.append(f"{name} failed ({counted(player.tricks, 'trick')} taken): {signed(-value)}")
+            words.append(f"{name} failed ({quantity(player.tricks, 'trick')} taken): {signed(-value)}")
     return points
 
 
@@ -352,7 +352,7 @@ def _score_both_nil(
             bags = tricks
             if words is not None:
                 extra = signed(tricks * rules.overtrick_points)
-                words.append(f"The failed nils' {counted(tricks, 'trick')}: bags, {extra}")
+                words.append(f"The failed nils' {quantity(tricks, 'trick')}: bags, {extra}")
     else:
         value = rules.both_nil_points
         if value is None:
@@ -380,12 +380,12 @@ def _score_both_nil(
             bags += received
             if words is not None:
                 extra = signed(received * rules.overtrick_points)
-                words.append(f"{counted(received, 'received trick')} (bags): {extra}")
+                words.append(f"{quantity(received, 'received trick')} (bags): {extra}")
         else:
             points += received * per_trick
             if words is not None:
                 words.append(
-                    f"{counted(received, 'received trick')} × {per_trick} (never bags): {signed(received * per_trick)}"
+                    f"{quantity(received, 'received trick')} × {per_trick} (never bags): {signed(received * per_trick)}"
                 )
     return points, bags, both_made
 
@@ -408,12 +408,12 @@ def _bag_line(rules: RuleSet, before: int, bags: int, penalty: int, left: int) -
 def _penalty_line(rules: RuleSet, side: SideHand) -> str:
     parts = []
     if side.reneges and rules.reneg_tricks:
-        parts.append(f"{counted(side.reneges, 'reneg')} × {rules.reneg_tricks}")
+        parts.append(f"{quantity(side.reneges, 'reneg')} × {rules.reneg_tricks}")
     if side.table_talk and rules.table_talk_tricks:
-        parts.append(f"{counted(side.table_talk, 'table-talk incident')} × {rules.table_talk_tricks}")
+        parts.append(f"{quantity(side.table_talk, 'table-talk incident')} × {rules.table_talk_tricks}")
     total = side.reneges * rules.reneg_tricks + side.table_talk * rules.table_talk_tricks
     given = _reneg_tricks_given(rules, side)
-    line = f"Penalty: {' + '.join(parts)} = {counted(total, 'trick')} taken off"
+    line = f"Penalty: {' + '.join(parts)} = {quantity(total, 'trick')} taken off"
     if not given:
         return f"{line}, scoring for nobody"
     return f"{line}, {given} to the opponents" + (", the rest scoring for nobody" if given < total else "")

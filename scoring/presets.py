@@ -41,6 +41,7 @@ READING_FIELDS: dict[str, tuple[str, ...]] = {
     "player_contract": ("contract",),
     "sit_out_credit": ("sit_out_credit",),
     "tie_hand": ("tie_hand_counts",),
+    "bids_total": (),
 }
 
 
@@ -139,7 +140,7 @@ def _classic() -> RuleSet:
 @_preset(
     "friendly", "Friendly club tournament (game to 500)",
     "tie", "failed_nil_tricks", "two_nils", "first_dealer", "bidding_starts", "both_nil_exchange",
-    "big_bid_overtricks", "spades_lead", "spades_broken", "player_contract", "bag_overflow",
+    "big_bid_overtricks", "spades_lead", "spades_broken", "player_contract", "bag_overflow", "bids_total",
 )  # fmt: skip
 def _friendly() -> RuleSet:
     """A club's friendly tournament: each player's own bid is scored on its own ("if a player makes
@@ -162,7 +163,9 @@ def _friendly() -> RuleSet:
     toward the 10-bag penalty (the flyer says "a player makes 10 bags" but also that teams
     are "bagged out", and one count per side is what the score sheet can show); a side
     bidding 10 or more together is scored as one side contract, bags on top; a reneg's 3
-    books and table talk's 1 book come off the offending player's own tricks."""
+    books and table talk's 1 book come off the offending player's own tricks, so that player
+    alone must still make their bid. The flyer does not say whether the four bids must add up
+    to 13: our reading, they need not."""
     return RuleSet(
         target_score=500,
         contract="player",
@@ -262,7 +265,7 @@ _LEAGUE_MISDEALS = ("table_talk_in_bidding", "no_face_cards", "no_spades", "wron
 @_preset(
     "league-300", "League game to 300 (30-minute matches, jokers deck)",
     "big_bid_penalty", "big_bid_overtricks", "bag_overflow", "misdeal_timing", "joker_ranks", "reneg_trick_points",
-    "player_bids", "failed_nil_tricks", "spades_broken",
+    "player_bids", "failed_nil_tricks", "spades_broken", "bids_total", "tie",
 )  # fmt: skip
 def _league_300() -> RuleSet:
     """A league's games to 300 within a 30-minute match, played with both jokers as the top trumps
@@ -284,7 +287,9 @@ def _league_300() -> RuleSet:
     the other texts, by a spade played on another suit. No discussion of the hands across
     the table during play. The text says misdeals are called before bidding yet names talk
     during the bidding as one: our reading, that one is called during the bidding, the
-    others before it."""
+    others before it. Silent in the text, our reading: the four bids need not add up to 13,
+    and equal scores past the target (untimed) play one more hand, as the text says of a
+    game tied when time runs out."""
     return RuleSet(
         target_score=300,
         set_penalty="minus_bid",
@@ -319,7 +324,7 @@ def _league_300() -> RuleSet:
 @_preset(
     "championship-500", "League championship game to 500 (jokers deck)",
     "big_bid_penalty", "big_bid_overtricks", "bag_overflow", "misdeal_timing", "joker_ranks", "reneg_trick_points",
-    "player_bids", "failed_nil_tricks", "spades_broken", "time_limit",
+    "player_bids", "failed_nil_tricks", "spades_broken", "time_limit", "bids_total", "tie",
 )  # fmt: skip
 def _championship_500() -> RuleSet:
     """The league's championship game: as the league game but to 500, with nil 100, blind

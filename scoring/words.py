@@ -27,7 +27,7 @@ def listed(items: Sequence[str], conjunction: str = "and") -> str:
     return f"{', '.join(items[:-1])} {conjunction} {items[-1]}"
 
 
-def counted(n: int, noun: str) -> str:
+def quantity(n: int, noun: str) -> str:
     """``n`` of ``noun``, plural when not one: "1 trick", "3 tricks"."""
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 

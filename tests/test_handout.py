@@ -96,6 +96,7 @@ def test_the_handout_states_each_rule_its_preset_sets_and_none_it_does_not(name,
 # Words of each topic's sentence, which starts "Our reading:" when the topic is our reading.
 READING_PHRASES = {
     "tie": "one more hand",
+    "bids_total": "the two sides' bids need not add up to 13",
     "failed_nil_tricks": "a failed nil bidder takes",
     "two_nils": "each nil is scored on its own",
     "no_bag_penalty": "extra tricks (bags) are counted but cost nothing",

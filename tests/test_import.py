@@ -628,7 +628,7 @@ def _every_page_renders(client, tournament: Tournament) -> None:
     pages += [reverse("table:page", args=[token]) for token in tournament.tables.values_list("token", flat=True)]
     for page in pages:
         assert client.get(page, follow=True).status_code == 200, page  # a league's standings lead to its table
-    makers = [*EVENT_DOCUMENTS.values(), *(doc.make for doc in event_format.documents(tournament))]
+    makers = [*EVENT_DOCUMENTS.values(), *(doc.make for doc in event_format.documents(tournament) if doc.offered)]
     for make in makers:
         document = make(tournament, "http://venue")
         render_html_chunks(document.template, document.contexts)

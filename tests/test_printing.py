@@ -556,6 +556,7 @@ def test_a_leagues_print_tab_offers_the_championships_rules_then_its_bracket_and
     page = director_client.get(url).content.decode()
     assert link("championship-rules") in page and link("bracket") not in page
     assert "bracket and match score sheets print here once it starts" in page
+    assert director_client.get(reverse("director:print_document", args=[tournament.pk, "bracket"])).status_code == 404
     _league_in_its_championship(tournament)
     page = director_client.get(url).content.decode()
     for name, title in (("bracket", "Championship bracket"), ("match-sheets", "Championship match score sheets"),

@@ -27,8 +27,10 @@ EVENT_DOCUMENTS: dict[str, Callable[[Tournament, str | None], Document]] = {
 
 
 def event_document(tournament: Tournament, name: str, base: str | None) -> Document | None:
-    """The whole event's document ``name`` (the core's, or the format's), None if there is none."""
+    """The whole event's document ``name`` (the core's, or the format's), None if there is none
+    or the format does not offer it yet (a championship bracket before the championship)."""
     if name in EVENT_DOCUMENTS:
         return EVENT_DOCUMENTS[name](tournament, base)
-    made = next((d.make for d in format_of(tournament).documents(tournament) if d.name == name), None)
+    documents = format_of(tournament).documents(tournament)
+    made = next((d.make for d in documents if d.name == name and d.offered), None)
     return made(tournament, base) if made else None
