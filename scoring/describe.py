@@ -474,17 +474,18 @@ def _reneg_words(rules: RuleSet) -> str:
     text = "A reneg (not following suit when able), once found, "
     award = rules.reneg_points_to_opponents
     tricks = quantity(rules.reneg_tricks, "trick")
+    who = "the player who reneged" if rules.contract == "player" else "the offending side"
     if not rules.reneg_tricks:
         text += f"gives the other side {award} points."
     elif rules.reneg_tricks_to == "nobody":
-        text += f"costs the offending side {tricks}, which score for nobody."
+        text += f"costs {who} {tricks}, which score for nobody."
     elif rules.reneg_trick_points is None:
-        text += f"costs the offending side {tricks}, which go to the other side and count as its own tricks."
+        text += f"costs {who} {tricks}, which go to the other side and count as its own tricks."
     elif rules.reneg_trick_points:
-        text += f"costs the offending side {tricks}, which go to the other side, each worth " \
+        text += f"costs {who} {tricks}, which go to the other side, each worth " \
                 f"{rules.reneg_trick_points} points to it."  # fmt: skip
     else:
-        text += f"costs the offending side {tricks}, which go to the other side."
+        text += f"costs {who} {tricks}, which go to the other side."
     if award and rules.reneg_tricks:
         text += f" The other side is also awarded {award} points."
     if rules.contract == "player":  # the penalty is the player's: their partner's bid is untouched

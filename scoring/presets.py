@@ -79,7 +79,7 @@ def _preset(name: str, title: str, *readings: str) -> Callable[[Callable[[], Rul
 
 @_preset(
     "tennessee", "Tennessee house rules (game to 500)",
-    "failed_nil_tricks", "two_nils", "no_bag_penalty", "reneg", "misdeals", "first_dealer",
+    "failed_nil_tricks", "two_nils", "no_bag_penalty", "reneg", "misdeals", "first_dealer", "sit_out_credit",
 )  # fmt: skip
 def _tennessee() -> RuleSet:
     """A state association's house rules: game to 500, a set side loses 10 a trick bid,
@@ -88,7 +88,9 @@ def _tennessee() -> RuleSet:
     text names no bag penalty, so bags cost nothing. Silent in the text, our choice as most
     clubs play: a failed nil's tricks count as overtricks for the side, two nils are scored
     each on its own, a reneg hands 3 tricks to the other side, the usual misdeals, the first
-    dealer drawn at random."""
+    dealer drawn at random.
+    A couple sitting out a round of a progressive evening is credited with the round's
+    average side score (our reading; the text has no such evening)."""
     return RuleSet(
         target_score=500,
         set_penalty="minus_bid",
@@ -106,7 +108,7 @@ def _tennessee() -> RuleSet:
 
 @_preset(
     "classic", "Classic partnership Spades (game to 500)",
-    "tie", "failed_nil_tricks", "no_bag_penalty", "reneg", "misdeals", "first_dealer",
+    "tie", "failed_nil_tricks", "no_bag_penalty", "reneg", "misdeals", "first_dealer", "sit_out_credit",
 )  # fmt: skip
 def _classic() -> RuleSet:
     """The classic partnership rules: game to 500, the dealer bids first, nil 100, double nil
@@ -115,7 +117,9 @@ def _classic() -> RuleSet:
     Double nil may be bid whatever the score. The text names no bag penalty, so bags cost
     nothing; it adds a two-player game. Silent in the text, our choice as most clubs play:
     equal scores past 500 play one more hand, a failed nil's tricks count as overtricks, a
-    reneg hands 3 tricks to the other side, the usual misdeals, the first dealer at random."""
+    reneg hands 3 tricks to the other side, the usual misdeals, the first dealer at random.
+    A couple sitting out a round of a progressive evening is credited with the round's
+    average side score (our reading; the text has no such evening)."""
     return RuleSet(
         target_score=500,
         set_penalty="minus_bid",
@@ -141,6 +145,7 @@ def _classic() -> RuleSet:
     "friendly", "Friendly club tournament (game to 500)",
     "tie", "failed_nil_tricks", "two_nils", "first_dealer", "bidding_starts", "both_nil_exchange",
     "big_bid_overtricks", "spades_lead", "spades_broken", "player_contract", "bag_overflow", "bids_total",
+    "sit_out_credit",
 )  # fmt: skip
 def _friendly() -> RuleSet:
     """A club's friendly tournament: each player's own bid is scored on its own ("if a player makes
@@ -165,7 +170,9 @@ def _friendly() -> RuleSet:
     bidding 10 or more together is scored as one side contract, bags on top; a reneg's 3
     books and table talk's 1 book come off the offending player's own tricks, so that player
     alone must still make their bid. The flyer does not say whether the four bids must add up
-    to 13: our reading, they need not."""
+    to 13: our reading, they need not.
+    A couple sitting out a round of a progressive evening is credited with the round's
+    average side score (our reading; the text has no such evening)."""
     return RuleSet(
         target_score=500,
         contract="player",
@@ -265,7 +272,7 @@ _LEAGUE_MISDEALS = ("table_talk_in_bidding", "no_face_cards", "no_spades", "wron
 @_preset(
     "league-300", "League game to 300 (30-minute matches, jokers deck)",
     "big_bid_penalty", "big_bid_overtricks", "bag_overflow", "misdeal_timing", "joker_ranks", "reneg_trick_points",
-    "player_bids", "failed_nil_tricks", "spades_broken", "bids_total", "tie",
+    "player_bids", "failed_nil_tricks", "spades_broken", "bids_total", "tie", "sit_out_credit",
 )  # fmt: skip
 def _league_300() -> RuleSet:
     """A league's games to 300 within a 30-minute match, played with both jokers as the top trumps
@@ -289,7 +296,9 @@ def _league_300() -> RuleSet:
     during the bidding as one: our reading, that one is called during the bidding, the
     others before it. Silent in the text, our reading: the four bids need not add up to 13,
     and equal scores past the target (untimed) play one more hand, as the text says of a
-    game tied when time runs out."""
+    game tied when time runs out.
+    A couple sitting out a round of a progressive evening is credited with the round's
+    average side score (our reading; the text has no such evening)."""
     return RuleSet(
         target_score=300,
         set_penalty="minus_bid",
@@ -324,13 +333,15 @@ def _league_300() -> RuleSet:
 @_preset(
     "championship-500", "League championship game to 500 (jokers deck)",
     "big_bid_penalty", "big_bid_overtricks", "bag_overflow", "misdeal_timing", "joker_ranks", "reneg_trick_points",
-    "player_bids", "failed_nil_tricks", "spades_broken", "time_limit", "bids_total", "tie",
+    "player_bids", "failed_nil_tricks", "spades_broken", "time_limit", "bids_total", "tie", "sit_out_credit",
 )  # fmt: skip
 def _championship_500() -> RuleSet:
     """The league's championship game: as the league game but to 500, with nil 100, blind
     nil 200, both nils 200, 10 for 200 (set: minus 200) and a bag limit of ten costing 100 (the count goes
     back to 0). Our reading: the 30-minute match limit does not apply, the championship game
-    is played out."""
+    is played out.
+    A couple sitting out a round of a progressive evening is credited with the round's
+    average side score (our reading; the text has no such evening)."""
     return dataclasses.replace(
         PRESETS["league-300"].rules,
         target_score=500,
