@@ -22,7 +22,7 @@ from scoring import InvalidHand
 from tournament.formats.knockout.reports import place_rows
 from tournament.formats.league.standings import championship_places, league_standings
 from tournament.formats.registry import format_of
-from tournament.models import Game, Hand, Payment, Payout, Tournament
+from tournament.models import Game, Hand, Match, Payment, Payout, Tournament
 from tournament.money.ledger import fees_due, ledger
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -358,6 +358,15 @@ def test_events_played_before_the_rules_third_pass_keep_their_scores():
     event("League, its own both-nil rule", "league-300", {"both_nil": "all_or_nothing", "both_nil_points": 150})
     event("Evening", "progressive")
     event("Evening to 500", "progressive-500")
+    cup = event("Cup", "progressive-500", played=False)  # its final plays the championship's rules
+    final = models["Match"].objects.create(tournament=cup, key="F", stage="final", round=1, number=1, position=1,
+                                           preset="championship-500")  # fmt: skip
+    models["Match"].objects.create(tournament=cup, key="F2", stage="final", round=1, number=2,
+                                              position=2, preset="championship-500")  # fmt: skip
+    game = models["Game"].objects.get(round__tournament=cup)
+    game.match = final
+    game.save()
+    models["Hand"].objects.create(game=game, number=1, misdeal="no_spades")
 
     _migrate(("tournament", "0015_rules_third_pass"))
     overrides = dict(Tournament.objects.values_list("name", "rule_overrides"))
@@ -370,6 +379,10 @@ def test_events_played_before_the_rules_third_pass_keep_their_scores():
                                           "reneg_trick_points": 10, "reneg_points_to_opponents": 0},
         "Evening": {"tie_hand_counts": True},
         "Evening to 500": {},
+        "Cup": {},
     }  # fmt: skip
+    matches = dict(Match.objects.values_list("key", "rule_overrides"))
+    assert matches == {"F": {"reneg_trick_points": 10, "reneg_points_to_opponents": 0, "both_nil": "separate",
+                             "both_nil_points": None}, "F2": {}}  # fmt: skip
     friendly = Game.objects.get(round__tournament__name="Friendly")
     assert friendly.replay(list(friendly.hands.all())).game.scores == (60, 43)  # as scored when it was played
