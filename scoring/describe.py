@@ -455,8 +455,8 @@ def _penalties(rules: RuleSet, say: _Sayer) -> tuple[str, ...]:
     if rules.table_talk_tricks:
         lines.append(
             f"Table talk: if an opponent or the dealer believes partners are talking about the game, the dealer "
-            f"makes the call; each incident takes {quantity(rules.table_talk_tricks, 'trick')} off the guilty side, "
-            "scoring for nobody."
+            f"makes the call; each incident takes {quantity(rules.table_talk_tricks, 'trick')} off the guilty "
+            f"{'player' if rules.contract == 'player' else 'side'}, scoring for nobody."
         )
     if lines and rules.contract == "player":
         lines.append(say("player_contract", "Penalty tricks come off the offending player's own tricks."))

@@ -140,19 +140,16 @@ def _reneg_tricks_given(rules: RuleSet, side: SideHand) -> int:
     return min(side.reneges * rules.reneg_tricks, first.tricks + second.tricks)
 
 
-def _big(rules: RuleSet, side: SideHand) -> bool:
-    """Whether the side's combined bid is a big bid (scored as one side contract whatever ``contract``)."""
-    return rules.big_bid is not None and side_contract(rules, side.players) >= rules.big_bid
-
-
 def _score_players(
     rules: RuleSet, players: Sequence[PlayerHand], received: int, words: list[str] | None
 ) -> tuple[int, int, bool]:
     """(points, bags, made) under ``contract: "player"``: each player's bid scored on its own
     from their own tricks less their own penalty tricks, then summed; ``made``: every bid made.
 
-    Tricks received from the other side's reneges first fill a set player's shortfall, then
-    count beyond the first bid, as they would for a side contract.
+    A side whose bids together reach ``big_bid`` is scored as one side contract, on the tricks
+    its players have left after their own penalties. Tricks received from the other side's
+    reneges first fill a set player's shortfall, then count beyond the first bid, as they would
+    for a side contract.
     """
     counted = [max(0, p.tricks - p.reneges * rules.reneg_tricks - p.table_talk * rules.table_talk_tricks)
                for p in players]  # fmt: skip
@@ -161,16 +158,8 @@ def _score_players(
         nil = nils.index(True)
         counted[1 - nil] += counted[nil]
         counted[nil] = 0
-    shares = [0, 0]
-    for i, player in enumerate(players):
-        if not nils[i]:
-            shares[i] = min(received, max(0, int(player.bid) - counted[i]))
-            received -= shares[i]
-    shares[nils.index(False)] += received
     points = bags = 0
-    made = True
-    for i, (player, label) in enumerate(zip(players, ("One partner", "The other"), strict=True)):
-        start = len(words) if words is not None else 0
+    for i, player in enumerate(players):
         if nils[i]:
             points += _score_nil(rules, player, words)
             if counted[i] and rules.failed_nil_tricks == "bags":
@@ -179,10 +168,25 @@ def _score_players(
                 if words is not None:
                     words.append(f"The failed nil's {quantity(counted[i], 'trick')}: bags, "
                                  f"{signed(counted[i] * rules.overtrick_points)}")  # fmt: skip
-        else:
-            own, over, ok = _score_contract(rules, int(player.bid), counted[i], shares[i], words)
-            points, bags, made = points + own, bags + over, made and ok
-        if words is not None and len(words) > start and not any(nils):  # a nil's lines name it
+    contract = side_contract(rules, players)
+    if rules.big_bid is not None and contract >= rules.big_bid:
+        taken = sum(c for c, nil in zip(counted, nils, strict=True) if not nil)
+        own, over, made = _score_contract(rules, contract, taken, received, words)
+        return points + own, bags + over, made
+    shares = [0, 0]
+    for i, player in enumerate(players):
+        if not nils[i]:
+            shares[i] = min(received, max(0, int(player.bid) - counted[i]))
+            received -= shares[i]
+    shares[nils.index(False)] += received
+    made = True
+    for i, (player, label) in enumerate(zip(players, ("One partner", "The other"), strict=True)):
+        if nils[i]:
+            continue
+        start = len(words) if words is not None else 0
+        own, over, ok = _score_contract(rules, int(player.bid), counted[i], shares[i], words)
+        points, bags, made = points + own, bags + over, made and ok
+        if words is not None and len(words) > start and not any(nils):  # beside a nil, one bid needs no name
             words[start] = f"{label}: {words[start][0].lower()}{words[start][1:]}"
     return points, bags, made
 
@@ -199,7 +203,7 @@ def _score_side(
     has_nil = rules.nil_points is not None
     first_nil = type(first.bid) is str or (has_nil and first.bid == 0)
     second_nil = type(second.bid) is str or (has_nil and second.bid == 0)
-    if rules.contract == "player" and not (first_nil and second_nil) and not _big(rules, side):
+    if rules.contract == "player" and not (first_nil and second_nil):
         points, bags, made = _score_players(rules, side.players, received, words)
     elif not first_nil and not second_nil:
         counted = first.tricks + second.tricks - penalty
@@ -383,7 +387,7 @@ def _score_both_nil(
                 words.append(f"{quantity(received, 'received trick')} (bags): {extra}")
         else:
             points += received * per_trick
-            if words is not None:
+            if words is not None and per_trick:  # worth nothing (004): the 30 awarded says it all
                 words.append(
                     f"{quantity(received, 'received trick')} × {per_trick} (never bags): {signed(received * per_trick)}"
                 )

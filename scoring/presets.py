@@ -361,6 +361,30 @@ def _championship_500() -> RuleSet:
 FINAL_PRESETS: dict[str, str] = {"league-300": "championship-500"}
 
 
+# What the rules' third pass (2026-11) changed in the presets, field by field: an event (or a
+# match under its own preset) played before it keeps these values, so its scores do not move.
+BEFORE_THIRD_PASS: dict[str, dict[str, Any]] = {
+    "friendly": {"contract": "side"},
+    "league-300": {
+        "reneg_trick_points": 10, "reneg_points_to_opponents": 0, "both_nil": "separate", "both_nil_points": None,
+    },
+    "championship-500": {
+        "reneg_trick_points": 10, "reneg_points_to_opponents": 0, "both_nil": "separate", "both_nil_points": None,
+    },
+}  # fmt: skip
+
+
+def played_before_third_pass(preset: str, overrides: Mapping[str, Any]) -> dict[str, Any]:
+    """``overrides`` of an event (or match) played under ``preset`` before the rules' third pass,
+    with the values it was scored by for each field it did not set: the preset's old values,
+    and the extra hand of a tied round counted (as every round of so many hands counted it)."""
+    old = dict(BEFORE_THIRD_PASS.get(preset, {}))
+    hands = PRESETS[preset].rules.hands_per_round if preset in PRESETS else None
+    if overrides.get("hands_per_round", hands) is not None:
+        old["tie_hand_counts"] = True
+    return {**old, **overrides}
+
+
 def preset_rules(name: str) -> RuleSet:
     """The rule set of preset ``name``; :class:`InvalidRules` names the presets otherwise."""
     return find_preset(name).rules

@@ -18,10 +18,10 @@ def validate_hand(rules: RuleSet, sides: Sequence[SideHand]) -> None:
     if len(sides) != 2:
         raise InvalidHand("a hand has exactly two sides", field="teams")
     first, second = sides
-    _validate_standing(rules, first, 1)
-    _validate_standing(rules, second, 2)
     _validate_offenders(rules, first, 1)
     _validate_offenders(rules, second, 2)
+    _validate_standing(rules, first, 1)
+    _validate_standing(rules, second, 2)
     first_short = _validate_side(rules, first, 1, trailing_by=second.score - first.score)
     second_short = _validate_side(rules, second, 2, trailing_by=first.score - second.score)
     if first_short or second_short:
@@ -68,6 +68,8 @@ def _validate_offenders(rules: RuleSet, side: SideHand, team: int) -> None:
                 raise InvalidHand("must be a whole number, 0 or more", field=name, team=team, player=player,
                                   code="not_whole")  # fmt: skip
         total = getattr(side, name)
+        if not _is_int(total):
+            continue  # the side's own count is refused with the standing
         if rules.contract == "player" and sum(counts) != total:
             raise InvalidHand(
                 f"each {label} comes off the tricks of the player who committed it: say which player for each "

@@ -18,6 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scoring import HandEntry
+from scoring.presets import played_before_third_pass
 from tests.conftest import finish_game, make_tournament
 from tests.events import EVENTS, correct_hand, one_hand
 from tournament.events.services import update_tournament
@@ -423,6 +424,12 @@ def _match_game(data: dict, key: str) -> dict:
 
 
 BAD_KNOCKOUTS = [
+    ("rule overrides on a match playing by the event's rules", lambda d: _match(d, "W1-2").update(
+        rule_overrides={"bag_limit": 5}), ["Match W1-2", "only a match under a rule set of its own has them"]),
+    ("a final's overrides that make no rule set", lambda d: _match(d, "F1").update(rule_overrides={"bag_limit": "x"}),
+     ["Match F1", "rule_overrides: bag_limit: must be a whole number or null"]),
+    ("a final's overrides naming a preset", lambda d: _match(d, "F1").update(rule_overrides={"preset": "classic"}),
+     ["Match F1", "a match's preset is its format's"]),
     ("a match stage that does not exist", lambda d: _match(d, "W1-2").update(stage="semis"),
      ["Match W1-2", "stage", "'semis' is not a valid choice"]),
     ("a league match in a knockout", lambda d: _match(d, "W1-2").update(stage="league"),
@@ -687,3 +694,22 @@ def test_a_payouts_method_travels_with_the_file_and_an_older_file_pays_in_cash(e
     assert Payout.objects.get(prize__tournament=import_tournament(with_method)).method == "card"
     del _prize(exported, "place")["payouts"][0]["method"]
     assert Payout.objects.get(prize__tournament=import_tournament(exported)).method == "cash"
+
+
+@pytest.mark.parametrize(
+    ("preset", "field", "kept"),
+    [("friendly", "contract", "side"), ("league-300", "reneg_points_to_opponents", 0)],
+)
+def test_an_export_made_before_the_rules_third_pass_keeps_the_rules_its_hands_were_scored_by(db, preset, field, kept):
+    event = make_tournament(couples=2, preset=preset, split=False)
+    game = start_play(tournament=event).games.get()
+    start_round(round_=game.round)
+    finish_game(game, hands=1)
+    old = json.loads(json.dumps(export_tournament(event)))
+    old["format"] = "spades-director/1"
+    copy_ = import_tournament(old)
+    assert copy_.rule_overrides == {**played_before_third_pass(preset, {}), **event.rule_overrides}
+    assert getattr(copy_.rules, field) == kept
+    unplayed = json.loads(json.dumps(export_tournament(make_tournament(couples=2, preset=preset, split=False))))
+    unplayed["format"] = "spades-director/1"
+    assert import_tournament(unplayed).rule_overrides == {}  # not played yet: today's rules

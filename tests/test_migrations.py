@@ -358,6 +358,7 @@ def test_events_played_before_the_rules_third_pass_keep_their_scores():
     event("League, its own both-nil rule", "league-300", {"both_nil": "all_or_nothing", "both_nil_points": 150})
     event("Evening", "progressive")
     event("Evening to 500", "progressive-500")
+    event("Rounds of 4", "tennessee", {"hands_per_round": 4, "target_score": None})
     cup = event("Cup", "progressive-500", played=False)  # its final plays the championship's rules
     final = models["Match"].objects.create(tournament=cup, key="F", stage="final", round=1, number=1, position=1,
                                            preset="championship-500")  # fmt: skip
@@ -379,6 +380,7 @@ def test_events_played_before_the_rules_third_pass_keep_their_scores():
                                           "reneg_trick_points": 10, "reneg_points_to_opponents": 0},
         "Evening": {"tie_hand_counts": True},
         "Evening to 500": {},
+        "Rounds of 4": {"hands_per_round": 4, "target_score": None, "tie_hand_counts": True},
         "Cup": {},
     }  # fmt: skip
     matches = dict(Match.objects.values_list("key", "rule_overrides"))

@@ -347,3 +347,13 @@ def test_every_preset_lists_the_contract_and_the_big_bid_bonus():
     assert {name: (p["rules"]["contract"], p["rules"]["big_bid_bonus"]) for name, p in listing.items()} == {
         name: ("player" if name == "friendly" else "side", None) for name in PRESETS
     }
+
+
+def test_002_a_nil_bidders_reneg_comes_off_the_nil_not_the_partners_big_bid():
+    # North bid nil, took 1 and reneged; South bid 10 and took 10: South's 10 stands (+200), the nil fails.
+    teams = [
+        {"players": [{"bid": "nil", "tricks": 1, "reneges": 1}, {"bid": 10, "tricks": 10}]},
+        {"players": [{"bid": 1, "tricks": 1}, {"bid": 1, "tricks": 1}]},
+    ]
+    out = json.loads(run(stdin=json.dumps({"rules": "friendly", "teams": teams})).stdout)
+    assert (out["teams"][0]["points"], out["teams"][0]["bags"]) == (200 - 100, 0)

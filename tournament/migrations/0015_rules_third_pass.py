@@ -4,41 +4,29 @@
 a match's own rule overrides, and the old rules kept for events already played.
 
 The presets changed how some hands score (friendly scores each player's own bid, the league's
-reneg always pays 30 and its two nils score as a pair, a progressive round's tie-breaking hand
-no longer counts). An event or match with hands keeps its scores: the preset's old values are
-written into its overrides, for each field it did not override already.
+reneg always pays 30 and its two nils score as a pair, a round's tie-breaking hand no longer
+counts). An event or match with hands keeps its scores: the values it was scored by are written
+into its overrides, for each field it did not override already
+(:func:`scoring.presets.played_before_third_pass`, which an older export's import uses too).
 """
 
 from django.db import migrations, models
 
-# The values each changed preset had before this migration, field by field.
-OLD_VALUES = {
-    "friendly": {"contract": "side"},
-    "league-300": {
-        "reneg_trick_points": 10, "reneg_points_to_opponents": 0, "both_nil": "separate", "both_nil_points": None,
-    },
-    "championship-500": {
-        "reneg_trick_points": 10, "reneg_points_to_opponents": 0, "both_nil": "separate", "both_nil_points": None,
-    },
-    "progressive": {"tie_hand_counts": True},
-}  # fmt: skip
-
-
-def _keep(overrides: dict, preset: str) -> dict:
-    return {**OLD_VALUES[preset], **overrides}
-
+from scoring.presets import played_before_third_pass
 
 def keep_played_scores(apps, schema_editor):
     tournaments = apps.get_model("tournament", "Tournament")
     matches = apps.get_model("tournament", "Match")
     hands = apps.get_model("tournament", "Hand")
-    for tournament in tournaments.objects.filter(preset__in=OLD_VALUES):
-        if hands.objects.filter(game__round__tournament=tournament).exists():
-            tournament.rule_overrides = _keep(tournament.rule_overrides, tournament.preset)
+    for tournament in tournaments.objects.filter(pk__in=hands.objects.values("game__round__tournament")):
+        kept = played_before_third_pass(tournament.preset, tournament.rule_overrides)
+        if kept != tournament.rule_overrides:
+            tournament.rule_overrides = kept
             tournament.save(update_fields=["rule_overrides"])
-    for match in matches.objects.filter(preset__in=OLD_VALUES):
-        if hands.objects.filter(game__match=match).exists():
-            match.rule_overrides = _keep(match.rule_overrides, match.preset)
+    for match in matches.objects.exclude(preset="").filter(pk__in=hands.objects.values("game__match")):
+        kept = played_before_third_pass(match.preset, match.rule_overrides)
+        if kept != match.rule_overrides:
+            match.rule_overrides = kept
             match.save(update_fields=["rule_overrides"])
 
 

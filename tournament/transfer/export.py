@@ -49,7 +49,9 @@ from tournament.models import (
     Tournament,
 )
 
-FORMAT = "spades-director/1"
+FORMAT = "spades-director/2"
+# Exports made before the rules' third pass: their hands were scored by the presets as they were then.
+FORMAT_BEFORE_THIRD_PASS = "spades-director/1"
 TOURNAMENT_FIELDS = [
     "name", "venue", "preset", "rule_overrides", "format", "rounds_planned", "seating_order", "seating_seed",
     "prize_ties", "require_confirmation", "paper_size", "status",

@@ -50,11 +50,13 @@ from tournament.models import (
 )
 from tournament.transfer.export import (
     CLOCK_FIELDS,
+    FORMAT_BEFORE_THIRD_PASS,
     GAME_MATCH_FIELDS,
     MATCH_FIELDS,
     TEAM_FORMAT_FIELDS,
     TOURNAMENT_FIELDS,
 )
+from tournament.transfer.match_rules import check_match_rules, keep_the_rules_played
 from tournament.transfer.rows import CENT, Row, clean, fail
 
 TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")
@@ -104,6 +106,10 @@ def check(data: dict[str, Any], *, replace: Tournament | None = None) -> Plan:
     matches = _matches(plan, root.items("matches", "matches", optional=True), tables, clocks)
     plan.format.read_import(plan, tournament_row.data)  # before the games are scored: a final's rules
     rounds = root.items("rounds", "rounds")
+    if data.get("format") == FORMAT_BEFORE_THIRD_PASS:
+        keep_the_rules_played(plan.tournament, plan.matches, rounds)
+    for match in plan.matches:
+        check_match_rules(match)
     if plan.by_rounds and len(rounds) > plan.tournament.rounds_planned:
         fail("Rounds", f"{len(rounds)} rounds but the tournament plans {plan.tournament.rounds_planned}", "rounds")
     for index, entry in enumerate(rounds, start=1):

@@ -1,0 +1,55 @@
+"""Where the director's links lead: addresses phones cannot open, and the nav's standings link."""
+
+import re
+
+import pytest
+from django.urls import reverse
+
+from tests.conftest import make_tournament
+from tests.test_league import make_league
+from tournament.play.links import unreachable_by_phones
+
+
+@pytest.mark.parametrize(
+    ("base", "unreachable"),
+    [("http://127.0.0.1:8000", True), ("http://localhost:8000", True), ("http://[::1]:8000", True),
+     ("http://127.0.1.1", True), ("http://192.168.1.20:8000", False), ("https://club.example", False)],
+)  # fmt: skip
+def test_links_at_a_loopback_address_are_unreachable_by_phones(base, unreachable, monkeypatch):
+    monkeypatch.setattr("tournament.play.links.network_address", lambda: "192.168.1.20")
+    found = unreachable_by_phones(base)
+    assert (found is not None) is unreachable
+    if found:
+        assert (found.address, found.network_url) == (base, "http://192.168.1.20:8000")
+
+
+@pytest.mark.parametrize("page", ["links", "print"])
+@pytest.mark.parametrize(("base", "warned"), [("http://127.0.0.1:8000", True), ("http://192.168.1.20:8000", False)])
+def test_the_links_and_print_pages_warn_when_phones_cannot_reach_the_address(
+    director_client, running_round, tournament, settings, monkeypatch, page, base, warned
+):
+    settings.SPADES_BASE_URL = base
+    monkeypatch.setattr("tournament.play.links.network_address", lambda: "192.168.1.20")
+    url = (
+        reverse("director:round_links", args=[tournament.pk, 1])
+        if page == "links"
+        else reverse("director:print", args=[tournament.pk])
+    )
+    html = director_client.get(url).content.decode()
+    assert ("Phones cannot open these links" in html) is warned
+    if warned:
+        assert 'href="http://192.168.1.20:8000/' in html and "runserver 0.0.0.0:8000" in html
+        assert "DJANGO_ALLOWED_HOSTS=192.168.1.20," in html
+
+
+@pytest.mark.parametrize(
+    ("make_event", "lands_on"), [(make_tournament, "director:standings"), (make_league, "director:league_table")]
+)
+def test_the_navs_standings_link_goes_where_the_format_keeps_its_standings(director_client, make_event, lands_on):
+    tournament = make_event()
+    dashboard = director_client.get(reverse("director:dashboard", args=[tournament.pk])).content.decode()
+    link = re.search(r'<a href="([^"]+)" >Standings</a>', dashboard)
+    assert link is not None and link[1] == reverse("director:standings", args=[tournament.pk])
+    page = director_client.get(link[1], follow=True)
+    assert page.request["PATH_INFO"] == reverse(lands_on, args=[tournament.pk])
+    assert 'aria-current="page">Standings</a>' in page.content.decode()
