@@ -169,3 +169,19 @@ def test_a_stranger_cannot_confirm_a_correction(client, django_user_model, paid)
     client.force_login(django_user_model.objects.create_user("sam", password="a-long-password-1", is_staff=True))
     game, response = _post(client, paid, table=2, ns_tricks=9, **{CONFIRM_FIELD: "anything"})
     assert response.status_code == 404 and game.hands.get(number=1).version == 1
+
+
+@pytest.mark.django_db
+def test_a_rule_change_that_moves_paid_places_names_them_before_the_director_confirms(director_client, paid):
+    from tests.test_rule_change import _post as post_rules
+
+    # Every bag costing 100 sinks North–South (a bag a hand), so East–West lead and first prize is theirs.
+    response = post_rules(director_client, paid, '{"bag_limit": 1, "bag_penalty": 100}')
+    html = response.content.decode()
+    assert "Prizes already paid would belong to someone else" in html
+    payees = sorted(p.recipient for p in Payout.objects.filter(prize__tournament=paid))
+    assert all(name in html for name in payees)
+    assert Tournament.objects.get(pk=paid.pk).rule_overrides == {}  # nothing changed before confirming
+    confirmed = post_rules(director_client, paid, '{"bag_limit": 1, "bag_penalty": 100}', confirm_rules="yes")
+    assert confirmed.status_code == 302
+    assert len(payouts_to_review(paid)) == len(payees)  # the prizes page lists them to review

@@ -42,6 +42,8 @@ class RuleChangePreview:
     # Why the format cannot take the results the new rules give (a finished bracket's final left
     # undecided), or "" when it can.
     blocked: str = ""
+    # Prizes already paid that the new rules' standings give someone else (PayoutMove).
+    paid_moves: tuple = ()
 
     @property
     def closed_rounds(self) -> list[int]:

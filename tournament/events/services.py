@@ -25,6 +25,7 @@ from tournament.events.rule_change import RuleChangePreview, preview
 from tournament.formats.registry import format_of
 from tournament.locking import lock_tournament
 from tournament.models import Game, Hand, Membership, Round, Tournament
+from tournament.money.winners import PaidPlacesMove, paid_places
 from tournament.play.board import hands_by_game
 
 User = AbstractBaseUser | None
@@ -103,6 +104,7 @@ def preview_update(
     it back: no game is scored differently from the way the change itself would score it."""
     try:
         with transaction.atomic():
+            paid = paid_places(lock_tournament(tournament.pk))  # who held the paid prizes before
             locked, before = _changed(tournament, changes, settings)
             if _rules_of_games(locked) == before:
                 raise _DryRun(RuleChangePreview([]))
@@ -110,8 +112,12 @@ def preview_update(
             if not result.refused:  # what the format would refuse of the results the new rules give
                 try:
                     _rescore_all(locked)
+                    if paid is not None:
+                        paid.check()
                 except ValidationError as error:
                     result = replace(result, blocked=" ".join(error.messages))
+                except PaidPlacesMove as moved:  # the director sees them before confirming
+                    result = replace(result, paid_moves=tuple(moved.moves))
             raise _DryRun(result)
     except _DryRun as dry_run:
         return dry_run.result
