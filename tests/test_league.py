@@ -875,12 +875,7 @@ def test_the_league_page_says_how_the_season_is_played_and_offers_the_championsh
     build_schedule(tournament=tournament)
     final_rules = "League championship game to 500 (jokers deck)"
     assert "the top 2 of the league table play the championship" in director_client.get(url).content.decode()
-    for night in (1, 2):
-        round_ = open_night(tournament=tournament, night=night)
-        start_round(round_=round_)
-        (match,) = [m for m in league_matches(tournament) if m.round == night]
-        finish(match, winner=tournament.teams.get(number=1), home_points=300, away_points=100)
-        close_round(round_=round_)
+    play_nights_won_by_team_1(tournament, nights=(1, 2))
     page = director_client.get(url).content.decode()
     assert f"The top 2 of the league table play the final, under {final_rules}." in page
     assert "Start the championship" in page
@@ -891,3 +886,13 @@ def test_the_league_page_says_how_the_season_is_played_and_offers_the_championsh
     finish(final, winner=final.home, home_points=500, away_points=200)
     table = director_client.get(reverse("director:league_table", args=[tournament.pk])).content.decode()
     assert f"Places from the championship, its final played under {final_rules}" in table
+
+
+def play_nights_won_by_team_1(tournament: Tournament, *, nights: tuple[int, ...]) -> None:
+    """Open, play and close each of ``nights`` of a two-team league: team 1 wins 300 to 100."""
+    for night in nights:
+        round_ = open_night(tournament=tournament, night=night)
+        start_round(round_=round_)
+        (match,) = [m for m in league_matches(tournament) if m.round == night]
+        finish(match, winner=tournament.teams.get(number=1), home_points=300, away_points=100)
+        close_round(round_=round_)

@@ -525,17 +525,12 @@ def test_a_knockouts_handout_prints_the_finals_own_rules_after_the_events(final,
 def _league_in_its_championship(tournament: Tournament | None = None) -> Tournament:
     """A league of two (Ada & Ben win both nights) whose championship final, under
     championship-500, has started."""
-    from tests.test_league import league_matches
-    from tournament.formats.league.services import build_schedule, open_night, start_championship
+    from tests.test_league import play_nights_won_by_team_1
+    from tournament.formats.league.services import build_schedule, start_championship
 
     tournament = tournament or make_league(2, legs=2, championship_teams=2, final_preset="championship-500")
     build_schedule(tournament=tournament)
-    for night in (1, 2):
-        round_ = open_night(tournament=tournament, night=night)
-        start_round(round_=round_)
-        (match,) = [m for m in league_matches(tournament) if m.round == night]
-        finish(match, winner=tournament.teams.get(number=1), home_points=300, away_points=100)
-        close_round(round_=round_)
+    play_nights_won_by_team_1(tournament, nights=(1, 2))
     assert documents.rule_handout(tournament).contexts[0]["parts"][1]["heading"] == (
         "The championship final: rules of play"
     )

@@ -747,11 +747,15 @@ def test_a_knockout_tables_saved_hand_keeps_its_teams_names_to_the_end_of_the_ga
     assert f"Game over: {home[0]} &amp; {home[1]} win." in html
 
 
-def test_under_players_own_bids_the_phone_asks_which_player_reneged(client, db):
-    tournament = make_tournament(couples=2, preset="friendly")
-    round_ = start_play(tournament=tournament)
+def _friendly_game() -> Game:
+    """The one game of a two-couple friendly evening (each player's own bid scored), started."""
+    round_ = start_play(tournament=make_tournament(couples=2, preset="friendly"))
     start_round(round_=round_)
-    game = round_.games.get()
+    return round_.games.get()
+
+
+def test_under_players_own_bids_the_phone_asks_which_player_reneged(client, db):
+    game = _friendly_game()
     html = client.get(page(game.table.token)).content.decode()
     assert 'name="north_reneges"' in html and 'name="west_table_talk"' in html and 'name="ns_reneges"' not in html
     values = {"north_bid": "3", "south_bid": "3", "east_bid": "2", "west_bid": "2",
@@ -764,10 +768,7 @@ def test_under_players_own_bids_the_phone_asks_which_player_reneged(client, db):
 
 
 def test_a_sides_penalty_without_its_player_is_refused_under_players_own_bids(client, db):
-    tournament = make_tournament(couples=2, preset="friendly")
-    round_ = start_play(tournament=tournament)
-    start_round(round_=round_)
-    game = round_.games.get()
+    game = _friendly_game()
     values = {"north_bid": "3", "south_bid": "3", "east_bid": "2", "west_bid": "2",
               "north_tricks": 5, "south_tricks": 3, "east_tricks": 3, "west_tricks": 2}  # fmt: skip
     response = post_hand(client, game, 1, values, ns_reneges=1)

@@ -18,16 +18,17 @@ def keep_played_scores(apps, schema_editor):
     tournaments = apps.get_model("tournament", "Tournament")
     matches = apps.get_model("tournament", "Match")
     hands = apps.get_model("tournament", "Hand")
-    for tournament in tournaments.objects.filter(pk__in=hands.objects.values("game__round__tournament")):
-        kept = played_before_third_pass(tournament.preset, tournament.rule_overrides)
-        if kept != tournament.rule_overrides:
-            tournament.rule_overrides = kept
-            tournament.save(update_fields=["rule_overrides"])
-    for match in matches.objects.exclude(preset="").filter(pk__in=hands.objects.values("game__match")):
-        kept = played_before_third_pass(match.preset, match.rule_overrides)
-        if kept != match.rule_overrides:
-            match.rule_overrides = kept
-            match.save(update_fields=["rule_overrides"])
+    _keep(tournaments.objects.filter(pk__in=hands.objects.values("game__round__tournament")))
+    _keep(matches.objects.exclude(preset="").filter(pk__in=hands.objects.values("game__match")))
+
+
+def _keep(played) -> None:
+    """Each of ``played`` (events or matches with hands) keeps the rules its hands were scored by."""
+    for row in played:
+        kept = played_before_third_pass(row.preset, row.rule_overrides)
+        if kept != row.rule_overrides:
+            row.rule_overrides = kept
+            row.save(update_fields=["rule_overrides"])
 
 
 class Migration(migrations.Migration):
