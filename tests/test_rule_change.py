@@ -97,3 +97,44 @@ def test_a_lower_bag_limit_never_leaves_a_playing_table_stuck_past_it(director_c
     assert game.ns_bags < 5  # the new limit's penalty was charged when the replay reached it
     enter_hand(game=game, number=3, entry=HandEntry.from_fields(even_hand(7)), source=HandRevision.Source.TABLE)
     assert game.hands.count() == 3
+
+
+# --- the progressive format's own rules, set beside it ------------------------------------------------
+
+
+def test_the_sit_out_credit_and_the_tie_hand_are_chosen_on_the_tournament_form(director_client, tournament):
+    page = director_client.get(reverse("director:tournament_edit", args=[tournament.pk])).content.decode()
+    assert 'name="progressive-sit_out_credit"' in page and "The average of the round&#x27;s winning sides" in page
+    chosen = {"progressive-sit_out_credit": "winners_average", "progressive-tie_hand_counts": "True"}
+    assert _post(director_client, tournament, "", **chosen).status_code == 302
+    tournament.refresh_from_db()
+    assert tournament.rule_overrides == {"sit_out_credit": "winners_average", "tie_hand_counts": True}
+    assert (tournament.rules.sit_out_credit, tournament.rules.tie_hand_counts) == ("winners_average", True)
+    # Back to the preset's own choices: nothing is overridden, and the handout marks them as our reading again.
+    _post(director_client, tournament, "", **{"progressive-sit_out_credit": "round_average",
+                                              "progressive-tie_hand_counts": "False"})  # fmt: skip
+    tournament.refresh_from_db()
+    assert tournament.rule_overrides == {}
+
+
+def test_a_form_without_the_progressive_fields_leaves_those_rules_as_they_are(director_client, tournament):
+    Tournament.objects.filter(pk=tournament.pk).update(rule_overrides={"tie_hand_counts": True})
+    assert _post(director_client, tournament, '{"overtrick_points": 1}').status_code == 302
+    tournament.refresh_from_db()
+    assert tournament.rule_overrides == {"overtrick_points": 1, "tie_hand_counts": True}
+
+
+def test_the_rule_changes_json_leaves_the_formats_own_rules_to_their_fields(director_client, tournament):
+    response = _post(director_client, tournament, '{"sit_out_credit": "none"}')
+    assert response.status_code == 422
+    errors = response.context["form"].errors.as_data()["rule_overrides"]
+    assert [e.code for e in errors] == ["format_rule_field"]
+    assert "sit_out_credit (&quot;Sitting out a round earns&quot;): set with its own field" in response.content.decode()
+    assert Tournament.objects.get(pk=tournament.pk).rule_overrides == {}
+
+
+@pytest.mark.parametrize("value", ["everything", "maybe"])
+def test_a_progressive_rule_outside_its_choices_is_refused_naming_it(director_client, tournament, value):
+    response = _post(director_client, tournament, "", **{"progressive-sit_out_credit": value})
+    assert response.status_code == 422 and "Select a valid choice" in response.content.decode()
+    assert Tournament.objects.get(pk=tournament.pk).rule_overrides == {}

@@ -42,7 +42,9 @@ class TournamentForm(forms.ModelForm):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         if self.instance.pk and self.instance.rule_overrides:
-            self.initial["rule_overrides"] = json.dumps(self.instance.rule_overrides)
+            own = format_named(self.instance.format).rule_fields  # the format's own form shows those
+            shown = {name: value for name, value in self.instance.rule_overrides.items() if name not in own}
+            self.initial["rule_overrides"] = json.dumps(shown) if shown else ""
         if not self.instance.pk:
             # A new tournament's final takes the rule set its preset's text names for it
             # (static/js/app.js fills it in when the preset is chosen; the director may change it).
@@ -120,7 +122,23 @@ class TournamentForm(forms.ModelForm):
             return data
         if data.get("format") and not self._as_stored(data):
             self._check_partners(rules, data)
+        if data.get("format"):
+            self._leave_to_the_format(data)
         return data
+
+    def _leave_to_the_format(self, data: dict[str, Any]) -> None:
+        """Rule fields the chosen format's own settings set are set there, not in the JSON (which
+        does not show them, so the stored ones are kept until those settings change them)."""
+        own = format_named(data["format"]).rule_fields
+        settings = self.chosen_settings()
+        given = [name for name in own if name in data["rule_overrides"]]
+        if given and settings is not None:
+            labels = ", ".join(f'{name} ("{settings.fields[name].label}")' for name in given)
+            message = f"{labels}: set with its own field in this format's settings, not here."
+            self.add_error("rule_overrides", ValidationError(message, code="format_rule_field"))
+            return
+        stored = self.instance.rule_overrides if self.instance.pk else {}
+        data["rule_overrides"] = {**data["rule_overrides"], **{n: stored[n] for n in own if n in stored}}
 
     def _as_stored(self, data: dict[str, Any]) -> bool:
         """Whether the rules and format are the saved tournament's: a tournament the form can

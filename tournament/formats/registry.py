@@ -93,6 +93,9 @@ class EventFormat:
     # The core tournament fields the format uses, beyond those every format uses: the tournament
     # form shows them only when this format is chosen.
     uses: tuple[str, ...] = ()
+    # Rule-set fields the format's settings form sets (stored in the tournament's rule overrides):
+    # the rule changes' JSON leaves them to that form.
+    rule_fields: tuple[str, ...] = ()
     # Everyone's pages (URL names): the public page and the projector, reached at /s/<id>/ and
     # /s/<id>/projector/ whatever the format, and the director's Standings tab.
     public_page = "public:standings"

@@ -4,10 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from django import forms
 from django.urls import reverse
 
 from scoring.describe import Section
+from scoring.presets import preset_rules
+from scoring.rules import RuleSet
 from tournament.formats.progressive import movement, urls
+from tournament.formats.progressive.forms import ProgressiveRulesForm
 from tournament.formats.progressive.handout import handout_section, sit_out_sentence, tie_hand_sentence
 from tournament.formats.progressive.simulation import SIMULATION
 from tournament.formats.progressive.standings import standings_rows
@@ -21,6 +25,7 @@ class Progressive(EventFormat):
     """Progressive tables: a movement seats each round; results move players when it closes."""
 
     uses = ("rounds_planned", "seating_order", "prize_ties")
+    rule_fields = ("sit_out_credit", "tie_hand_counts")
     places_text = TIEBREAK_TEXT
     standings_partial = "progressive/standings.html#standings"
     urls = urls
@@ -35,6 +40,15 @@ class Progressive(EventFormat):
             if split
             else "Progressive tables, fixed partners (team scores)"
         )
+
+    def settings_form(self, tournament: Tournament | None, data: Any = None) -> forms.Form | None:
+        rules = tournament.rules if tournament is not None else RuleSet()
+        return ProgressiveRulesForm(data, rules=rules, prefix="progressive")
+
+    def save_settings(self, *, tournament: Tournament, form: forms.Form) -> None:
+        assert isinstance(form, ProgressiveRulesForm)
+        tournament.rule_overrides = form.overrides(tournament, preset_rules(tournament.preset))
+        tournament.save(update_fields=["rule_overrides"])
 
     def start(self, *, tournament: Tournament, by: User = None) -> Round:
         return movement.seat_first_round(tournament=tournament, by=by)
