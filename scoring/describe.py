@@ -139,7 +139,8 @@ def _cards(rules: RuleSet, say: _Sayer) -> tuple[str, ...]:
     if rules.deck == "jokers":
         lines = [
             "Both jokers are added and the two of hearts and two of diamonds are taken out, so there "
-            "are still 52 cards, 13 dealt to each player one at a time. Partners sit opposite.",
+            "are still 52 cards, 13 dealt to each player one at a time.",
+            say("seating", "Partners sit opposite each other."),
             "Spades are always trump, ranking from the top: big joker, little joker, two of spades, "
             "then ace, king, queen and down to three of spades. The jokers count as spades.",
             say(
@@ -152,7 +153,8 @@ def _cards(rules: RuleSet, say: _Sayer) -> tuple[str, ...]:
         ]
     else:
         lines = [
-            "A standard pack of 52 cards, 13 dealt to each player one at a time. Partners sit opposite.",
+            "A standard pack of 52 cards, 13 dealt to each player one at a time.",
+            say("seating", "Partners sit opposite each other."),
             "In every suit the ace is high, then king, queen, jack, ten and down to two. Spades are "
             "always trump: any spade beats any card of another suit.",
         ]
@@ -249,11 +251,14 @@ def _play(rules: RuleSet, say: _Sayer) -> tuple[str, ...]:
     lines = [
         first,
         "Follow suit if you can; if you cannot, play any card, a spade (trumping) or another suit.",
-        "A trick goes to the highest spade in it, or else to the highest card of the suit led; its winner leads next.",
+        "A trick goes to the highest spade in it, or else to the highest card of the suit led.",
+        say("trick_leads", "The winner of a trick leads to the next one."),
     ]
     if rules.has_nil or rules.contract == "player":
         # A nil, or a bid scored player by player, is made or set on the player's own tricks.
-        lines.append("Every trick is kept by the player who wins it, so each player's tricks can be counted.")
+        lines.append(
+            say("tricks_kept", "Every trick is kept by the player who wins it, so each player's tricks can be counted.")
+        )
     lines.append(
         say("spades_lead", "Spades may not be led until spades are broken, unless the leader holds only spades.")
     )
@@ -535,7 +540,7 @@ def _misdeals(rules: RuleSet, say: _Sayer) -> tuple[str, ...]:
                 "bidding as one: the other side calls that one during the bidding, before the first card is led.",
             )
         )
-    lines.append(say("misdeals", "A misdeal scores nothing; the cards are shuffled and dealt again."))
+    lines.append(say("misdeal_redeal", "A misdeal scores nothing; the cards are shuffled and dealt again."))
     lines.append(_reading("the same dealer deals again after a misdeal."))
     return tuple(lines)
 

@@ -42,6 +42,10 @@ READING_FIELDS: dict[str, tuple[str, ...]] = {
     "sit_out_credit": ("sit_out_credit",),
     "tie_hand": ("tie_hand_counts",),
     "bids_total": (),
+    "seating": (),
+    "trick_leads": (),
+    "tricks_kept": (),
+    "misdeal_redeal": (),
 }
 
 
@@ -80,6 +84,7 @@ def _preset(name: str, title: str, *readings: str) -> Callable[[Callable[[], Rul
 @_preset(
     "tennessee", "Tennessee house rules (game to 500)",
     "failed_nil_tricks", "two_nils", "no_bag_penalty", "reneg", "misdeals", "first_dealer", "sit_out_credit",
+    "player_bids", "seating", "trick_leads", "tricks_kept", "misdeal_redeal",
 )  # fmt: skip
 def _tennessee() -> RuleSet:
     """A state association's house rules: game to 500, a set side loses 10 a trick bid,
@@ -90,7 +95,10 @@ def _tennessee() -> RuleSet:
     each on its own, a reneg hands 3 tricks to the other side, the usual misdeals, the first
     dealer drawn at random.
     A couple sitting out a round of a progressive evening is credited with the round's
-    average side score (our reading; the text has no such evening)."""
+    average side score (our reading; the text has no such evening).
+    Also our reading, as the game is usually played: partners sit opposite, a bid is 1 to 13
+    or nil, a trick's winner leads to the next, each player keeps the tricks they win, and a
+    misdeal scores nothing and is dealt again."""
     return RuleSet(
         target_score=500,
         set_penalty="minus_bid",
@@ -109,6 +117,7 @@ def _tennessee() -> RuleSet:
 @_preset(
     "classic", "Classic partnership Spades (game to 500)",
     "tie", "failed_nil_tricks", "no_bag_penalty", "reneg", "misdeals", "first_dealer", "sit_out_credit",
+    "seating", "trick_leads", "misdeal_redeal",
 )  # fmt: skip
 def _classic() -> RuleSet:
     """The classic partnership rules: game to 500, the dealer bids first, nil 100, double nil
@@ -119,7 +128,9 @@ def _classic() -> RuleSet:
     equal scores past 500 play one more hand, a failed nil's tricks count as overtricks, a
     reneg hands 3 tricks to the other side, the usual misdeals, the first dealer at random.
     A couple sitting out a round of a progressive evening is credited with the round's
-    average side score (our reading; the text has no such evening)."""
+    average side score (our reading; the text has no such evening).
+    Also our reading: partners sit opposite, a trick's winner leads to the next, and a misdeal
+    scores nothing and is dealt again."""
     return RuleSet(
         target_score=500,
         set_penalty="minus_bid",
@@ -204,7 +215,7 @@ def _friendly() -> RuleSet:
 
 @_preset(
     "progressive", "Progressive tables, four-hand rounds (advancing winners)",
-    "tie", "reneg", "misdeals", "sit_out_credit", "tie_hand",
+    "tie", "reneg", "misdeals", "sit_out_credit", "tie_hand",  "misdeal_redeal",
 )  # fmt: skip
 def _progressive() -> RuleSet:
     """Advancing winners: four hands a round, partners split after every round, each player
@@ -218,7 +229,8 @@ def _progressive() -> RuleSet:
     odd number of couples but not what they score: our reading, the round's average side
     score, so sitting out neither helps nor hurts. It says four hands are played: our reading,
     the extra hand of a tied round decides who moves but its points do not count, so a tied
-    table's players are not credited with more hands than everyone else."""
+    table's players are not credited with more hands than everyone else.
+    Also our reading: a misdeal scores nothing and is dealt again."""
     return RuleSet(
         target_score=None,
         set_penalty="minus_bid",
@@ -237,7 +249,7 @@ def _progressive() -> RuleSet:
 
 @_preset(
     "progressive-500", "Progressive tables, games to 500",
-    "tie", "two_nils", "reneg", "misdeals", "both_nil_exchange", "sit_out_credit",
+    "tie", "two_nils", "reneg", "misdeals", "both_nil_exchange", "sit_out_credit",  "tricks_kept", "misdeal_redeal",
 )  # fmt: skip
 def _progressive_500() -> RuleSet:
     """Standard tournament play: each table plays to 500 (both past it in one deal: the
@@ -248,7 +260,9 @@ def _progressive_500() -> RuleSet:
     chosen at random. Silent in the text, our choice as most clubs play: equal scores past
     500 play one more hand, each of two nils scored on its own, a reneg hands 3 tricks to
     the other side, the usual misdeals, no exchange when both partners bid nil, and a couple
-    sitting out a round credited with the round's average side score."""
+    sitting out a round credited with the round's average side score.
+    Also our reading: each player keeps the tricks they win (a nil is made or failed on them),
+    and a misdeal scores nothing and is dealt again."""
     return RuleSet(
         target_score=500,
         set_penalty="minus_bid",
@@ -273,6 +287,7 @@ _LEAGUE_MISDEALS = ("table_talk_in_bidding", "no_face_cards", "no_spades", "wron
     "league-300", "League game to 300 (30-minute matches, jokers deck)",
     "big_bid_penalty", "big_bid_overtricks", "bag_overflow", "misdeal_timing", "joker_ranks", "reneg_trick_points",
     "player_bids", "failed_nil_tricks", "spades_broken", "bids_total", "tie", "sit_out_credit",
+    "trick_leads", "tricks_kept", "misdeal_redeal",
 )  # fmt: skip
 def _league_300() -> RuleSet:
     """A league's games to 300 within a 30-minute match, played with both jokers as the top trumps
@@ -298,7 +313,9 @@ def _league_300() -> RuleSet:
     and equal scores past the target (untimed) play one more hand, as the text says of a
     game tied when time runs out.
     A couple sitting out a round of a progressive evening is credited with the round's
-    average side score (our reading; the text has no such evening)."""
+    average side score (our reading; the text has no such evening).
+    Also our reading: a trick's winner leads to the next, each player keeps the tricks they
+    win (a nil is made or failed on them), and a misdeal scores nothing and is dealt again."""
     return RuleSet(
         target_score=300,
         set_penalty="minus_bid",
@@ -334,6 +351,7 @@ def _league_300() -> RuleSet:
     "championship-500", "League championship game to 500 (jokers deck)",
     "big_bid_penalty", "big_bid_overtricks", "bag_overflow", "misdeal_timing", "joker_ranks", "reneg_trick_points",
     "player_bids", "failed_nil_tricks", "spades_broken", "time_limit", "bids_total", "tie", "sit_out_credit",
+    "trick_leads", "tricks_kept", "misdeal_redeal",
 )  # fmt: skip
 def _championship_500() -> RuleSet:
     """The league's championship game: as the league game but to 500, with nil 100, blind
