@@ -177,16 +177,15 @@ def first_dealer_rule(rules: RuleSet) -> str:
 def _bidding(rules: RuleSet, say: _Sayer) -> tuple[str, ...]:
     order = {
         "left_of_dealer": "Bidding starts with the player to the dealer's left and goes clockwise; each player "
-        "bids once; nobody may pass.",
-        "dealer": "The dealer bids first, then each player in turn; each player bids once; nobody may pass.",
-        "non_dealing_side": "The side that did not deal bids first, then the dealer's side; each player bids once; "
-        "nobody may pass.",
+        "bids once.",
+        "dealer": "The dealer bids first, then each player in turn; each player bids once.",
+        "non_dealing_side": "The side that did not deal bids first, then the dealer's side; each player bids once.",
     }[rules.bidding_starts]
     if rules.contract == "player":
         contract = "Each player bids the tricks they expect to take; each player's bid is their own contract."
     else:
         contract = "Each player bids the tricks they expect to take; partners' bids add up to their side's contract."
-    lines = [say("bidding_starts", order), contract]
+    lines = [say("bidding_starts", order), say("no_passing", "Nobody may pass."), contract]
     if rules.has_nil:
         low = max(rules.min_player_bid, 1)
         lines.append(

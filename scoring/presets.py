@@ -46,6 +46,7 @@ READING_FIELDS: dict[str, tuple[str, ...]] = {
     "trick_leads": (),
     "tricks_kept": (),
     "misdeal_redeal": (),
+    "no_passing": (),
 }
 
 
@@ -84,7 +85,7 @@ def _preset(name: str, title: str, *readings: str) -> Callable[[Callable[[], Rul
 @_preset(
     "tennessee", "Tennessee house rules (game to 500)",
     "failed_nil_tricks", "two_nils", "no_bag_penalty", "reneg", "misdeals", "first_dealer", "sit_out_credit",
-    "player_bids", "seating", "trick_leads", "tricks_kept", "misdeal_redeal",
+    "player_bids", "seating", "trick_leads", "tricks_kept", "misdeal_redeal", "no_passing",
 )  # fmt: skip
 def _tennessee() -> RuleSet:
     """A state association's house rules: game to 500, a set side loses 10 a trick bid,
@@ -96,8 +97,8 @@ def _tennessee() -> RuleSet:
     dealer drawn at random.
     A couple sitting out a round of a progressive evening is credited with the round's
     average side score (our reading; the text has no such evening).
-    Also our reading, as the game is usually played: partners sit opposite, a bid is 1 to 13
-    or nil, a trick's winner leads to the next, each player keeps the tricks they win, and a
+    Also our reading, as the game is usually played: partners sit opposite, nobody may pass,
+    a bid is 1 to 13 or nil, a trick's winner leads to the next, each player keeps the tricks they win, and a
     misdeal scores nothing and is dealt again."""
     return RuleSet(
         target_score=500,
@@ -117,7 +118,7 @@ def _tennessee() -> RuleSet:
 @_preset(
     "classic", "Classic partnership Spades (game to 500)",
     "tie", "failed_nil_tricks", "no_bag_penalty", "reneg", "misdeals", "first_dealer", "sit_out_credit",
-    "seating", "trick_leads", "misdeal_redeal",
+    "seating", "trick_leads", "misdeal_redeal", "no_passing",
 )  # fmt: skip
 def _classic() -> RuleSet:
     """The classic partnership rules: game to 500, the dealer bids first, nil 100, double nil
@@ -129,8 +130,8 @@ def _classic() -> RuleSet:
     reneg hands 3 tricks to the other side, the usual misdeals, the first dealer at random.
     A couple sitting out a round of a progressive evening is credited with the round's
     average side score (our reading; the text has no such evening).
-    Also our reading: partners sit opposite, a trick's winner leads to the next, and a misdeal
-    scores nothing and is dealt again."""
+    Also our reading: partners sit opposite, nobody may pass, a trick's winner leads to the
+    next, and a misdeal scores nothing and is dealt again."""
     return RuleSet(
         target_score=500,
         set_penalty="minus_bid",
@@ -287,7 +288,7 @@ _LEAGUE_MISDEALS = ("table_talk_in_bidding", "no_face_cards", "no_spades", "wron
     "league-300", "League game to 300 (30-minute matches, jokers deck)",
     "big_bid_penalty", "big_bid_overtricks", "bag_overflow", "misdeal_timing", "joker_ranks", "reneg_trick_points",
     "player_bids", "failed_nil_tricks", "spades_broken", "bids_total", "tie", "sit_out_credit",
-    "trick_leads", "tricks_kept", "misdeal_redeal",
+    "trick_leads", "tricks_kept", "misdeal_redeal", "no_passing",
 )  # fmt: skip
 def _league_300() -> RuleSet:
     """A league's games to 300 within a 30-minute match, played with both jokers as the top trumps
@@ -314,8 +315,9 @@ def _league_300() -> RuleSet:
     game tied when time runs out.
     A couple sitting out a round of a progressive evening is credited with the round's
     average side score (our reading; the text has no such evening).
-    Also our reading: a trick's winner leads to the next, each player keeps the tricks they
-    win (a nil is made or failed on them), and a misdeal scores nothing and is dealt again."""
+    Also our reading: nobody may pass, a trick's winner leads to the next, each player keeps
+    the tricks they win (a nil is made or failed on them), and a misdeal scores nothing and is
+    dealt again."""
     return RuleSet(
         target_score=300,
         set_penalty="minus_bid",
@@ -351,7 +353,7 @@ def _league_300() -> RuleSet:
     "championship-500", "League championship game to 500 (jokers deck)",
     "big_bid_penalty", "big_bid_overtricks", "bag_overflow", "misdeal_timing", "joker_ranks", "reneg_trick_points",
     "player_bids", "failed_nil_tricks", "spades_broken", "time_limit", "bids_total", "tie", "sit_out_credit",
-    "trick_leads", "tricks_kept", "misdeal_redeal",
+    "trick_leads", "tricks_kept", "misdeal_redeal", "no_passing",
 )  # fmt: skip
 def _championship_500() -> RuleSet:
     """The league's championship game: as the league game but to 500, with nil 100, blind

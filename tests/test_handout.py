@@ -101,6 +101,7 @@ READING_PHRASES = {
     "trick_leads": "the winner of a trick leads to the next",
     "tricks_kept": "every trick is kept by the player who wins it",
     "misdeal_redeal": "a misdeal scores nothing",
+    "no_passing": "nobody may pass",
     "failed_nil_tricks": "a failed nil bidder takes",
     "two_nils": "each nil is scored on its own",
     "no_bag_penalty": "extra tricks (bags) are counted but cost nothing",
@@ -348,9 +349,9 @@ def test_no_sentence_says_a_blind_nil_may_be_bid_whatever_the_score(name):
         ("friendly", "Before bidding starts, a player who was dealt no spades may call a misdeal."),
         ("friendly", "If a player is found to hold the wrong number of cards at any point of the hand, the dealer "
                      "declares a misdeal."),
-        ("progressive", "each player bids once; nobody may pass."),
+        ("progressive", "each player bids once. Nobody may pass."),
         ("progressive", "One player at each table keeps the table's bids and scores for the round."),
-        ("progressive-500", "each player bids once; nobody may pass."),
+        ("progressive-500", "each player bids once. Nobody may pass."),
         ("league-300", "During play, partners must not discuss their hands across the table."),
         ("league-300", "When both partners bid nil (any mix of nil and blind nil), the side wins 120 if both make "
                        "it, scores 0 if only one does, and loses 120 if both fail."),
