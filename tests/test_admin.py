@@ -158,3 +158,11 @@ def test_every_admin_page_renders(admin_client, finished_round):
         if obj is not None:
             change = reverse(f"admin:{meta.app_label}_{meta.model_name}_change", args=[obj.pk])
             assert admin_client.get(change).status_code == 200, meta.model_name
+
+
+def test_rule_overrides_nested_1000_deep_are_a_field_error_in_the_admin(admin_client, tournament):
+    data = _tournament_form(tournament, rule_overrides="[" * 1000 + "]" * 1000)
+    response = admin_client.post(reverse("admin:tournament_tournament_change", args=[tournament.pk]), data)
+    assert response.status_code == 200 and "Nested far too deep" in response.content.decode()
+    tournament.refresh_from_db()
+    assert tournament.rule_overrides == {}

@@ -101,7 +101,7 @@ def test_hands_saved_offline_survive_a_reload_and_arrive_once_in_order(phone_pag
         thumb.key(value)
     page.fill("#id_west_tricks", "5")
     thumb.tap("button:has-text('Save hand 4')")
-    page.wait_for_selector("p.error:has-text('The tricks add up to 20; a hand has 13.')")
+    page.wait_for_selector("p.error:has-text('The tricks add up to 20; they must make 13.')")
 
     page.context.set_offline(False)
     page.wait_for_selector("text=Hand 3 sent", timeout=15_000)

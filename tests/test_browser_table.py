@@ -198,3 +198,14 @@ def test_the_form_keeps_one_set_of_tap_cells_after_a_correction_a_dealer_change_
     page.get_by_role("button", name="Flag hand 1").click()
     page.wait_for_selector("text=the director will come over")
     _one_set_of_cells(page)
+
+
+def test_tricks_past_13_are_named_as_the_total_not_as_a_seat_to_fill_in(phone_page, table_game, screenshot):
+    page = phone_page
+    page.goto(f"/table/{table_game.table.token}/")
+    enter(page, {"north": "3", "east": "3", "south": "3", "west": "3"}, {"north": 5, "east": 5, "south": 4})
+    save(page, 1)
+    page.wait_for_selector("p.error:has-text('The tricks add up to 14; they must make 13.')")
+    assert "Enter West's number of tricks" not in page.inner_text("#hand-form")
+    screenshot(page, "table-tricks-past-13")
+    assert not table_game.hands.exists()

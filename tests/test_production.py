@@ -94,6 +94,16 @@ def test_a_server_error_is_logged_to_stderr_with_its_traceback(director_client, 
     assert "Internal Server Error: /t/" in log and "Traceback" in log and "RuntimeError: the ledger broke" in log
 
 
+def test_a_rejected_host_header_is_logged_to_stderr(client, monkeypatch):
+    handler = next(h for h in logging.getLogger("django.security").handlers if h.name == "stderr")
+    captured = io.StringIO()
+    monkeypatch.setattr(handler, "stream", captured)
+    response = client.get("/login/", HTTP_HOST="spades.attacker.example")
+    assert response.status_code == 400
+    assert "django.security.DisallowedHost" in captured.getvalue()
+    assert "spades.attacker.example" in captured.getvalue()
+
+
 # --- headers ---------------------------------------------------------------------------------------
 
 

@@ -1,5 +1,7 @@
 """Score entry through a table's link: access, validation, penalties, history, concurrency."""
 
+import csv
+import io
 import threading
 import time
 
@@ -23,6 +25,7 @@ from tournament.play.forms import HandForm
 from tournament.play.games import decide_tie, flag_dispute, reissue_token, resolve_dispute
 from tournament.play.hands import EnteredHand, HandConflict, enter_hand
 from tournament.play.rounds import close_round, start_play, start_round
+from tournament.transfer.csv import hands_csv
 
 pytestmark = pytest.mark.django_db
 
@@ -245,7 +248,7 @@ def test_each_rule_is_refused_with_its_code_and_nothing_is_stored(client, db, pr
 
 def test_error_messages_name_the_seat_and_the_rule(client, game):
     html = post_hand(client, game, 1, TRICKS_OFF).content.decode()
-    assert "the four players&#x27; tricks must total 13 (they total 14)" in html.replace("The", "the")
+    assert "The tricks add up to 14; they must make 13." in html
 
 
 @pytest.mark.django_db
@@ -444,6 +447,8 @@ def test_opponent_confirmation_when_the_director_asks_for_it(client, game):
     assert game.hands.count() == 0
     post_hand(client, game, 1, even_hand(7), confirmed_by="CD")
     assert game.hands.get().confirmed_by == "CD"
+    exported = list(csv.DictReader(io.StringIO(hands_csv(tournament))))
+    assert [row["confirmed by"] for row in exported] == ["CD"]  # the hands CSV names who confirmed
 
 
 def test_wrong_methods_are_refused(client, game):
@@ -773,4 +778,13 @@ def test_a_sides_penalty_without_its_player_is_refused_under_players_own_bids(cl
               "north_tricks": 5, "south_tricks": 3, "east_tricks": 3, "west_tricks": 2}  # fmt: skip
     response = post_hand(client, game, 1, values, ns_reneges=1)
     assert response.status_code == 422 and "penalty_player" in error_codes(response)
+    assert not game.hands.exists()
+
+
+def test_tricks_past_13_are_refused_as_the_total_before_any_missing_count(client, game):
+    values = {"north_bid": "3", "east_bid": "3", "south_bid": "3", "west_bid": "3",
+              "north_tricks": 5, "east_tricks": 5, "south_tricks": 4}  # fmt: skip
+    response = post_hand(client, game, 1, values)
+    assert response.status_code == 422 and error_codes(response) == ["tricks_total"]
+    assert "The tricks add up to 14; they must make 13." in response.content.decode()
     assert not game.hands.exists()

@@ -517,7 +517,12 @@ def test_prize_shares_cannot_add_up_past_the_whole_pool(director_client, tournam
     assert response.status_code == 422 and "add up to 110" in response.content.decode()
 
 
-@pytest.mark.parametrize("overrides", ['{"misdeal_reasons": [[1]]}', '{"misdeal_reasons": "no_spades"}', "[1, 2]"])
+@pytest.mark.parametrize(
+    "overrides",
+    ['{"misdeal_reasons": [[1]]}', '{"misdeal_reasons": "no_spades"}', "[1, 2]", "[" * 1000 + "]" * 1000,
+     '{"bag_limit": ' + "[" * 1000 + "]" * 1000 + "}"],
+    ids=["nested list", "text for a list", "a list", "nested 1,000 deep", "a field nested 1,000 deep"],
+)  # fmt: skip
 def test_odd_rule_json_is_a_message_not_an_error(director_client, overrides):
     response = director_client.post(reverse("director:tournament_new"), NEW | {"rule_overrides": overrides})
     assert response.status_code == 422 and response.context["form"].errors["rule_overrides"]

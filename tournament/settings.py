@@ -257,7 +257,7 @@ CONTENT_SECURITY_POLICY = {
 }
 
 # Server errors go to standard error (gunicorn's error log) with their tracebacks; so do the
-# app's own warnings (a print job that failed, say).
+# app's own warnings (a print job that failed, say) and refused requests (a rejected Host header).
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
@@ -265,6 +265,8 @@ LOGGING = {
     "handlers": {"stderr": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "loggers": {
         "django.request": {"handlers": ["stderr"], "level": "ERROR", "propagate": False},
+        # A request for a host name the app does not answer to (a misconfigured address, a scan).
+        "django.security": {"handlers": ["stderr"], "level": "WARNING", "propagate": False},
         "tournament": {"handlers": ["stderr"], "level": "WARNING", "propagate": False},
     },
 }

@@ -194,18 +194,21 @@
   /* The checks that need no server: every bid chosen, every trick count given, 13 in all. */
   function checkHand(form) {
     var ok = true;
-    var total = 0;
+    var total = SEATS.reduce(function (sum, s) { return sum + (Number(form.elements[s + "_tricks"].value) || 0); }, 0);
+    // Past 13 already: the count that is wrong is the total, not a seat still to fill in.
+    var over = total > 13;
     SEATS.forEach(function (seat) {
       var title = seat[0].toUpperCase() + seat.slice(1);
       var bid = form.elements[seat + "_bid"];
       var tricks = form.elements[seat + "_tricks"];
       if (bid && !bid.value) ok = fieldError(bid, "Enter " + title + "'s bid.") && ok;
-      if (tricks && tricks.value === "") ok = fieldError(tricks, "Enter " + title + "'s number of tricks.") && ok;
-      total += Number(tricks && tricks.value) || 0;
+      if (!over && tricks && tricks.value === "") {
+        ok = fieldError(tricks, "Enter " + title + "'s number of tricks.") && ok;
+      }
     });
     var all = SEATS.every(function (s) { return form.elements[s + "_tricks"].value !== ""; });
-    if (ok && all && total !== 13) {
-      ok = fieldError(form.elements.west_tricks, "The tricks add up to " + total + "; a hand has 13.");
+    if (over || (ok && all && total !== 13)) {
+      ok = fieldError(form.elements.west_tricks, "The tricks add up to " + total + "; they must make 13.") && ok;
     }
     if (!ok) {
       var first = form.querySelector("[aria-invalid=true]");

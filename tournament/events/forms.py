@@ -100,6 +100,8 @@ class TournamentForm(forms.ModelForm):
             overrides = json.loads(text)
         except json.JSONDecodeError as error:
             raise ValidationError(f"Not valid JSON: {error.msg}.", code="json") from None
+        except RecursionError:  # the parser's own limit: no rule set nests anything at all
+            raise ValidationError("Nested far too deep: give an object of rule fields.", code="json") from None
         if not isinstance(overrides, dict) or "preset" in overrides:
             raise ValidationError("Give an object of rule fields (the preset is chosen above).", code="json")
         return overrides

@@ -11,7 +11,7 @@ from django.core.exceptions import ValidationError
 
 from scoring import HandEntry, InvalidHand, RuleSet, Seat, Side, SideHand
 from scoring.describe import bid_name
-from scoring.hand import BLIND_NIL, NIL, validate_hand
+from scoring.hand import BLIND_NIL, NIL, TRICKS_IN_A_HAND, validate_hand
 from scoring.rules import MISDEAL_REASONS
 from tournament.models import SIDE_CHOICES
 
@@ -154,6 +154,11 @@ class HandForm(forms.Form):
             message = "A player of the other side confirms the hand: type their initials."
             self.add_error("confirmed_by", ValidationError(message, code="confirmation_required"))
         if data.get("misdeal") or self.errors:
+            return data
+        total = sum(data.get(f"{seat.prefix}_tricks") or 0 for seat in Seat)
+        if total > TRICKS_IN_A_HAND:  # the total is what is wrong, not a seat still to fill in
+            message = f"The tricks add up to {total}; they must make 13."
+            self.add_error(None, ValidationError(message, code="tricks_total"))
             return data
         missing = False
         for seat in Seat:

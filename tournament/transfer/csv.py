@@ -46,7 +46,7 @@ HAND_CSV_HEADER = [
     "NS reneges", "EW reneges", "NS table talk", "EW table talk",
     "north reneges", "east reneges", "south reneges", "west reneges",
     "north table talk", "east table talk", "south table talk", "west table talk", "misdeal", "NS points", "EW points",
-    "NS score", "EW score", "disputed",
+    "NS score", "EW score", "disputed", "confirmed by",
 ]  # fmt: skip
 
 
@@ -77,6 +77,6 @@ def hands_csv(tournament: Tournament) -> str:
                     if result
                     else ["", "", "", ""]
                 )
-                + ["yes" if hand.disputed else ""]
+                + ["yes" if hand.disputed else "", hand.confirmed_by]
             )
     return out.getvalue()
