@@ -206,6 +206,8 @@ def test_tricks_past_13_are_named_as_the_total_not_as_a_seat_to_fill_in(phone_pa
     enter(page, {"north": "3", "east": "3", "south": "3", "west": "3"}, {"north": 5, "east": 5, "south": 4})
     save(page, 1)
     page.wait_for_selector("p.error:has-text('The tricks add up to 14; they must make 13.')")
+    # The live preview, once the last keystroke's answer is in, says the same.
+    page.wait_for_selector("#preview >> text=The tricks add up to 14")
     assert "Enter West's number of tricks" not in page.inner_text("#hand-form")
     screenshot(page, "table-tricks-past-13")
     assert not table_game.hands.exists()
