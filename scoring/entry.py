@@ -127,24 +127,30 @@ FIELD_NAMES = tuple(HandEntry().fields())
 @dataclass(frozen=True)
 class Replay:
     """A game after its entered hands: ``results`` holds one item per entry (``None`` for a
-    misdeal), ``dealers`` who dealt each, ``next_dealer`` who deals the next hand."""
+    misdeal), ``dealers`` who dealt each, ``numbers`` each entry's hand number (a misdeal and
+    the redeal after it share one), ``next_dealer`` who deals the next hand."""
 
     game: Game
     results: tuple[HandResult | None, ...]
     dealers: tuple[Seat, ...]
     next_dealer: Seat
+    numbers: tuple[int, ...] = ()
+
+    def _numbered(self) -> tuple[int, ...]:
+        return self.numbers or tuple(range(1, len(self.results) + 1))
 
     def standing_before(self, number: int) -> tuple[tuple[int, int], tuple[int, int]]:
-        """Each side's (score, bags) before hand ``number`` (counting from 1)."""
-        scored = [result for result in self.results[: max(0, number - 1)] if result is not None]
+        """Each side's (score, bags) before hand ``number``."""
+        scored = [r for r, n in zip(self.results, self._numbered(), strict=True) if r is not None and n < number]
         if not scored:
             return (0, 0), (0, 0)
         ns, ew = scored[-1].teams
         return (ns.score, ns.bags), (ew.score, ew.bags)
 
     def dealer_of(self, number: int) -> Seat:
-        """Who deals hand ``number`` (counting from 1): as replayed, else the next dealer."""
-        return self.dealers[number - 1] if 1 <= number <= len(self.dealers) else self.next_dealer
+        """Who deals hand ``number``: as replayed (a redeal's dealer is the misdeal's), else the next dealer."""
+        dealt = [dealer for dealer, n in zip(self.dealers, self._numbered(), strict=True) if n == number]
+        return dealt[-1] if dealt else self.next_dealer
 
 
 def replay(
@@ -178,4 +184,4 @@ def replay(
             ) from None  # fmt: skip
         results.append(game.hands[-1])
         dealer = dealer.after()
-    return Replay(game, tuple(results), tuple(dealers), dealer)
+    return Replay(game, tuple(results), tuple(dealers), dealer, tuple(numbers))

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from scoring import HandEntry
 from scoring.presets import played_before_third_pass
-from tests.conftest import finish_game, make_tournament
+from tests.conftest import even_hand, finish_game, make_tournament
 from tests.events import EVENTS, correct_hand, one_hand
 from tournament.events.services import update_tournament
 from tournament.formats.registry import format_of
@@ -39,6 +39,7 @@ from tournament.models import (
     Tournament,
 )
 from tournament.money.ledger import ledger
+from tournament.play.hands import enter_hand
 from tournament.money.services import mark_payout_paid, record_payment
 from tournament.play.games import flag_dispute
 from tournament.play.rounds import close_round, start_play, start_round
@@ -713,3 +714,40 @@ def test_an_export_made_before_the_rules_third_pass_keeps_the_rules_its_hands_we
     unplayed = json.loads(json.dumps(export_tournament(make_tournament(couples=2, preset=preset, split=False))))
     unplayed["format"] = "spades-director/1"
     assert import_tournament(unplayed).rule_overrides == {}  # not played yet: today's rules
+
+
+def _game_with_a_misdeal() -> Tournament:
+    """Hand 1, a misdeal of hand 2, hand 2 dealt again: three deals, two hands."""
+    event = make_tournament(couples=2, split=False)
+    game = start_play(tournament=event).games.get()
+    start_round(round_=game.round)
+    finish_game(game, hands=1)
+    for entry in (HandEntry.misdealt("no_spades"), HandEntry.from_fields(even_hand(7))):
+        enter_hand(game=game, number=2, entry=entry, source=HandRevision.Source.TABLE)
+    return event
+
+
+def _deals(event: Tournament) -> list[tuple[int, int, str]]:
+    return [(h.number, h.deal, h.misdeal) for h in Hand.objects.filter(game__round__tournament=event)]
+
+
+def test_a_misdeal_and_the_deal_after_it_keep_their_hand_number_through_an_export(db):
+    event = _game_with_a_misdeal()
+    assert _deals(event) == [(1, 1, ""), (2, 1, "no_spades"), (2, 2, "")]
+    assert _deals(import_tournament(json.loads(json.dumps(export_tournament(event))))) == _deals(event)
+
+
+def test_an_export_that_numbered_a_misdeal_as_a_hand_is_numbered_again_on_import(db):
+    old = json.loads(json.dumps(export_tournament(_game_with_a_misdeal())))
+    old["format"] = "spades-director/2"
+    (game,) = old["rounds"][0]["games"]
+    for place, hand in enumerate(game["hands"], start=1):  # as exports numbered hands then
+        hand["number"] = place
+        del hand["deal"]
+    assert _deals(import_tournament(old)) == [(1, 1, ""), (2, 1, "no_spades"), (2, 2, "")]
+
+
+def test_a_deal_out_of_order_is_refused_naming_the_hand(db, director_client):
+    data = json.loads(json.dumps(export_tournament(_game_with_a_misdeal())))
+    data["rounds"][0]["games"][0]["hands"][2]["deal"] = 1
+    _refused(director_client, data, "hand 3", "should be hand 2, deal 2")

@@ -101,7 +101,8 @@ def _clock(clock) -> dict | None:
 
 def event_results(tournament: Tournament) -> dict:
     """Everything the expected file holds for one event: its hands (keyed "round 1, table 2,
-    hand 3", with the match and game in a match), every hand's revisions (its entry and each
+    hand 3", with the match and game in a match; a hand's place among its game's deals, as hands
+    were numbered before a misdeal kept its hand's number), every hand's revisions (its entry and each
     correction), the disputes of the hands disputed, its games' totals, teams, matches, payments,
     prizes and payouts, and :func:`standings_of`."""
     numbers = dict(tournament.teams.values_list("pk", "number"))
@@ -112,9 +113,9 @@ def event_results(tournament: Tournament) -> dict:
         if game.match_id:
             where += f", match {game.match.key} game {game.match_game}"
         totals[where] = {field: getattr(game, field) for field in TOTALS}
-        played = list(game.hands.order_by("number").prefetch_related("revisions__changed_by", "disputes"))
-        for hand, after in zip(played, scores_after_each_hand(game, played), strict=True):
-            key = f"{where}, hand {hand.number}"
+        played = list(game.hands.order_by("number", "deal").prefetch_related("revisions__changed_by", "disputes"))
+        for place, (hand, after) in enumerate(zip(played, scores_after_each_hand(game, played), strict=True), 1):
+            key = f"{where}, hand {place}"
             hands[key] = {**{field: getattr(hand, field) for field in HAND_VALUES}, "score_after": after}
             revisions[key] = [
                 {"source": r.source, "by": _user(r.changed_by), "before": r.before, "after": r.after}
@@ -369,7 +370,7 @@ def test_events_played_before_the_rules_third_pass_keep_their_scores():
     game.save()
     models["Hand"].objects.create(game=game, number=1, misdeal="no_spades")
 
-    _migrate(("tournament", "0015_rules_third_pass"))
+    _migrate_to_the_latest()  # the real models read the rows below
     overrides = dict(Tournament.objects.values_list("name", "rule_overrides"))
     assert overrides == {
         "Friendly": {"contract": "side"},
@@ -388,3 +389,29 @@ def test_events_played_before_the_rules_third_pass_keep_their_scores():
                              "both_nil_points": None}, "F2": {}}  # fmt: skip
     friendly = Game.objects.get(round__tournament__name="Friendly")
     assert friendly.replay(list(friendly.hands.all())).game.scores == (60, 43)  # as scored when it was played
+
+
+def test_a_misdeal_numbered_as_a_hand_of_its_own_becomes_a_deal_of_the_hand_dealt_again():
+    apps = _migrate(("tournament", "0015_rules_third_pass"))
+    models = {m: apps.get_model("tournament", m) for m in ("Tournament", "Table", "Round", "Game", "Hand")}
+    event = models["Tournament"].objects.create(name="Old", preset="progressive")
+    table = models["Table"].objects.create(tournament=event, number=1)
+    round_ = models["Round"].objects.create(tournament=event, number=1)
+    game = models["Game"].objects.create(round=round_, table=table, time_up_hand=5)
+    untouched = models["Game"].objects.create(round=round_, table=models["Table"].objects.create(tournament=event,
+                                                                                                number=2))  # fmt: skip
+    played = {"north_bid": "3", "south_bid": "3", "east_bid": "3", "west_bid": "4", "north_tricks": 3,
+              "south_tricks": 3, "east_tricks": 3, "west_tricks": 4}  # fmt: skip
+    # Before: hand 1, a misdeal "hand 2", its redeal "hand 3", two misdeals "hands 4 and 5", then "hand 6".
+    for number, misdeal in enumerate(["", "no_spades", "", "no_spades", "no_spades", ""], start=1):
+        fields = {"misdeal": misdeal} if misdeal else played
+        models["Hand"].objects.create(game=game, number=number, **fields)
+    models["Hand"].objects.create(game=untouched, number=1, **played)
+
+    _migrate_to_the_latest()
+    hands = Hand.objects.filter(game_id=game.pk).order_by("number", "deal")
+    assert [(h.number, h.deal, h.misdeal) for h in hands] == [
+        (1, 1, ""), (2, 1, "no_spades"), (2, 2, ""), (3, 1, "no_spades"), (3, 2, "no_spades"), (3, 3, ""),
+    ]  # fmt: skip
+    assert Game.objects.get(pk=game.pk).time_up_hand == 3  # time was called on the second misdeal of hand 3
+    assert [(h.number, h.deal) for h in Hand.objects.filter(game_id=untouched.pk)] == [(1, 1)]

@@ -189,35 +189,35 @@ def test_a_score_sheet_records_every_penalty_misdeal_and_dispute(db):
     enter = functools.partial(enter_hand, game=game, source=HandRevision.Source.TABLE)
     enter(number=1, entry=HandEntry.from_fields({**even_hand(7), "ns_reneges": 1, "north_reneges": 1}))
     enter(number=2, entry=HandEntry.misdealt("no_spades"))
-    enter(number=3, entry=HandEntry.from_fields({**even_hand(6), "ew_table_talk": 2, "west_table_talk": 2}))
-    enter(number=4, entry=HandEntry.from_fields(even_hand(8)))
-    flag_dispute(hand=game.hands.get(number=3), note="EW say they took 7")
-    resolve_dispute(hand=game.hands.get(number=3), resolution="Counted again: 6 stands")
-    flag_dispute(hand=game.hands.get(number=4), note="Who led?")
+    enter(number=2, entry=HandEntry.from_fields({**even_hand(6), "ew_table_talk": 2, "west_table_talk": 2}))
+    enter(number=3, entry=HandEntry.from_fields(even_hand(8)))
+    flag_dispute(hand=game.hand_numbered(2), note="EW say they took 7")
+    resolve_dispute(hand=game.hand_numbered(2), resolution="Counted again: 6 stands")
+    flag_dispute(hand=game.hand_numbered(3), note="Who led?")
     data = produce(tournament, score_sheets(game.round))
     text = pages_text(data)[0]
     # 002 scores each player's own bid: a penalty is its player's
     assert "Reneg (hand and player)" in text and "Hand 1: North, reneg" in text
-    assert "Table talk (hand and player)" in text and "Hand 3: West, table talk ×2" in text
+    assert "Table talk (hand and player)" in text and "Hand 2: West, table talk ×2" in text
     assert "Misdeal: A player was dealt no spades" in text  # across the misdealt hand's row
-    assert "Hand 2: A player was dealt no spades" in text  # and in the misdeals box
-    assert "Hand 3: EW say they took 7 — settled: Counted again: 6 stands" in text
-    assert "Hand 4: Who led? — not settled yet" in text
+    assert "Hand 2: A player was dealt no spades" in text  # and in the misdeals box: hand 2 was dealt again
+    assert "Hand 2: EW say they took 7 — settled: Counted again: 6 stands" in text
+    assert "Hand 3: Who led? — not settled yet" in text
 
 
 def test_a_long_game_still_prints_on_one_page(db):
     tournament = make_tournament(couples=2, preset="classic", split=False, paper_size="letter")
     game = start_play(tournament=tournament).games.get()
     start_round(round_=game.round)
-    for number in range(1, 31):
-        entry = HandEntry.from_fields(even_hand(7)) if number == 30 else HandEntry.misdealt("no_spades")
-        enter_hand(game=game, number=number, entry=entry, source=HandRevision.Source.TABLE)
-    for number in (3, 7, 30):
-        note = f"Hand {number} was argued over at length: " + "who led which card to which trick, " * 5
-        flag_dispute(hand=game.hands.get(number=number), note=note)
+    for deal in range(1, 31):  # hand 1, misdealt 29 times
+        entry = HandEntry.from_fields(even_hand(7)) if deal == 30 else HandEntry.misdealt("no_spades")
+        enter_hand(game=game, number=1, entry=entry, source=HandRevision.Source.TABLE)
+    for deal in (3, 7, 30):
+        note = f"Deal {deal} was argued over at length: " + "who led which card to which trick, " * 5
+        flag_dispute(hand=game.hands.get(number=1, deal=deal), note=note)
     data = produce(tournament, score_sheets(game.round))
     (page,) = pages_text(data)
-    assert page.count("Misdeal: A player was dealt no spades") == 29 and "32" in page and "North–South" in page
+    assert page.count("Misdeal: A player was dealt no spades") == 29 and "North–South" in page
     assert page.count(": A player was dealt no spades") == 58  # in the rows and in the misdeals box
     assert page.count("to which trick, who led") == 12 and page.count("not settled yet") == 3
 

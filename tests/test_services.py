@@ -287,12 +287,12 @@ def test_a_misdeal_is_recorded_without_a_score_and_the_dealer_deals_again(runnin
 
     game = running_round.games.get(table__number=1)
     enter_hand(game=game, number=1, entry=HandEntry.from_fields({"misdeal": "no_spades"}), source="table")
-    enter_hand(game=game, number=2, entry=HandEntry.from_fields(even_hand(7)), source="table")
+    enter_hand(game=game, number=1, entry=HandEntry.from_fields(even_hand(7)), source="table")  # dealt again
     game.refresh_from_db()
     assert (game.hands_played, game.ns_score) == (1, 61)
     rows = game_sheet(game)["rows"]
     first = Seat(game.first_dealer).label
-    assert [row.dealer for row in rows] == [first, first]
+    assert [(row.hand.number, row.hand.deal, row.dealer) for row in rows] == [(1, 1, first), (1, 2, first)]
 
 
 # --- standings and prizes ------------------------------------------------------------------------

@@ -283,12 +283,23 @@ def test_a_tied_round_asks_for_one_more_hand(client, game):
 
 def test_a_misdeal_scores_nothing_and_keeps_the_dealer(client, game):
     post_hand(client, game, 1, {"misdeal": "no_spades"})
-    html = post_hand(client, game, 2, even_hand(7)).content.decode()
-    assert game.hands.get(number=1).misdeal == "no_spades"
+    html = post_hand(client, game, 1, even_hand(7)).content.decode()  # the same hand, dealt again
+    assert game.hands.get(number=1, deal=1).misdeal == "no_spades"
+    assert game.hands.get(number=1, deal=2).misdeal == ""
     game.refresh_from_db()
     assert (game.hands_played, game.ns_score) == (1, 61)
-    # The first dealer dealt the misdeal and hand 2; the next seat deals hand 3.
+    # The first dealer dealt the misdeal and hand 1 again; the next seat deals hand 2.
     assert f"dealer: {Seat(game.first_dealer).after(1).label}" in html
+    assert "Save hand 2" in html
+
+
+def test_a_misdeal_keeps_the_hand_number_on_the_phone_as_on_the_paper_sheet(client, game):
+    html = post_hand(client, game, 1, {"misdeal": "no_spades"}).content.decode()
+    assert "Hand 1: misdeal, dealt again by the same dealer." in html and "Save hand 1" in html
+    refused = post_hand(client, game, 2, even_hand(7))  # the phone must not skip to hand 2
+    assert refused.status_code == 422 and "next hand at this table is hand 1" in str(refused.context["form"].errors)
+    page = client.get(f"/table/{game.table.token}/").content.decode()
+    assert "Save hand 1" in page and "Misdeal: a player was dealt no spades; dealt again" in page
 
 
 def test_a_misdeal_reason_must_be_one_the_rules_list(client, game):
@@ -526,15 +537,24 @@ def test_a_hand_entered_on_a_game_read_before_a_correction_is_scored_on_the_corr
     assert read_before.ns_score != game.ns_score - entered.replay.results[-1].teams[0].points
 
 
-def test_a_misdeal_entered_after_a_phone_read_the_game_leaves_that_phone_a_conflict_not_a_second_hand(running_round):
+def test_a_hand_entered_by_a_phone_that_missed_a_misdeal_is_the_same_hand_dealt_again(running_round):
     token = running_round.games.get(table__number=1).table.token
     _enter_at_link(Game.objects.at_link(token, 1), 1, even_hand(7))
     read_before = Game.objects.at_link(token, 1)
     _enter_at_link(Game.objects.at_link(token, 1), 2, {"misdeal": "no_spades"})
+    _enter_at_link(read_before, 2, even_hand(8))
+    hands = Hand.objects.filter(game__table__token=token).order_by("number", "deal")
+    assert [(h.number, h.deal, h.misdeal) for h in hands] == [(1, 1, ""), (2, 1, "no_spades"), (2, 2, "")]
+
+
+def test_a_misdeal_sent_for_a_hand_already_entered_is_a_conflict_not_a_second_deal(running_round):
+    token = running_round.games.get(table__number=1).table.token
+    read_before = Game.objects.at_link(token, 1)
+    _enter_at_link(Game.objects.at_link(token, 1), 1, even_hand(7))
     with pytest.raises(HandConflict) as conflict:
-        _enter_at_link(read_before, 2, even_hand(8))
-    assert conflict.value.hand.misdeal == "no_spades"
-    assert Hand.objects.filter(game__table__token=token).count() == 2 and HandRevision.objects.count() == 2
+        _enter_at_link(read_before, 1, {"misdeal": "no_spades"})
+    assert conflict.value.hand.misdeal == ""
+    assert Hand.objects.filter(game__table__token=token).count() == 1 and HandRevision.objects.count() == 1
 
 
 @pytest.mark.django_db(transaction=True)

@@ -7,12 +7,12 @@ from functools import wraps
 from typing import Any
 
 from django.contrib.auth.decorators import user_passes_test
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.cache import patch_cache_control
 
 from tournament import access
-from tournament.models import Game, Round, Team, Tournament
+from tournament.models import Game, Hand, Round, Team, Tournament
 
 _staff_required: Callable = user_passes_test(lambda user: user.is_active and user.is_staff)
 
@@ -59,6 +59,14 @@ def game_or_404(tournament: Tournament, game_id: int) -> Game:
     return get_object_or_404(
         Game.objects.select_related("round__tournament", "table"), pk=game_id, round__tournament=tournament
     )
+
+
+def hand_or_404(game: Game, number: int) -> Hand:
+    """Hand ``number`` of ``game`` (its last deal, after any misdeals), else 404."""
+    try:
+        return game.hand_numbered(number)
+    except Hand.DoesNotExist:
+        raise Http404(f"There is no hand {number} at this table.") from None
 
 
 def render_page(

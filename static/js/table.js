@@ -263,11 +263,12 @@
     nextHand(entry.number, entry.misdeal);
   }
 
-  /* The form, showing hand ``number`` just saved or waiting, is blanked for the hand after it. */
+  /* The form, showing hand ``number`` just saved or waiting, is blanked for the hand after it:
+   * after a misdeal, the same hand dealt again by the same dealer. */
   function nextHand(number, misdeal) {
     var form = document.getElementById("hand-form");
     if (!form || Number(form.elements.number.value) !== number) return;
-    setNumber(form, number + 1, !misdeal);
+    setNumber(form, misdeal ? number : number + 1, !misdeal);
     SEATS.forEach(function (seat) {
       setValue(form.elements[seat + "_bid"], "");
       setValue(form.elements[seat + "_tricks"], "");
@@ -323,10 +324,11 @@
     var last = list[list.length - 1];
     if (list[0].refused === "invalid") return;  // the server's form shows the refused hand to fix
     var number = Number(form.elements.number.value);
-    if (number > last.number) return;
+    var next = last.misdeal ? last.number : last.number + 1;  // a misdealt hand is dealt again
+    if (number >= next) return;
     // Each waiting hand played (not misdealt) passes the deal on once.
     var dealt = list.filter(function (e) { return e.number >= number && !e.misdeal; }).length;
-    setNumber(form, last.number + 1, false);
+    setNumber(form, next, false);
     passDeal(document, dealt);
   }
 

@@ -13,6 +13,7 @@ from tournament.models.events import (
     roster_key,
     rule_set,
 )
+from tournament.models.history import Dispute, HandRevision
 from tournament.models.matches import BEST_OF, Clock, Match
 from tournament.models.money import Payment, Payout, Prize, ordinal
 from tournament.models.play import (
@@ -23,11 +24,9 @@ from tournament.models.play import (
     RECORDED,
     SEAT_CHOICES,
     SIDE_CHOICES,
-    Dispute,
     Game,
     GameQuerySet,
     Hand,
-    HandRevision,
     Round,
     RoundNotReady,
     Seating,

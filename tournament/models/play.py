@@ -1,4 +1,5 @@
-"""Play: the tables, rounds and their seating, each table's game, its hands and their history.
+"""Play: the tables, rounds and their seating, each table's game and its hands
+(their history: :mod:`.history`).
 
 A table's game caches its running score (``ns_score``…) so standings and boards read one row per
 table; :meth:`Game.rescore` is the one place that recomputes it from the hands.
@@ -162,9 +163,7 @@ class Round(models.Model):
         games = list(self.games.select_related("table").order_by("table__number"))
         tied = [g.table.number for g in games if g.status == Game.Status.TIED]
         playing = [g.table.number for g in games if g.status == Game.Status.PLAYING]
-        disputed = sorted(
-            set(Hand.objects.filter(game__round=self, disputed=True).values_list("game__table__number", flat=True))
-        )
+        disputed = sorted(set(self.games.filter(hands__disputed=True).values_list("table__number", flat=True)))
         problems = []
         if disputed:
             problems.append(f"a hand is disputed at table {_numbers(disputed)} (resolve it first)")
@@ -298,6 +297,11 @@ class Game(models.Model):
         return f"{self.round}, {self.table}"
 
     @property
+    def row_id(self) -> str:
+        """The id of its row in a list of hands: "hand-3", "hand-3-deal-2" for a deal after a misdeal."""
+        return f"hand-{self.number}" + (f"-deal-{self.deal}" if self.deal > 1 else "")
+
+    @property
     def label(self) -> str:
         """What the game is played for, inside a sentence: "round 2" of a progressive event, its
         match's name in a knockout or a league ("semi-final, match 5", with ", game 2" in a best of
@@ -348,6 +352,22 @@ class Game(models.Model):
         """Each side's (score, bags) now, from the cached totals: the standing before the next hand."""
         return (self.ns_score, self.ns_bags), (self.ew_score, self.ew_bags)
 
+    @staticmethod
+    def next_number(last: Hand | None) -> int:
+        """The number of the hand after ``last`` (the game's last deal, None before any): the same
+        number after a misdeal, whose hand is dealt again, else the next."""
+        if last is None:
+            return 1
+        return last.number if last.misdeal else last.number + 1
+
+    def hand_numbered(self, number: int) -> Hand:
+        """Hand ``number``: its last deal (the one played after any misdeals); raises
+        :class:`Hand.DoesNotExist` when there is none."""
+        hand = self.hands.filter(number=number).order_by("-deal").first()
+        if hand is None:
+            raise Hand.DoesNotExist(f"There is no hand {number} at table {self.table.number}.")
+        return hand
+
     def standing_before(self, number: int, hands: list[Hand]) -> Standing:
         """Each side's (score, bags) before hand ``number``, replaying the ``hands`` before it."""
         return self.replay([hand for hand in hands if hand.number < number]).standing_before(number)
@@ -356,7 +376,7 @@ class Game(models.Model):
         """This table's game replayed from ``hands`` (all its hands, in order, if not given):
         one result per hand, ``None`` for a misdeal. :class:`scoring.InvalidHand` names the
         first hand the tournament's rules refuse."""
-        hands = list(self.hands.order_by("number")) if hands is None else hands
+        hands = list(self.hands.order_by("number", "deal")) if hands is None else hands
         return replay(
             self.rules,
             [hand.entry for hand in hands],
@@ -376,7 +396,7 @@ class Game(models.Model):
 
     def rescore(self, hands: list[Hand] | None = None) -> Replay:
         """Recompute the cached totals and status from the hands (all of them, in order) and save."""
-        hands = list(self.hands.order_by("number")) if hands is None else hands
+        hands = list(self.hands.order_by("number", "deal")) if hands is None else hands
         replayed = self.replay(hands)
         self.record(replayed, hands)
         return replayed
@@ -432,6 +452,7 @@ RECORDED = ("ns_score", "ew_score", "ns_bags", "ew_bags", "hands_played", "statu
             "time_up_hand")  # fmt: skip
 """The columns :meth:`Game.record` writes: what a replay of the hands decides."""
 
+
 BID_VALUES = [str(n) for n in range(14)] + ["nil", "blind_nil"]
 BID_CHOICES = [(v, {"nil": "Nil", "blind_nil": "Blind nil"}.get(v, v)) for v in BID_VALUES]
 MISDEAL_CHOICES = [(key, text[0].upper() + text[1:]) for key, text in MISDEAL_REASONS.items()]
@@ -442,6 +463,11 @@ class Hand(models.Model):
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="hands")
     number = models.PositiveSmallIntegerField(validators=[MinValueValidator(1)])
+    # A misdeal keeps its hand's number (rule texts 002 and 004: the same dealer deals the same
+    # hand again), so the phone counts hands as the paper sheet does. ``deal`` counts the deals
+    # of hand ``number``: 1, then 2 after a misdeal, and so on; every deal but a number's last is
+    # a misdeal.
+    deal = models.PositiveSmallIntegerField(default=1, validators=[MinValueValidator(1)])
     north_bid = models.CharField(max_length=9, choices=BID_CHOICES, blank=True)
     east_bid = models.CharField(max_length=9, choices=BID_CHOICES, blank=True)
     south_bid = models.CharField(max_length=9, choices=BID_CHOICES, blank=True)
@@ -479,9 +505,10 @@ class Hand(models.Model):
     entry_key = models.CharField(max_length=64, null=True, blank=True, default=None, editable=False)  # noqa: DJ001
 
     class Meta:
-        ordering = ["game", "number"]
+        ordering = ["game", "number", "deal"]
         constraints = [
-            models.UniqueConstraint(fields=["game", "number"], name="one_hand_number_per_game"),
+            models.UniqueConstraint(fields=["game", "number", "deal"], name="one_deal_per_hand_number"),
+            models.CheckConstraint(condition=Q(deal__gte=1), name="hand_deal_from_1"),
             models.UniqueConstraint(fields=["entry_key"], name="one_hand_per_entry_key"),
             *[
                 models.CheckConstraint(condition=Q(**{f"{seat}_tricks__lte": 13}), name=f"hand_{seat}_tricks_0_13")
@@ -503,7 +530,17 @@ class Hand(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.game}, hand {self.number}"
+        return f"{self.game}, {self.label}"
+
+    @property
+    def row_id(self) -> str:
+        """The id of its row in a list of hands: "hand-3", "hand-3-deal-2" for a deal after a misdeal."""
+        return f"hand-{self.number}" + (f"-deal-{self.deal}" if self.deal > 1 else "")
+
+    @property
+    def label(self) -> str:
+        """ "hand 3", or "hand 3, deal 2" for a hand dealt again after a misdeal."""
+        return f"hand {self.number}" + (f", deal {self.deal}" if self.deal > 1 else "")
 
     @property
     def entry(self) -> HandEntry:
@@ -522,67 +559,3 @@ class Hand(models.Model):
 
 HAND_FIELDS = list(FIELD_NAMES)
 """The hand's entered columns, in the order exports list them."""
-
-
-class HandRevision(models.Model):
-    """Every entry and change of a hand: who, when, the values before and after."""
-
-    class Source(models.TextChoices):
-        TABLE = "table", "Table scorekeeper"
-        DIRECTOR = "director", "Director"
-
-    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="revisions")
-    source = models.CharField(max_length=20, choices=Source)
-    changed_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
-    changed_at = models.DateTimeField(default=timezone.now)
-    before = models.JSONField(null=True, blank=True)
-    after = models.JSONField()
-
-    class Meta:
-        ordering = ["hand", "changed_at", "id"]
-
-    def __str__(self) -> str:
-        return f"{self.hand} by {self.get_source_display()} at {self.changed_at:%H:%M:%S}"
-
-    def changes(self) -> list[tuple[str, object, object]]:
-        """(field in words, before, after) for each value this revision changed."""
-        if not self.before:
-            return []
-        return [
-            (field.replace("_", " "), self.before.get(field), self.after.get(field))
-            for field in HAND_FIELDS
-            if self.before.get(field) != self.after.get(field)
-        ]
-
-
-class Dispute(models.Model):
-    """A hand disputed at the table, and how the director settled it: who and when, both ways."""
-
-    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="disputes")
-    note = models.CharField(max_length=300)
-    raised_from = models.CharField(max_length=20, choices=HandRevision.Source, default=HandRevision.Source.TABLE)
-    raised_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
-    )
-    raised_at = models.DateTimeField(default=timezone.now)
-    resolution = models.CharField(max_length=300, blank=True)
-    resolved_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
-    )
-    resolved_at = models.DateTimeField(null=True, blank=True)
-
-    class Meta:
-        ordering = ["raised_at", "id"]
-        constraints = [
-            models.CheckConstraint(
-                condition=Q(resolved_at__isnull=True, resolution="") | Q(resolved_at__isnull=False) & ~Q(resolution=""),
-                name="dispute_resolved_with_words",
-            ),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.hand}: {self.note}"
-
-    @property
-    def is_open(self) -> bool:
-        return self.resolved_at is None

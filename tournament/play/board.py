@@ -70,7 +70,7 @@ def game_sheet(
     where, when the caller has them already (as :func:`tournament.play.hands.enter_hand` returns
     the first two); else they are read here.
     """
-    hands = list(game.hands.order_by("number")) if hands is None else hands
+    hands = list(game.hands.order_by("number", "deal")) if hands is None else hands
     replayed = game.replay(hands) if replayed is None else replayed
     names = game.seat_names() if names is None else names
     sides = {side.value: " & ".join(names[seat] for seat in side.seats) for side in Side}

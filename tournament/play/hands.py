@@ -100,16 +100,15 @@ def enter_hand(
             return _sent_before(game, sent)
         if source == HandRevision.Source.TABLE:
             _check_table_entry(game, confirmed_by)
-        last = game.last_number or 0
-        if number > last:
-            _check_new_hand(game, last, number)
-            hand, hands = Hand(game=game, number=number), None if not entry.misdeal else list(_hands(game))
+        hand = _new_deal(game, number, expected_version)
+        if hand is not None:
+            hands = list(_hands(game)) if entry.misdeal else None
         else:
             hands = list(_hands(game))
-            hand = next((h for h in hands if h.number == number), None)
+            hand = next((h for h in reversed(hands) if h.number == number), None)  # its last deal
             if hand is None:
                 raise InvalidHand(f"there is no hand {number} at this table", field="hand")
-            _check_correction(game, hand, hands, source=source, expected_version=expected_version)
+            _check_correction(game, hand, hands, entry, source=source, expected_version=expected_version)
         paid = None if hand.pk is None else paid_places(game.round.tournament)
         entered = _store(game, hand, entry, hands=hands, source=source, by=by, confirmed_by=confirmed_by,
                          entry_key=entry_key)  # fmt: skip
@@ -121,11 +120,16 @@ def enter_hand(
 
 def _read_again(game_id: int) -> Game:
     """Game ``game_id`` as committed, read under its tournament's lock with its tournament's row
-    and the number of its last hand (``last_number``, None before hand 1), in one query."""
-    last = Hand.objects.filter(game=OuterRef("pk")).order_by("-number").values("number")[:1]
-    games = Game.objects.select_related("round__tournament", "table", "match", "clock")
+    and its last deal's number, deal and misdeal (``last_number``, ``last_deal``, ``last_misdeal``;
+    None before hand 1), in one query."""
+    last = Hand.objects.filter(game=OuterRef("pk")).order_by("-number", "-deal")[:1]
+    games = Game.objects.select_related("round__tournament", "table", "match", "clock").annotate(
+        last_number=Subquery(last.values("number")),
+        last_deal=Subquery(last.values("deal")),
+        last_misdeal=Subquery(last.values("misdeal")),
+    )
     try:
-        fresh = games.annotate(last_number=Subquery(last)).get(pk=game_id)
+        fresh = games.get(pk=game_id)
     except Game.DoesNotExist:
         raise GameGone(GameGone.message) from None
     if fresh.match is not None:
@@ -134,7 +138,19 @@ def _read_again(game_id: int) -> Game:
 
 
 def _hands(game: Game):
-    return game.hands.order_by("number")
+    return game.hands.order_by("number", "deal")
+
+
+def _new_deal(game: Game, number: int, expected_version: int | None) -> Hand | None:
+    """The unsaved hand that ``number`` enters when it is the game's next (after a misdeal, the
+    same number dealt again), or None when it names a stored hand to correct. A correction of a
+    misdeal names its version; the same number without one is the hand dealt again."""
+    last = game.last_number or 0
+    upcoming = last if game.last_misdeal else last + 1
+    if number < upcoming or (number == last and expected_version is not None):
+        return None
+    _check_new_hand(game, upcoming, number)
+    return Hand(game=game, number=number, deal=game.last_deal + 1 if number == last else 1)
 
 
 def _sent_before(game: Game, sent: Hand) -> EnteredHand:
@@ -158,23 +174,29 @@ def _check_table_entry(game: Game, confirmed_by: str) -> None:
                           code="confirmation_required")  # fmt: skip
 
 
-def _check_new_hand(game: Game, last: int, number: int) -> None:
-    if number != last + 1:
-        raise InvalidHand(f"the next hand at this table is hand {last + 1}", field="hand")
+def _check_new_hand(game: Game, upcoming: int, number: int) -> None:
+    if number != upcoming:
+        raise InvalidHand(f"the next hand at this table is hand {upcoming}", field="hand")
     if game.round.status != Round.Status.RUNNING:
         raise InvalidHand(f"round {game.round.number} is {game.round.get_status_display().lower()}", field="hand")
     if game.status == Game.Status.FINISHED:
         raise InvalidHand("the game at this table is over; no more hands can be entered", field="hand")
 
 
-def _check_correction(game: Game, hand: Hand, hands: list[Hand], *, source: str, expected_version: int | None) -> None:
+def _check_correction(
+    game: Game, hand: Hand, hands: list[Hand], entry: HandEntry, *, source: str, expected_version: int | None
+) -> None:
     if expected_version is None:
         raise HandConflict(f"Hand {hand.number} was already entered; this is what was stored.", hand)
     if expected_version != hand.version:
         raise HandConflict(f"Hand {hand.number} was changed by someone else meanwhile; here it is now.", hand)
-    if source == HandRevision.Source.TABLE and hand.number != hands[-1].number:
+    if source == HandRevision.Source.TABLE and hand.pk != hands[-1].pk:
         raise InvalidHand("only the last hand can be corrected at the table; ask the director", field="hand",
                           code="not_last_hand")  # fmt: skip
+    if bool(entry.misdeal) != bool(hand.misdeal) and hand.pk != hands[-1].pk:
+        # A misdeal shares its number with the hand dealt again: the hands after would be renumbered.
+        raise InvalidHand("only the last hand entered can become a misdeal, or a misdeal a hand", field="hand",
+                          code="misdeal_not_last")  # fmt: skip
 
 
 def _store(
@@ -203,7 +225,7 @@ def _store(
     if hands is None:
         ordered, replayed = [hand], game.replay_next(hand)
     else:
-        ordered = sorted([h for h in hands if h.number != hand.number] + [hand], key=lambda h: h.number)
+        ordered = sorted([h for h in hands if h.pk != hand.pk] + [hand], key=lambda h: (h.number, h.deal))
         replayed = game.replay(ordered)
     if new:
         game.call_time(hand.number)

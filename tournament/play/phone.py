@@ -25,7 +25,7 @@ from scoring.describe import first_dealer_rule
 from scoring.words import number as written
 from tournament.formats.registry import format_of
 from tournament.models import Dispute, Game, Hand, HandRevision, Round, Table
-from tournament.pages import whole_number
+from tournament.pages import hand_or_404, whole_number
 from tournament.play import games
 from tournament.play.board import game_sheet
 from tournament.play.forms import DisputeForm, HandForm, error_text, hand_initial
@@ -76,7 +76,7 @@ def closed_link_page(view):
 
 
 def _hands(game: Game) -> list[Hand]:
-    return list(game.hands.order_by("number"))
+    return list(game.hands.order_by("number", "deal"))
 
 
 def _form(
@@ -98,7 +98,7 @@ def _form(
         number = correct.number
     elif not number:
         hands = _hands(game) if hands is None else hands
-        number = hands[-1].number + 1 if hands else 1
+        number = Game.next_number(hands[-1] if hands else None)
     correcting = correct is not None or whole_number((data or {}).get("version"))
     standing = game.standing_before(number, _hands(game) if hands is None else hands) if correcting else game.standing
     tournament = game.round.tournament
@@ -120,7 +120,7 @@ def _context(game: Game, form: HandForm, sheet: dict, **extra: object) -> dict:
         "seat_list": list(Seat),
         "dealer": sheet["replay"].dealer_of(whole_number(form["number"].value())),
         "first_dealer_rule": "" if rows else first_dealer_rule(game.rules),  # shown before hand 1 only
-        "last_number": rows[-1].hand.number if rows else None,
+        "last_hand": rows[-1].hand.pk if rows else None,
         **extra,
     }
 
@@ -225,16 +225,21 @@ def _saved(request: HttpRequest, loaded: Game, entered: EnteredHand) -> HttpResp
     if not request.htmx:
         return redirect("table:page", game.table.token)
     sheet = game_sheet(game, entered.hands, entered.replay, names=loaded.seat_names())
-    rows, number = sheet["rows"], entered.hand.number
-    new = rows[-1].hand.number == number and entered.hand.version == 1
-    changed = [] if new else [row for row in rows if row.hand.number == number]
+    rows, hand, number = sheet["rows"], entered.hand, entered.hand.number
+    new = rows[-1].hand.pk == hand.pk and hand.version == 1
+    changed = [] if new else [row for row in rows if row.hand.pk == hand.pk]
     # The scores are in the notice too: after a save the phone shows the next hand's form, and the
     # notice beside it is what the scorekeeper sees of the hand just stored.
     totals = f"{Side.NS.label} {written(game.ns_score)}, {Side.EW.label} {written(game.ew_score)}"
-    saved = {"notice": f"Hand {number} saved. {totals}.", "saved_number": number,
+    said = (
+        f"Hand {number}: misdeal, dealt again by the same dealer."
+        if hand.misdeal
+        else f"Hand {number} saved. {totals}."
+    )
+    saved = {"notice": said, "saved_number": number,
              "new_row": rows[-1] if new else None, "changed_rows": changed}  # fmt: skip
     if new and game.is_playing and request.headers.get("X-Next-Hand") == "client":
-        context = {"game": game, "sheet": sheet, "form": None, "last_number": number, **saved}
+        context = {"game": game, "sheet": sheet, "form": None, "last_hand": hand.pk, **saved}
     else:
         context = _context(game, _form(game, hands=entered.hands), sheet, **saved)
     return render(request, f"{PAGE}#saved", context)
@@ -272,7 +277,7 @@ def table_first_dealer(request: HttpRequest, token: str, round_number: int) -> H
 @closed_link_page
 def table_dispute(request: HttpRequest, token: str, round_number: int, number: int) -> HttpResponse:
     game = _game_for_link_or_404(token, round_number)
-    hand = get_object_or_404(Hand, game=game, number=number)
+    hand = hand_or_404(game, number)
     form = DisputeForm(request.POST)
     if not form.is_valid():
         return _panel(request, game, _form(game), status=422, notice=error_text(form))

@@ -4,15 +4,15 @@ round, its board; a table's game with every hand, entry and correction, its hist
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 
 from scoring import InvalidHand
 from tournament.formats.registry import format_of
-from tournament.models import Dispute, Game, Hand, HandRevision
+from tournament.models import Dispute, Game, HandRevision
 from tournament.money.winners import PaidPlacesMove
-from tournament.pages import director_required, game_or_404, round_or_404, tournament_or_404, whole_number
+from tournament.pages import director_required, game_or_404, hand_or_404, round_or_404, tournament_or_404, whole_number
 from tournament.play import games, rounds
 from tournament.play.board import board, game_sheet
 from tournament.play.forms import HandForm, ResolutionForm, TieDecisionForm, error_text, hand_initial
@@ -22,7 +22,8 @@ from tournament.play.links import base_url, qr_svg, table_url, unreachable_by_ph
 
 def _form(game: Game, sheet: dict, number: int, data: dict | None = None) -> HandForm:
     """The form for hand ``number``: a stored hand's values to correct, else a new hand."""
-    stored = next((row.hand for row in sheet["rows"] if row.hand.number == number), None)
+    # Its last deal: a misdeal's number names the hand dealt after it.
+    stored = next((row.hand for row in reversed(sheet["rows"]) if row.hand.number == number), None)
     return HandForm(
         data,
         initial=hand_initial(stored) if stored else {"number": number},
@@ -138,7 +139,7 @@ def game_reissue(request: HttpRequest, tournament_id: int, game_id: int) -> Http
 def game_resolve(request: HttpRequest, tournament_id: int, game_id: int, number: int) -> HttpResponse:
     tournament = tournament_or_404(tournament_id)
     game = game_or_404(tournament, game_id)
-    hand = get_object_or_404(Hand, game=game, number=number)
+    hand = hand_or_404(game, number)
     form = ResolutionForm(request.POST)
     if form.is_valid():
         games.resolve_dispute(hand=hand, resolution=form.cleaned_data["resolution"], by=request.user)

@@ -199,8 +199,9 @@ def _sheet(
         reneges += _penalty_notes(hand, "reneges", "reneg")
         table_talk += _penalty_notes(hand, "table_talk", "table talk")
         disputes += [DisputeNote(hand.number, d.note, d.resolution) for d in (disputed or {}).get(hand.pk, ())]
-    for number in range(len(hands) + 1, _rows_needed(tournament, len(hands)) + 1):
-        rows.append(SheetRow(number, [""] * 14))
+    upcoming = Game.next_number(hands[-1] if hands else None)  # a misdeal's hand is dealt again
+    for offset in range(_rows_needed(tournament, len(hands)) - len(hands)):
+        rows.append(SheetRow(upcoming + offset, [""] * 14))
     # A closed round's sheet is a record: its table link now leads to another game, so no QR code.
     closed = _closed_caption(tournament, game) if game is not None and game.round.is_closed else ""
     url = table_url(game.table, base) if game and linked and not closed else ""

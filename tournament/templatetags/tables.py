@@ -66,20 +66,21 @@ def hand_row(context: template.Context, row: Any, oob: bool = False) -> str:
     """The scorekeeper's list item for one hand (``row``, a :class:`~tournament.play.board.SheetRow`
     of the context's ``game``), built in Python like :func:`quick_field`: every hand on the page
     has one, and a save sends its new one back, where the template's row took a sixteenth of
-    the save's time. The last hand (``last_number``) can be corrected while its round runs;
-    ``oob`` has htmx swap the row in by its id."""
+    the save's time. The last hand (``last_hand``, its id) can be corrected while its round runs;
+    ``oob`` has htmx swap the row in by its id. A misdeal shares its hand's number with the deal after it."""
     game, hand = context["game"], row.hand
     number, request = hand.number, context["request"]
-    line = row.points_line if row.result else f"Misdeal: {hand.get_misdeal_display().lower()}"
+    line = row.points_line if row.result else f"Misdeal: {hand.get_misdeal_display().lower()}; dealt again"
     actions = []
-    if number == context.get("last_number") and game.round.is_running:
+    if hand.pk == context.get("last_hand") and game.round.is_running:
         actions.append(
             f'<a class="button small" id="correct-{number}" href="?correct={number}" hx-get="?correct={number}"'
             ' hx-target="#panel" hx-swap="outerHTML">Correct</a>'
         )
+    redealt = hand.misdeal and hand.pk != context.get("last_hand")  # its number names the deal after it
     if hand.disputed:
         actions.append(f'<span class="bad">Disputed: {escape(hand.dispute_note)}</span>')
-    else:
+    elif not redealt:
         url = escape(reverse("table:dispute", args=[game.table.token, game.round.number, number]))
         token = "" if request.htmx else csrf_input(request)  # htmx sends the token from <body hx-headers>
         actions.append(
@@ -91,6 +92,6 @@ def hand_row(context: template.Context, row: Any, oob: bool = False) -> str:
     disputed = "disputed" if hand.disputed else ""
     swap = ' hx-swap-oob="true"' if oob else ""
     return mark_safe(  # every value in it is escaped or a number
-        f'<li id="hand-{number}" class="{disputed}"{swap}><div class="hand-line"><strong>{number}</strong>'
+        f'<li id="{hand.row_id}" class="{disputed}"{swap}><div class="hand-line"><strong>{number}</strong>'
         f'<span>{escape(line)}</span></div><div class="hand-actions">{"".join(actions)}</div></li>'
     )

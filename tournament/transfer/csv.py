@@ -41,7 +41,7 @@ def standings_csv(rows: list[StandingRow]) -> str:
 
 
 HAND_CSV_HEADER = [
-    "round", "table", "hand", "north", "east", "south", "west",
+    "round", "table", "hand", "deal", "north", "east", "south", "west",
     "north bid", "east bid", "south bid", "west bid", "north tricks", "east tricks", "south tricks", "west tricks",
     "NS reneges", "EW reneges", "NS table talk", "EW table talk",
     "north reneges", "east reneges", "south reneges", "west reneges",
@@ -53,7 +53,7 @@ HAND_CSV_HEADER = [
 def hands_csv(tournament: Tournament) -> str:
     """Every hand of every table, with the points it scored and the running score."""
     names = names_at(Seating.objects.filter(round__tournament=tournament))
-    hands = hands_by_game(Hand.objects.filter(game__round__tournament=tournament).order_by("game_id", "number"))
+    hands = hands_by_game(Hand.objects.filter(game__round__tournament=tournament).order_by("game_id", "number", "deal"))
     out = io.StringIO()
     writer = csvsafe.writer(out)
     writer.writerow(HAND_CSV_HEADER)
@@ -69,7 +69,7 @@ def hands_csv(tournament: Tournament) -> str:
         seat_names = names.get((game.round_id, game.table_id)) or (game.seat_names() if game.match_id else {})
         for hand, result in zip(played, results, strict=True):
             writer.writerow(
-                [game.round.number, game.table.number, hand.number]
+                [game.round.number, game.table.number, hand.number, hand.deal]
                 + [seat_names.get(s, "") for s in Seat]
                 + [getattr(hand, f) for f in HAND_FIELDS]
                 + (

@@ -49,9 +49,11 @@ from tournament.models import (
     Tournament,
 )
 
-FORMAT = "spades-director/2"
+FORMAT = "spades-director/3"
 # Exports made before the rules' third pass: their hands were scored by the presets as they were then.
 FORMAT_BEFORE_THIRD_PASS = "spades-director/1"
+# Exports made before a misdeal kept its hand's number: there a misdeal was numbered as a hand.
+FORMATS_MISDEAL_NUMBERED = (FORMAT_BEFORE_THIRD_PASS, "spades-director/2")
 TOURNAMENT_FIELDS = [
     "name", "venue", "preset", "rule_overrides", "format", "rounds_planned", "seating_order", "seating_seed",
     "prize_ties", "require_confirmation", "paper_size", "status",
@@ -75,7 +77,7 @@ FIELDS: dict[type[models.Model], list[str]] = {
     Seating: ["seat"],
     SeatingChange: ["description", "changed_at"],
     Game: ["status", "first_dealer", "winner", "decided_by", *GAME_MATCH_FIELDS],
-    Hand: ["number", *HAND_FIELDS, *HAND_EXTRA_FIELDS, "entered_at"],
+    Hand: ["number", "deal", *HAND_FIELDS, *HAND_EXTRA_FIELDS, "entered_at"],
     HandRevision: ["source", "changed_at", "before", "after"],
     Dispute: ["note", "raised_from", "raised_at", "resolution", "resolved_at"],
     Prize: ["kind", "place", "division", "amount", "share_percent"],

@@ -48,9 +48,11 @@ from tournament.models import (
     Tournament,
     new_token,
 )
+from tournament.transfer.deals import number_deals
 from tournament.transfer.export import (
     CLOCK_FIELDS,
     FORMAT_BEFORE_THIRD_PASS,
+    FORMATS_MISDEAL_NUMBERED,
     GAME_MATCH_FIELDS,
     MATCH_FIELDS,
     TEAM_FORMAT_FIELDS,
@@ -82,6 +84,7 @@ class Plan:
     prizes: list[Prize] = field(default_factory=list)
     payouts: list[Payout] = field(default_factory=list)
     format_settings: Any = None  # the format's settings, as its check_import read them
+    misdeal_numbered: bool = False  # an older export's misdeal has a number of its own
 
     @property
     def format(self) -> EventFormat:
@@ -99,7 +102,7 @@ def check(data: dict[str, Any], *, replace: Tournament | None = None) -> Plan:
     users = {u.get_username(): u for u in get_user_model().objects.all()}
     root = Row(data, "The file")
     tournament_row = Row(root.raw("tournament", False), "Tournament")
-    plan = Plan(_tournament(tournament_row))
+    plan = Plan(_tournament(tournament_row), misdeal_numbered=data.get("format") in FORMATS_MISDEAL_NUMBERED)
     players = _teams(plan, root.items("teams", "teams"), users)
     tables = _tables(plan, root.items("tables", "tables"), replace)
     clocks = _clocks(plan, root.items("clocks", "clocks", optional=True))
@@ -388,9 +391,10 @@ def _game(plan: Plan, row: Row, round_: Round, tables: dict, users: dict, matche
     if game.time_up_hand is not None and game.clock is None:
         fail(row.where, "time_up_hand: time is called on a game with a clock", "time_up_hand")
     hands = [
-        _hand(plan, Row(entry, f"{row.where}, hand {i}"), game, i, users)
+        _hand(plan, Row(entry, f"{row.where}, hand {i}"), game, users)
         for i, entry in enumerate(row.items("hands", "hands"), start=1)
     ]
+    number_deals(game, hands, row.where, misdeal_numbered=plan.misdeal_numbered)
     try:
         replayed = game.replay(hands)
     except InvalidHand as error:
@@ -451,10 +455,9 @@ def _match_result(where: str, match: Match, games: list[Game]) -> None:
         fail(where, f"its games have decided it (team {result[0]} won), but it is still playing", "result")
 
 
-def _hand(plan: Plan, row: Row, game: Game, index: int, users: dict) -> Hand:
+def _hand(plan: Plan, row: Row, game: Game, users: dict) -> Hand:
     number = row.number("number", low=1, high=32767)
-    if number != index:
-        fail(row.where, f"hands are numbered 1, 2, 3… in order; this one is {number}", "order")
+    deal = 1 if plan.misdeal_numbered else row.number("deal", low=1, high=32767)
     values: dict[str, Any] = {}
     for name in HAND_FIELDS:
         if name.endswith("_tricks"):
@@ -468,7 +471,7 @@ def _hand(plan: Plan, row: Row, game: Game, index: int, users: dict) -> Hand:
     extra = {"disputed": row.flag("disputed"), "dispute_note": row.text("dispute_note"),
              "dispute_resolution": row.text("dispute_resolution"), "confirmed_by": row.text("confirmed_by"),
              "version": row.number("version", low=1)}  # fmt: skip
-    hand = Hand(game=game, number=number, entered_at=row.when("entered_at"), **values, **extra)
+    hand = Hand(game=game, number=number, deal=deal, entered_at=row.when("entered_at"), **values, **extra)
     clean(hand, row.where)
     seats = [name for name in HAND_FIELDS if name.endswith(("_bid", "_tricks"))]
     if hand.misdeal:

@@ -15,7 +15,7 @@ from django.db import models
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
-from tournament.transfer.export import FORMAT, FORMAT_BEFORE_THIRD_PASS
+from tournament.transfer.export import FORMAT, FORMATS_MISDEAL_NUMBERED
 
 MAX_DEPTH = 12
 # Far above any club's evening; they bound how long checking a hostile file can take.
@@ -45,7 +45,7 @@ def parse(raw: bytes | str) -> dict[str, Any]:
         data = json.loads(raw)
     except (ValueError, UnicodeDecodeError, RecursionError):
         raise ValidationError("That file is not a tournament export (it is not JSON).", code="not_json") from None
-    if not isinstance(data, dict) or data.get("format") not in (FORMAT, FORMAT_BEFORE_THIRD_PASS):
+    if not isinstance(data, dict) or data.get("format") not in (FORMAT, *FORMATS_MISDEAL_NUMBERED):
         raise ValidationError(f"That file is not a tournament export of format {FORMAT}.", code="format")
     _check_text(data)
     return data

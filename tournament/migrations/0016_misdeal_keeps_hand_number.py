@@ -1,0 +1,47 @@
+"""A misdeal keeps its hand's number: the hand dealt again after it shares the number, counted by
+``deal``. Existing games are numbered again so: a misdeal that was "hand 4" before hand 5 becomes
+hand 4, deal 1, and that hand 5 becomes hand 4, deal 2; a time call on a hand follows it."""
+
+import django.core.validators
+from django.db import migrations, models
+
+
+def renumber(apps, schema_editor):
+    Hand = apps.get_model("tournament", "Hand")
+    Game = apps.get_model("tournament", "Game")
+    games = Hand.objects.filter(misdeal__gt="").values_list("game_id", flat=True).distinct()
+    for game in Game.objects.filter(pk__in=list(games)):
+        number, deal, new_numbers = 1, 1, {}
+        for hand in Hand.objects.filter(game=game).order_by("number"):
+            new_numbers[hand.number] = number
+            hand.number, hand.deal = number, deal
+            hand.save(update_fields=["number", "deal"])
+            number, deal = (number, deal + 1) if hand.misdeal else (number + 1, 1)
+        if game.time_up_hand is not None:
+            game.time_up_hand = new_numbers.get(game.time_up_hand, game.time_up_hand)
+            game.save(update_fields=["time_up_hand"])
+
+
+class Migration(migrations.Migration):
+    dependencies = [("tournament", "0015_rules_third_pass")]
+
+    operations = [
+        migrations.AddField(
+            model_name="hand",
+            name="deal",
+            field=models.PositiveSmallIntegerField(default=1, validators=[django.core.validators.MinValueValidator(1)]),
+        ),
+        migrations.AlterModelOptions(name="hand", options={"ordering": ["game", "number", "deal"]}),
+        migrations.RemoveConstraint(model_name="hand", name="one_hand_number_per_game"),
+        migrations.AddConstraint(
+            model_name="hand",
+            constraint=models.UniqueConstraint(fields=("game", "number", "deal"), name="one_deal_per_hand_number"),
+        ),
+        migrations.AddConstraint(
+            model_name="hand",
+            constraint=models.CheckConstraint(condition=models.Q(deal__gte=1), name="hand_deal_from_1"),
+        ),
+        # Last, after every schema change (PostgreSQL alters no table with pending trigger events).
+        # Hands are moved in order, each to a number no higher than its own, so no two ever clash.
+        migrations.RunPython(renumber, migrations.RunPython.noop),
+    ]
