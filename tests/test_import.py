@@ -39,9 +39,9 @@ from tournament.models import (
     Tournament,
 )
 from tournament.money.ledger import ledger
-from tournament.play.hands import enter_hand
 from tournament.money.services import mark_payout_paid, record_payment
 from tournament.play.games import flag_dispute
+from tournament.play.hands import enter_hand
 from tournament.play.rounds import close_round, start_play, start_round
 from tournament.printing.catalog import EVENT_DOCUMENTS, ROUND_DOCUMENTS
 from tournament.printing.pdf import render_html_chunks
