@@ -1,13 +1,18 @@
 """The table page through a dropped network (headless Chromium, 360×740, Playwright's offline mode).
 
 The live server runs on localhost, where the browser allows the service worker: the page reopens
-with no network. Hands saved offline wait on the phone and arrive once each, in order.
+with no network, from the first visit on. A venue's plain HTTP is reached by another host name
+(Chromium counts every 127.x address as secure). Hands saved offline wait on the phone and arrive
+once each, in order.
 """
+
+import time
+from urllib.parse import urlparse
 
 import pytest
 
 from scoring import HandEntry, Seat
-from tests.conftest import make_tournament
+from tests.conftest import CHROMIUM, CHROMIUM_ARGS, PHONE, make_tournament
 from tournament.models import Hand, HandRevision, Table
 from tournament.play.hands import enter_hand
 from tournament.play.rounds import start_play, start_round
@@ -74,6 +79,110 @@ def wait_for_worker(page) -> None:
     # A function, not a bare expression: Playwright evaluates a function's text once, which the
     # app's Content-Security-Policy allows (1.55 on); a bare expression again at every check.
     page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+
+
+def wait_for_kept_page(page, seconds: float = 15) -> None:
+    """Until the service worker keeps this very page (it was loaded before the worker ran). Polled
+    here: wait_for_function does not wait for a promise's answer."""
+    deadline = time.monotonic() + seconds
+    while not page.evaluate("() => caches.match(location.href).then((hit) => hit !== undefined)"):
+        assert time.monotonic() < deadline, "the service worker did not keep the page"
+        page.wait_for_timeout(100)
+
+
+def hand_rows(page) -> list[str]:
+    return page.eval_on_selector_all("#hand-list > li", "(rows) => rows.map((row) => row.id)")
+
+
+def test_a_table_link_opened_once_reopens_with_no_network_and_takes_hands(phone_page, table_game, screenshot):
+    page = phone_page
+    page.goto(url(table_game))
+    assert page.locator("#keep-open").is_hidden()  # the worker keeps the page: no need to keep it open
+    wait_for_kept_page(page)
+    page.context.set_offline(True)
+    page.reload()  # the first reload, with no network
+    page.wait_for_selector("button:has-text('Save hand 1')")
+    assert "not opened on this phone before" not in page.content()
+    Thumb(page).hand(*HANDS[0], number=1)
+    page.wait_for_selector("text=will send when the network is back (1 waiting)")
+    assert Hand.objects.count() == 0
+
+    page.context.set_offline(False)
+    page.wait_for_selector("text=Hand 1 sent", timeout=15_000)
+    assert stored(table_game) == expected(1, HANDS[:1])
+    assert hand_rows(page) == ["hand-1"]
+
+
+@pytest.fixture
+def venue_page(browser, live_server, settings):
+    """A phone reaching the live server as http://venue.test:<port>/, a plain-HTTP address that is
+    not loopback: no secure context, so no service worker, as on a venue's network."""
+    settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "venue.test"]
+    args = [*CHROMIUM_ARGS, "--host-resolver-rules=MAP venue.test 127.0.0.1"]
+    venue = browser.browser_type.launch(executable_path=CHROMIUM, args=args)
+    base = f"http://venue.test:{urlparse(live_server.url).port}"
+    context = venue.new_context(viewport=PHONE, base_url=base, has_touch=True, is_mobile=True)
+    yield context.new_page()
+    venue.close()
+
+
+def test_over_plain_http_the_page_asks_to_stay_open_and_keeps_hands_offline(venue_page, table_game, screenshot):
+    page = venue_page
+    page.goto(url(table_game))
+    assert page.evaluate("() => window.isSecureContext") is False
+    notice = page.locator("#keep-open")
+    notice.wait_for(state="visible")
+    assert "Don't reload or close it" in notice.inner_text()
+    screenshot(page, "table-plain-http-keep-open")
+    page.context.set_offline(True)
+    Thumb(page).hand(*HANDS[0], number=1)
+    page.wait_for_selector("text=will send when the network is back (1 waiting)")
+    page.wait_for_selector("button:has-text('Save hand 2')")
+    assert notice.is_visible() and Hand.objects.count() == 0
+    screenshot(page, "table-plain-http-offline-waiting")
+
+    page.context.set_offline(False)
+    page.wait_for_selector("text=Hand 1 sent", timeout=15_000)
+    assert stored(table_game) == expected(1, HANDS[:1])
+
+
+def test_hands_sent_on_reconnecting_are_listed_once_even_when_an_answer_was_lost(browser, live_server, table_game):
+    # Playwright's routes do not see what a service worker fetches: this phone has none.
+    context = browser.new_context(viewport=PHONE, base_url=live_server.url, has_touch=True, is_mobile=True,
+                                  service_workers="block")  # fmt: skip
+    page = context.new_page()
+    page.goto(url(table_game))
+    page.context.set_offline(True)
+    thumb = Thumb(page)
+    thumb.hand(*HANDS[0], number=1)
+    thumb.hand(*HANDS[1], number=2)
+    page.wait_for_selector("text=(2 waiting)")
+    lost = []
+
+    def lose_the_answers_to_hand_2(route) -> None:
+        if route.request.method == "POST" and "number=2" in (route.request.post_data or ""):
+            route.fetch()  # the server stores hand 2 (once: the same entry key each time) ...
+            lost.append(route.request.url)
+            route.abort()  # ... and the phone never hears so: hand 2 still waits on it
+        else:
+            route.continue_()
+
+    page.route("**/hands/", lose_the_answers_to_hand_2)
+    page.context.set_offline(False)
+    page.wait_for_selector("text=Hand 1 sent", timeout=15_000)
+    page.wait_for_selector("text=will send when the network is back (1 waiting)")
+    assert lost and [h[0] for h in stored(table_game)] == [1, 2]
+    page.unroute("**/hands/")
+
+    page.reload()  # the server lists hand 2; the phone still has it waiting
+    page.wait_for_selector("text=Hand 2 sent", timeout=15_000)
+    assert hand_rows(page) == ["hand-2", "hand-1"]
+    assert page.locator(".waiting-list li").count() == 0
+    page.reload()
+    assert hand_rows(page) == ["hand-2", "hand-1"]
+    assert stored(table_game) == expected(1, HANDS[:2])
+    assert HandRevision.objects.count() == 2
+    context.close()
 
 
 def test_hands_saved_offline_survive_a_reload_and_arrive_once_in_order(phone_page, table_game, screenshot):

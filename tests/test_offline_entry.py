@@ -42,6 +42,15 @@ def test_the_same_entry_sent_twice_stores_one_hand_and_answers_as_saved_both_tim
     assert game.hands.get().entry_key == KEY
 
 
+def test_a_stored_hand_names_its_entry_key_so_a_phone_still_holding_it_stops_waiting(client, game):
+    saved = post_hand(client, game, 1, even_hand(7), entry_key=KEY).content.decode()
+    assert f'<li id="hand-1" class="" data-key="{KEY}"' in saved  # the new row the answer carries
+    page = client.get(reverse("table:page", args=[game.table.token])).content.decode()
+    assert f'<li id="hand-1" class="" data-key="{KEY}"' in page  # and the page reloaded
+    finish_game(game, hands=1)  # entered with no key (as the director does): the row names none
+    assert '<li id="hand-2" class="">' in client.get(reverse("table:page", args=[game.table.token])).content.decode()
+
+
 def test_an_entry_sent_again_after_later_hands_is_still_the_one_hand(client, game):
     post_hand(client, game, 1, even_hand(7), entry_key=KEY)
     post_hand(client, game, 2, even_hand(8), entry_key="second-attempt")

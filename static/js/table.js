@@ -315,6 +315,18 @@
     dealer.textContent = "dealer: " + DEALERS[(DEALERS.indexOf(seat) + times) % 4];
   }
 
+  /* A waiting hand the server lists already (stored, but its answer was lost before a reload): it
+   * waits no more, so it is never sent again nor listed twice. */
+  function forgetStored() {
+    var stored = {};
+    document.querySelectorAll("#hand-list > li[data-key]").forEach(function (row) { stored[row.dataset.key] = true; });
+    var list = load();
+    var left = list.filter(function (entry) { return !stored[entry.key]; });
+    if (left.length === list.length) return;
+    list.forEach(function (entry) { if (stored[entry.key]) sent = sent.concat([entry.number]).slice(-6); });
+    store(left);
+  }
+
   /* After a refresh from the server, the form follows the hands still waiting here. */
   function followWaiting() {
     var form = document.getElementById("hand-form");
@@ -385,6 +397,7 @@
   }
 
   function settle(panel, refused, scroll) {
+    forgetStored();
     followWaiting();
     var form = document.getElementById("hand-form");
     if (refused && refused.refused === "conflict") showMine(panel, refused);
@@ -657,6 +670,7 @@
 
   var form = document.getElementById("hand-form");
   store(load().map(function (entry) { entry.waited = true; return entry; }));
+  forgetStored();
   followWaiting();
   if (form) startHand(form, false);
   render();
@@ -664,5 +678,15 @@
   report();
   if ("serviceWorker" in navigator && window.isSecureContext && app.dataset.worker) {
     navigator.serviceWorker.register(app.dataset.worker, { scope: app.dataset.scope }).catch(function () {});
+    if (!navigator.serviceWorker.controller) {
+      // The worker never saw this page load (the first visit): it fetches the page and keeps it.
+      navigator.serviceWorker.ready.then(function (registration) {
+        registration.active.postMessage({ keep: location.href });
+      });
+    }
+  } else {
+    // Plain HTTP (a venue's network): no worker reopens the page offline, so it must stay open.
+    var keepOpen = document.getElementById("keep-open");
+    if (keepOpen) keepOpen.hidden = false;
   }
 })();

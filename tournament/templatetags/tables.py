@@ -91,7 +91,9 @@ def hand_row(context: template.Context, row: Any, oob: bool = False) -> str:
         )
     disputed = "disputed" if hand.disputed else ""
     swap = ' hx-swap-oob="true"' if oob else ""
+    # The phone's key for the attempt stored: a hand still waiting on the phone with it is stored.
+    key = f' data-key="{escape(hand.entry_key)}"' if hand.entry_key else ""
     return mark_safe(  # every value in it is escaped or a number
-        f'<li id="{hand.row_id}" class="{disputed}"{swap}><div class="hand-line"><strong>{number}</strong>'
+        f'<li id="{hand.row_id}" class="{disputed}"{key}{swap}><div class="hand-line"><strong>{number}</strong>'
         f'<span>{escape(line)}</span></div><div class="hand-actions">{"".join(actions)}</div></li>'
     )
