@@ -3,7 +3,7 @@ rule set the handout describes, so an example can never disagree with scoring.""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from scoring.hand import NIL, PlayerHand, SideHand, score_hand
 from scoring.rules import RuleSet
@@ -11,11 +11,13 @@ from scoring.rules import RuleSet
 
 @dataclass(frozen=True)
 class Example:
-    """A hand described in words and what it scores, computed by the engine."""
+    """A hand described in words and what it scores, computed by the engine; ``sides`` is the
+    hand itself (our side first), for the vectors both scoring engines run (:mod:`scoring.vectors`)."""
 
     situation: str
     points: int
     explanation: tuple[str, ...]
+    sides: tuple[SideHand, SideHand] = field(default=(), compare=False, repr=False)  # type: ignore[assignment]
 
 
 def worked_examples(rules: RuleSet) -> tuple[Example, ...]:
@@ -67,4 +69,4 @@ def _example(
     except ValueError:
         return None
     side = result.teams[0]
-    return Example(situation=situation, points=side.points, explanation=side.lines)
+    return Example(situation=situation, points=side.points, explanation=side.lines, sides=(us, them))

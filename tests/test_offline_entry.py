@@ -217,5 +217,6 @@ def test_the_service_worker_is_served_from_table_with_the_pages_assets(client):
     assert response["Cache-Control"] == "no-cache"
     body = response.content.decode()
     assert '"/static/js/table.js"' in body and '"/static/css/app.css"' in body
+    assert '"/static/js/scorer.js"' in body  # waiting hands are scored on a page reopened offline
     assert reverse("table:worker") == "/table/sw.js"  # its scope is every table page
     assert client.post(reverse("table:worker")).status_code == 405

@@ -10,6 +10,7 @@ import pytest
 from scoring import Game, InvalidHand, PlayerHand
 from scoring.hand import side_contract
 from scoring.presets import PRESETS
+from scoring.vectors import BID_7, BIG_NIL_VALUES_004, BOTH_NIL_001, BOTH_NIL_004, NIL_SITUATIONS, OUTCOMES, SANDBAG_337
 from tests.hands import offending, score, side
 
 # --- 003: tournament rules, "advancing winners" and standard tournament play ---------------
@@ -24,14 +25,8 @@ def test_003_bidding_example_adds_partners_bids_into_each_sides_contract():
     assert side_contract(rules, east_west) == 7
 
 
-@pytest.mark.parametrize(
-    ("won", "points", "bag_penalty", "new_score", "bags"),
-    [
-        (7, 52, 0, 389, 9),  # "If they win 7 tricks they score 52, taking their score to 389."
-        (8, 53 - 100, -100, 290, 0),  # "... lose 100 because they now have 10 bags ... 290"
-        (9, 54 - 100, -100, 291, 1),  # "If they win 9 tricks they score 54 and lose 100 ... 291"
-    ],
-)
+# The tables of stated numbers live in scoring/vectors.py: the phone's scorer.js runs them too.
+@pytest.mark.parametrize(("won", "points", "bag_penalty", "new_score", "bags"), SANDBAG_337)
 def test_003_sandbag_example_337_bids_5(won, points, bag_penalty, new_score, bags):
     us = side((3, won - 3), (2, 3), score=337, bags=7)
     them = side((2, 13 - won), (2, 0))
@@ -128,33 +123,25 @@ def test_003_nil_is_the_only_way_to_bid_no_tricks_in_500_play():
     assert result.points == 140  # a bid of 0 is a nil
 
 
-@pytest.mark.parametrize(("ours", "theirs", "winner"), [(510, 480, 0), (520, 530, 1), (480, 505, 1)])
-def test_003_game_to_500_higher_side_wins_when_both_reach_it(ours, theirs, winner):
-    assert PRESETS["progressive-500"].rules.outcome((ours, theirs)) == (True, winner)
+def outcomes(rules: str) -> list[tuple]:
+    return [(scores, outcome) for name, scores, outcome in OUTCOMES if name == rules]
+
+
+@pytest.mark.parametrize(("scores", "outcome"), outcomes("progressive-500"))
+def test_003_game_to_500_higher_side_wins_when_both_reach_it(scores, outcome):
+    assert PRESETS["progressive-500"].rules.outcome(scores) == outcome
 
 
 # --- 004: league rules, games to 300 and the championship to 500 ----------------------------
 
 
-@pytest.mark.parametrize(("took", "points"), [(7, 70), (8, 71), (5, -70)])
+@pytest.mark.parametrize(("took", "points"), BID_7)
 def test_004_scoring_examples_bid_7(took, points):
     result = score("league-300", side((4, took - 3), (3, 3)), side((4, 13 - took), (3, 0))).teams[0]
     assert result.points == points
 
 
-@pytest.mark.parametrize(
-    ("preset", "nil_tricks", "partner_tricks", "points"),
-    [
-        ("league-300", 0, 5, 110),  # Situation 1: both partners make their bid
-        ("league-300", 0, 4, 10),  # Situation 2: nil made, partner set
-        ("league-300", 1, 5, -10),  # Situation 3: nil bidder takes a trick, partner gets 5
-        ("league-300", 1, 4, -110),  # Situation 4: nil bidder takes a trick, partner set
-        ("championship-500", 0, 5, 150),
-        ("championship-500", 0, 4, 50),
-        ("championship-500", 1, 5, -50),
-        ("championship-500", 1, 4, -150),
-    ],
-)
+@pytest.mark.parametrize(("preset", "nil_tricks", "partner_tricks", "points"), NIL_SITUATIONS)
 def test_004_nil_situations_partner_bids_5(preset, nil_tricks, partner_tricks, points):
     them = side((4, 13 - nil_tricks - partner_tricks), (4, 0))
     result = score(preset, side(("nil", nil_tricks), (5, partner_tricks)), them).teams[0]
@@ -162,24 +149,14 @@ def test_004_nil_situations_partner_bids_5(preset, nil_tricks, partner_tricks, p
     assert result.bags == 0  # a failed nil's trick counts for nothing in the league
 
 
-@pytest.mark.parametrize(
-    ("preset", "tricks", "points"),
-    [
-        ("league-300", (0, 0), 120),
-        ("league-300", (0, 2), 0),
-        ("league-300", (1, 2), -120),
-        ("championship-500", (0, 0), 200),
-        ("championship-500", (3, 0), 0),
-        ("championship-500", (1, 1), -200),
-    ],
-)
+@pytest.mark.parametrize(("preset", "tricks", "points"), BOTH_NIL_004)
 def test_004_both_partners_nil(preset, tricks, points):
     them = side((6, 13 - sum(tricks)), (4, 0))
     result = score(preset, side(("nil", tricks[0]), ("nil", tricks[1])), them).teams[0]
     assert result.points == points
 
 
-@pytest.mark.parametrize(("preset", "value"), [("league-300", 120), ("championship-500", 200)])
+@pytest.mark.parametrize(("preset", "value"), BIG_NIL_VALUES_004)
 def test_004_blind_nil_value_and_100_point_deficit(preset, value):
     made = score(preset, side(("blind_nil", 0), (5, 5), score=0), side((4, 8), (4, 0), score=100))
     failed = score(preset, side(("blind_nil", 1), (5, 5), score=0), side((4, 7), (4, 0), score=100))
@@ -189,7 +166,7 @@ def test_004_blind_nil_value_and_100_point_deficit(preset, value):
         score(preset, side(("blind_nil", 0), (5, 5), score=1), side((4, 8), (4, 0), score=100))
 
 
-@pytest.mark.parametrize(("preset", "value"), [("league-300", 120), ("championship-500", 200)])
+@pytest.mark.parametrize(("preset", "value"), BIG_NIL_VALUES_004)
 def test_004_ten_for_200_scores_and_loses_the_same_amount(preset, value):
     exact = score(preset, side((6, 6), (4, 4)), side((4, 3), (1, 0))).teams[0]
     over = score(preset, side((6, 7), (4, 4)), side((4, 2), (1, 0))).teams[0]
@@ -240,11 +217,9 @@ def test_004_reneg_offender_that_still_makes_its_bid_scores_it():
     assert result[1].points == 40 + 30
 
 
-@pytest.mark.parametrize(
-    ("ours", "theirs", "outcome"), [(310, 290, (True, 0)), (305, 320, (True, 1)), (300, 300, (False, None))]
-)
-def test_004_game_to_300_highest_score_wins_and_a_tie_plays_the_next_hand(ours, theirs, outcome):
-    assert PRESETS["league-300"].rules.outcome((ours, theirs)) == outcome
+@pytest.mark.parametrize(("scores", "outcome"), outcomes("league-300"))
+def test_004_game_to_300_highest_score_wins_and_a_tie_plays_the_next_hand(scores, outcome):
+    assert PRESETS["league-300"].rules.outcome(scores) == outcome
 
 
 def test_004_league_plays_with_jokers_and_a_30_minute_limit():
@@ -331,7 +306,7 @@ def test_002_first_trick_is_lowest_club_and_blind_nil_passes_two_cards():
 # --- 001: the classic rules -------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("tricks", "points"), [((0, 0), 200), ((1, 0), 0), ((2, 3), 0)])
+@pytest.mark.parametrize(("tricks", "points"), BOTH_NIL_001)
 def test_001_both_partners_nil_score_200_only_if_both_make_it(tricks, points):
     result = score("classic", side(("nil", tricks[0]), ("nil", tricks[1])), side((5, 13 - sum(tricks)), (4, 0)))
     assert result.teams[0].points == points
@@ -375,8 +350,6 @@ def test_000_two_nils_are_scored_separately():
     assert result.points == 100 - 100 + 1
 
 
-@pytest.mark.parametrize(
-    ("ours", "theirs", "outcome"), [(530, 510, (True, 0)), (510, 510, (False, None)), (490, 499, (False, None))]
-)
-def test_000_game_to_500_equal_totals_play_one_more_hand(ours, theirs, outcome):
-    assert PRESETS["tennessee"].rules.outcome((ours, theirs)) == outcome
+@pytest.mark.parametrize(("scores", "outcome"), outcomes("tennessee"))
+def test_000_game_to_500_equal_totals_play_one_more_hand(scores, outcome):
+    assert PRESETS["tennessee"].rules.outcome(scores) == outcome

@@ -7,6 +7,7 @@ import pytest
 from scoring import InvalidHand, InvalidRules, PlayerHand, RuleSet, rules_from_json
 from scoring.presets import PRESETS, readings_of
 from scoring.rules import FIELD_NAMES
+from scoring.vectors import BOTH_NIL_TEAM_CONTRACT, OUTCOMES
 from tests.hands import offending, score, side
 
 # preset: (target, set penalty, bag limit, bag penalty, overflow, nil, blind nil, both nil,
@@ -197,14 +198,12 @@ def test_overtricks_worth_nothing_still_count_as_bags():
     assert (result.points, result.bags) == (50, 2)
 
 
-def test_lose_score_floor_ends_the_game():
-    rules = RuleSet(lose_score=-200)
-    assert rules.outcome((-210, 150)) == (True, 1)
-    assert rules.outcome((-250, -210)) == (True, 1)
-    assert rules.outcome((-250, -250)) == (False, None)
+@pytest.mark.parametrize(("scores", "outcome"), [row[1:] for row in OUTCOMES if row[0] == {"lose_score": -200}])
+def test_lose_score_floor_ends_the_game(scores, outcome):
+    assert RuleSet(lose_score=-200).outcome(scores) == outcome
 
 
-@pytest.mark.parametrize(("tricks", "points"), [((0, 0), 200), ((1, 0), -200), ((2, 2), -200)])
+@pytest.mark.parametrize(("tricks", "points"), BOTH_NIL_TEAM_CONTRACT)
 def test_both_nil_team_contract_wins_or_loses_the_sum(tricks, points):
     rules = RuleSet(both_nil="team_contract")
     result = score(rules, side(("nil", tricks[0]), ("nil", tricks[1])), side((5, 13 - sum(tricks)), (4, 0)))

@@ -2,6 +2,7 @@
 
 import csv
 import io
+import json
 import threading
 import time
 
@@ -213,6 +214,26 @@ def test_a_phone_that_moves_its_form_on_itself_is_sent_only_what_changed_while_t
     assert 'id="hand-form"' in correction and 'id="saved"' not in correction  # the form follows the correction
     last = phone_posts(4, even_hand(7))
     assert "Game over:" in last and "Hand 4 saved." in last and 'id="saved"' not in last  # the round's 4 hands
+
+
+def data_block(html: str, name: str) -> dict:
+    """The JSON data block ``name`` of a page (a <script type="application/json">, never run)."""
+    start = html.index(f'<script id="{name}" type="application/json">') + len(
+        f'<script id="{name}" type="application/json">'
+    )
+    return json.loads(html[start : html.index("</script>", start)])
+
+
+def test_the_page_and_each_saved_hand_carry_the_rules_and_standing_the_phone_scores_waiting_hands_on(client, game):
+    html = client.get(page(game.table.token)).content.decode()
+    assert data_block(html, "table-rules") == game.rules.to_json()
+    standing = data_block(html, "table-standing")
+    assert standing == {"scores": [0, 0], "bags": [0, 0], "played": 0, "status": "playing", "time_up_hand": None,
+                        "url": at(game, "hand")}  # fmt: skip
+    saved = client.post(at(game, "hand"), {"number": 1, **even_hand(8)}, HTTP_HX_REQUEST="true",
+                        HTTP_X_NEXT_HAND="client").content.decode()  # fmt: skip
+    assert data_block(saved, "table-standing") | {"url": ""} == standing | {
+        "scores": [62, -60], "bags": [2, 0], "played": 1, "url": ""}  # fmt: skip
 
 
 TRICKS_OFF = even_hand(7) | {"west_tricks": 4}

@@ -17,6 +17,7 @@ from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.templatetags.static import static
+from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import reswap, retarget
 
@@ -33,8 +34,8 @@ from tournament.play.hands import EnteredHand, GameGone, HandConflict, enter_han
 
 PAGE = "table/page.html"
 # What the table page needs to open with no network, kept by the service worker.
-OFFLINE_ASSETS = ("css/app.css", "js/table.js", "django_htmx/htmx-2.min.js", "django_htmx/django-htmx.js",
-                  "favicon.svg")  # fmt: skip
+OFFLINE_ASSETS = ("css/app.css", "js/table.js", "js/scorer.js", "django_htmx/htmx-2.min.js",
+                  "django_htmx/django-htmx.js", "favicon.svg")  # fmt: skip
 WAITING_REFRESH_SECONDS = 15
 
 
@@ -121,8 +122,24 @@ def _context(game: Game, form: HandForm, sheet: dict, **extra: object) -> dict:
         "dealer": sheet["replay"].dealer_of(whole_number(form["number"].value())),
         "first_dealer_rule": "" if rows else first_dealer_rule(game.rules),  # shown before hand 1 only
         "last_hand": rows[-1].hand.pk if rows else None,
+        "scorer": scorer_data(game),
         **extra,
     }
+
+
+def scorer_data(game: Game) -> dict:
+    """What the phone's scorer (static/js/scorer.js) counts hands waiting on the phone from: the
+    game's rules (:meth:`RuleSet.to_json`) and its standing as stored, with the address its hands
+    are sent to (a waiting hand sent there is one of this game's)."""
+    standing = {
+        "scores": [game.ns_score, game.ew_score],
+        "bags": [game.ns_bags, game.ew_bags],
+        "played": game.hands_played,
+        "status": game.status,
+        "time_up_hand": game.time_up_hand,
+        "url": reverse("table:hand", args=[game.table.token, game.round.number]),
+    }
+    return {"rules": game.rules.to_json(), "standing": standing}
 
 
 def _panel(request: HttpRequest, game: Game, form: HandForm, *, status: int = 200, **extra: object) -> HttpResponse:
@@ -239,7 +256,8 @@ def _saved(request: HttpRequest, loaded: Game, entered: EnteredHand) -> HttpResp
     saved = {"notice": said, "saved_number": number,
              "new_row": rows[-1] if new else None, "changed_rows": changed}  # fmt: skip
     if new and game.is_playing and request.headers.get("X-Next-Hand") == "client":
-        context = {"game": game, "sheet": sheet, "form": None, "last_hand": hand.pk, **saved}
+        context = {"game": game, "sheet": sheet, "form": None, "last_hand": hand.pk, "scorer": scorer_data(game),
+                   **saved}  # fmt: skip
     else:
         context = _context(game, _form(game, hands=entered.hands), sheet, **saved)
     return render(request, f"{PAGE}#saved", context)
