@@ -4,8 +4,10 @@ import pytest
 from playwright.sync_api import expect
 
 from scoring import Seat
-from tests.conftest import make_tournament
+from tests.conftest import DESKTOP, finish_game, make_tournament
+from tests.test_browser_director import _log_in
 from tournament.models import Game, HandRevision
+from tournament.play.games import flag_dispute, resolve_dispute
 from tournament.play.rounds import start_play, start_round
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -134,6 +136,66 @@ def test_a_disputed_hand_shows_on_the_directors_board(phone_page, table_game, sc
     page.wait_for_selector("text=the director will come over")
     assert table_game.hands.get().disputed
     screenshot(page, "table-disputed")
+
+
+def test_the_hand_list_shows_bids_and_tricks_and_an_earlier_hands_mistake_goes_to_the_director(
+    phone_page, table_game, screenshot, browser, live_server, director
+):
+    finish_game(table_game, hands=1)
+    page = phone_page
+    page.goto(f"/table/{table_game.table.token}/")
+    bids = {"north": "nil", "south": "4", "east": "4", "west": "2"}
+    enter(page, bids, {"north": 0, "south": 5, "east": 3, "west": 5})
+    save(page, 2)
+    page.wait_for_selector("text=Hand 2 saved.")
+    second = page.locator("#hand-2")
+    assert second.locator("table.hand-seats").inner_text().split() == [
+        "Bids", "N", "Nil", "E", "4", "S", "4", "W", "2", "Tricks", "N", "0", "E", "3", "S", "5", "W", "5",
+    ]  # fmt: skip
+    # Hand 1 is an earlier hand now: no Correct, no Dispute; its mistakes go to the director.
+    first = page.locator("#hand-1")
+    expect(first.get_by_role("link", name="Correct")).to_have_count(0)
+    expect(first.locator("summary", has_text="Dispute")).to_have_count(0)
+    first.locator("summary", has_text="Report a mistake").click()
+    page.get_by_label("What is wrong with hand 1?").fill("East bid 4, not 3")
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    screenshot(page, "table-report-a-mistake")
+    page.get_by_role("button", name="Send hand 1 to the director").click()
+    page.wait_for_selector("text=Hand 1 is reported; the director will come over.")
+    expect(page.locator("#hand-1")).to_contain_text("Disputed: East bid 4, not 3")
+    screenshot(page, "table-mistake-reported")
+    assert table_game.hands.get(number=1).disputed and not table_game.hands.get(number=2).disputed
+
+    desk = browser.new_context(viewport=DESKTOP, base_url=live_server.url).new_page()
+    _log_in(desk, director)
+    desk.goto(f"/t/{table_game.round.tournament_id}/rounds/1/")
+    expect(desk.locator("#board tr.disputed")).to_contain_text("Disputed (1)")
+    screenshot(desk, "director-board-reported-mistake")
+    desk.locator("#board tr.disputed .table-no a").click()
+    expect(desk.locator(".disputed-card")).to_contain_text("Hand 1 is disputed")
+    expect(desk.locator(".disputed-card")).to_contain_text("East bid 4, not 3")
+    screenshot(desk, "director-game-reported-mistake")
+    desk.context.close()
+
+
+def test_the_phone_waits_for_the_director_instead_of_game_over_while_a_hand_is_disputed(
+    phone_page, table_game, screenshot, director
+):
+    finish_game(table_game, hands=3)
+    flag_dispute(hand=table_game.hands.get(number=2), note="EW say they took 6")
+    page = phone_page
+    page.goto(f"/table/{table_game.table.token}/")
+    enter(page, {"north": "3", "south": "3", "east": "3", "west": "3"}, {"north": 4, "south": 3, "east": 3, "west": 3})
+    save(page, 4)  # the last hand of the round's four
+    page.wait_for_selector("#director-wait")
+    expect(page.locator("#entry")).to_contain_text("Waiting for the director.")
+    expect(page.locator("#entry")).not_to_contain_text("Game over")
+    screenshot(page, "table-waiting-for-the-director")
+    resolve_dispute(hand=table_game.hands.get(number=2), resolution="Counted again: 7 stands", by=director)
+    # The page asks every 15 seconds, and shows the result once the director has settled it.
+    page.wait_for_selector("text=Game over", timeout=30_000)
+    assert page.locator("#director-wait").count() == 0
+    screenshot(page, "table-game-over-after-the-director")
 
 
 def test_with_confirmation_asked_the_opponent_sees_the_score_before_typing_initials(phone_page, table_game, screenshot):

@@ -461,6 +461,164 @@ def test_the_games_history_lists_disputes_and_their_resolutions_with_who_and_whe
         assert f'Settled: “Counted again: 6 and 7 stand” <small class="muted">by dee at {when}' in html
 
 
+# --- the hand list: each seat's bid and tricks, mistakes in earlier hands reported --------------
+
+
+def row_of(html: str, number: int) -> str:
+    """Hand ``number``'s item in the table page's hand list."""
+    start = html.index(f'id="hand-{number}"')
+    return html[start : html.index("</li>", start)]
+
+
+def report(client, game: Game, number: int, note: str, **headers):
+    return client.post(at(game, "mistake", number), {"note": note}, **({"HTTP_HX_REQUEST": "true"} | headers))
+
+
+def test_the_hand_list_shows_each_seats_bid_and_tricks_and_a_misdeal_as_a_misdeal(client, game):
+    Tournament.objects.filter(pk=game.round.tournament_id).update(rule_overrides={"nil_points": 100})
+    nil = {"north_bid": "nil", "north_tricks": 0, "south_tricks": 5, "east_tricks": 4, "west_tricks": 4}
+    post_hand(client, game, 1, even_hand(8) | nil | {"south_bid": "4", "east_bid": "4", "west_bid": "4"})
+    post_hand(client, game, 2, {"misdeal": "no_spades"})
+    html = client.get(page(game.table.token)).content.decode()
+    first = row_of(html, 1)
+    assert '<th scope="row">Bids</th><td>N Nil</td><td>E 4</td><td>S 4</td><td>W 4</td>' in first
+    assert '<th scope="row">Tricks</th><td>N 0</td><td>E 4</td><td>S 5</td><td>W 4</td>' in first
+    assert "NS +141 → 141 · EW +80 → 80" in first
+    misdeal = row_of(html, 2)
+    assert "Misdeal: a player was dealt no spades" in misdeal and "hand-seats" not in misdeal
+
+
+def test_only_earlier_hands_offer_report_a_mistake_and_the_last_keeps_correct_and_dispute(client, game):
+    post_hand(client, game, 1, even_hand(7))
+    html = client.get(page(game.table.token)).content.decode()
+    assert "Report a mistake" not in row_of(html, 1) and "Flag hand 1" in row_of(html, 1)
+    saved = post_hand(client, game, 2, even_hand(7)).content.decode()
+    # The answer to a save takes hand 1's Correct away and puts a mistake's report for its Dispute.
+    assert '<a id="correct-1" hx-swap-oob="delete"></a>' in saved
+    assert '<details class="report" id="to-director-1" hx-swap-oob="true">' in saved
+    assert at(game, "mistake", 1) in saved and "Flag hand 1" not in saved
+    html = client.get(page(game.table.token)).content.decode()
+    assert "Report a mistake" in row_of(html, 1) and "Flag hand 1" not in row_of(html, 1)
+    assert 'id="correct-2"' in row_of(html, 2) and "Flag hand 2" in row_of(html, 2)
+    assert "Report a mistake" not in row_of(html, 2)
+
+
+def test_a_mistake_in_an_earlier_hand_reaches_the_directors_disputes_naming_the_table_and_hand(
+    client, director_client, director, game
+):
+    post_hand(client, game, 1, even_hand(7))
+    post_hand(client, game, 2, even_hand(7))
+    response = report(client, game, 1, "  East bid 4, not 3 ")
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "Hand 1 is reported; the director will come over." in html
+    assert "Disputed: East bid 4, not 3" in row_of(html, 1)
+    dispute = Dispute.objects.get()
+    assert (dispute.hand.number, dispute.hand.game, dispute.note, dispute.raised_from) == (
+        1, game, "East bid 4, not 3", HandRevision.Source.TABLE
+    )  # fmt: skip
+    board = director_client.get(reverse("director:round", args=[game.round.tournament_id, 1])).content.decode()
+    assert "Disputed (1)" in board
+    desk = reverse("director:game", args=[game.round.tournament_id, game.pk])
+    detail = director_client.get(desk).content.decode()
+    assert f"Table {game.table.number}" in detail and "Hand 1 is disputed" in detail and "East bid 4, not 3" in detail
+    resolve = reverse("director:game_resolve", args=[game.round.tournament_id, game.pk, 1])
+    director_client.post(resolve, {"resolution": "Corrected: East bid 4"})
+    assert not game.hands.get(number=1).disputed
+    assert Dispute.objects.get().resolved_by == director
+
+
+def test_a_mistake_report_without_htmx_goes_back_to_the_table_page(client, game):
+    post_hand(client, game, 1, even_hand(7))
+    post_hand(client, game, 2, even_hand(7))
+    response = client.post(at(game, "mistake", 1), {"note": "East bid 4"})
+    assert response.status_code == 302 and response.url == page(game.table.token)
+    assert game.hands.get(number=1).disputed
+
+
+@pytest.mark.parametrize(
+    ("note", "words"),
+    [
+        ("", "What is wrong: write what the table found wrong, so the director knows what to check."),
+        ("   ", "What is wrong: write what the table found wrong, so the director knows what to check."),
+        ("x" * 301, "What is wrong: Ensure this value has at most 300 characters (it has 301)."),
+        ("EW say\x00 7", "What is wrong: Null characters are not allowed."),
+    ],
+)
+def test_a_mistake_report_needs_what_is_wrong_and_says_so_on_the_hands_row(client, game, note, words):
+    post_hand(client, game, 1, even_hand(7))
+    post_hand(client, game, 2, even_hand(7))
+    response = report(client, game, 1, note)
+    assert response.status_code == 422
+    row = row_of(response.content.decode(), 1)
+    assert '<details class="report" id="to-director-1" open>' in row and words in row and 'aria-invalid="true"' in row
+    assert not Dispute.objects.exists() and not game.hands.filter(disputed=True).exists()
+
+
+def test_a_mistake_report_is_sent_by_post_only(client, game):
+    post_hand(client, game, 1, even_hand(7))
+    post_hand(client, game, 2, even_hand(7))
+    assert client.get(at(game, "mistake", 1)).status_code == 405
+    assert not Dispute.objects.exists()
+
+
+def test_a_mistake_report_on_a_hand_or_link_that_does_not_exist_finds_nothing(client, game):
+    post_hand(client, game, 1, even_hand(7))
+    assert report(client, game, 7, "East bid 4").status_code == 404
+    unknown = reverse("table:mistake", args=["not-a-token", game.round.number, 1])
+    assert client.post(unknown, {"note": "East bid 4"}).status_code == 404
+    assert client.post(reverse("table:mistake", args=[game.table.token, 9, 1]), {"note": "x"}).status_code == 404
+    assert not Dispute.objects.exists()
+
+
+def test_a_table_link_reports_mistakes_in_its_own_tables_hands_only(client, running_round):
+    table_3, table_4 = (running_round.games.get(table__number=n) for n in (3, 4))
+    finish_game(table_4, hands=3)
+    post_hand(client, table_3, 1, even_hand(7))
+    link_3 = reverse("table:mistake", args=[table_3.table.token, 1, 3])
+    assert client.post(link_3, {"note": "East bid 4"}).status_code == 404  # hand 3 is table 4's only
+    client.post(reverse("table:mistake", args=[table_3.table.token, 1, 1]), {"note": "East bid 4"})
+    assert [d.hand.game for d in Dispute.objects.all()] == [table_3]
+    assert not table_4.hands.filter(disputed=True).exists()
+
+
+def test_a_mistake_reported_after_the_round_closed_is_refused_with_the_reason(client, finished_round):
+    game = finished_round.games.first()
+    close_round(round_=finished_round)
+    for headers in ({}, {"HTTP_HX_REQUEST": "true"}):
+        response = report(client, game, 2, "East bid 4", **headers)
+        assert response.status_code == 409
+        reason = "Round 1 has closed, so its results are final: ask the director about hand 2."
+        assert reason in response.content.decode()
+    assert not Dispute.objects.exists()
+
+
+def test_a_finished_game_with_a_hand_in_dispute_waits_for_the_director_instead_of_game_over(
+    client, director_client, game
+):
+    finish_game(game, hands=3)
+    report(client, game, 1, "East bid 4, not 3")
+    html = post_hand(client, game, 4, even_hand(7)).content.decode()  # the hand that ends the game
+    assert "Waiting for the director." in html and "Game over" not in html
+    html = client.get(page(game.table.token)).content.decode()
+    assert 'id="director-wait"' in html and "Game over" not in html
+    poll = f"{page(game.table.token)}?waiting=director"
+    asked = client.get(poll, HTTP_HX_REQUEST="true")
+    assert asked.status_code == 204 and "HX-Refresh" not in asked
+    resolve = reverse("director:game_resolve", args=[game.round.tournament_id, game.pk, 1])
+    director_client.post(resolve, {"resolution": "Counted again: it stands"})
+    asked = client.get(poll, HTTP_HX_REQUEST="true")
+    assert asked.status_code == 204 and asked["HX-Refresh"] == "true"
+    html = client.get(page(game.table.token)).content.decode()
+    assert "Game over" in html and "director-wait" not in html
+
+
+def test_a_dispute_of_the_hand_that_ended_the_game_waits_for_the_director_too(client, game):
+    finish_game(game)
+    html = client.post(at(game, "dispute", 4), {"note": "EW say 5"}, HTTP_HX_REQUEST="true").content.decode()
+    assert "Waiting for the director." in html and "Game over" not in html
+
+
 def test_a_hand_disputed_twice_keeps_both_disputes(client, game, director):
     post_hand(client, game, 1, even_hand(7))
     hand = game.hands.get()

@@ -1,5 +1,5 @@
-"""Forms of play: a hand (its bounds and the scoring rules' checks), a dispute and its settling,
-a tie's decision."""
+"""Forms of play: a hand (its bounds and the scoring rules' checks), a dispute or a reported
+mistake and its settling, a tie's decision."""
 
 from __future__ import annotations
 
@@ -28,6 +28,17 @@ class DisputeForm(forms.Form):
 
     def cleaned_note(self) -> str:
         return self.cleaned_data["note"] or "Disputed at the table"
+
+
+class MistakeForm(forms.Form):
+    """A table reports a mistake in an earlier hand, which only the director may correct: the
+    note, required, says what is wrong."""
+
+    note = forms.CharField(
+        max_length=300,
+        label="What is wrong",
+        error_messages={"required": "write what the table found wrong, so the director knows what to check."},
+    )
 
 
 class ResolutionForm(forms.Form):

@@ -3,8 +3,9 @@
 A table keeps one link all event. The page opens the game at that table in the current round,
 or a waiting page between rounds. Everything a page sends back (preview, hand, dispute) names the
 round it was loaded for, so a form left open from a closed round never writes into the next
-round's game; a closed round's game is refused (410, with a page that says so). Another table's
-game is never reachable: a game is looked up only among the games of the token's table.
+round's game; a closed round's game is refused (410, with a page that says so; a reported
+mistake, 409 with the reason on the game's page). Another table's game (or hand) is never
+reachable: a game is looked up only among the games of the token's table.
 
 One template holds the page and its fragments (``table/page.html#panel`` and so on). A saved
 hand answers with only what changed: the next form, the totals and the new or corrected row.
@@ -29,7 +30,7 @@ from tournament.models import Dispute, Game, Hand, HandRevision, Round, Table
 from tournament.pages import hand_or_404, whole_number
 from tournament.play import games
 from tournament.play.board import game_sheet
-from tournament.play.forms import DisputeForm, HandForm, error_text, hand_initial
+from tournament.play.forms import DisputeForm, HandForm, MistakeForm, error_text, hand_initial
 from tournament.play.hands import EnteredHand, GameGone, HandConflict, enter_hand
 
 PAGE = "table/page.html"
@@ -112,6 +113,13 @@ def _form(
     )
 
 
+def _awaits_director(game: Game) -> bool:
+    """Whether the game is over but a hand of it is disputed: its result waits for the director
+    to settle the dispute, and the phone says so instead of "Game over". (A query, for a finished
+    game only: a save's answer holds its new hand alone, not the hands before.)"""
+    return game.is_finished and game.hands.filter(disputed=True).exists()
+
+
 def _context(game: Game, form: HandForm, sheet: dict, **extra: object) -> dict:
     rows = sheet["rows"]
     return {
@@ -123,6 +131,7 @@ def _context(game: Game, form: HandForm, sheet: dict, **extra: object) -> dict:
         "first_dealer_rule": "" if rows else first_dealer_rule(game.rules),  # shown before hand 1 only
         "last_hand": rows[-1].hand.pk if rows else None,
         "scorer": scorer_data(game),
+        "awaits_director": _awaits_director(game),
         **extra,
     }
 
@@ -146,7 +155,8 @@ def _panel(request: HttpRequest, game: Game, form: HandForm, *, status: int = 20
     sheet = game_sheet(game, _hands(game))
     disputes = Dispute.objects.filter(hand__game=game).select_related("hand", "raised_by", "resolved_by")
     template = f"{PAGE}#panel" if request.htmx else PAGE
-    return render(request, template, _context(game, form, sheet, disputes=disputes, **extra), status=status)
+    context = _context(game, form, sheet, disputes=disputes, refused=status >= 400, **extra)
+    return render(request, template, context, status=status)
 
 
 def _waiting(request: HttpRequest, table: Table, game: Game | None) -> HttpResponse:
@@ -170,6 +180,11 @@ def _waiting(request: HttpRequest, table: Table, game: Game | None) -> HttpRespo
 def table_page(request: HttpRequest, token: str) -> HttpResponse:
     table = _table_for_token_or_404(token)
     game = table.current_game()
+    if request.GET.get("waiting") == "director":
+        # A finished game's page asks every so often while a dispute holds up its result: nothing
+        # changed (204), or the page reloads to show what did (the result, or the next round).
+        waiting = game is not None and _awaits_director(game)
+        return HttpResponse(status=204, headers=None if waiting else {"HX-Refresh": "true"})
     if game is None or game.round.status == Round.Status.PLANNED:
         return _waiting(request, table, game)
     hands = _hands(game)
@@ -254,7 +269,8 @@ def _saved(request: HttpRequest, loaded: Game, entered: EnteredHand) -> HttpResp
         else f"Hand {number} saved. {totals}."
     )
     saved = {"notice": said, "saved_number": number,
-             "new_row": rows[-1] if new else None, "changed_rows": changed}  # fmt: skip
+             "new_row": rows[-1] if new else None, "changed_rows": changed,
+             "previous_hand": rows[-2].hand if new and len(rows) > 1 else None}  # fmt: skip
     if new and game.is_playing and request.headers.get("X-Next-Hand") == "client":
         context = {"game": game, "sheet": sheet, "form": None, "last_hand": hand.pk, "scorer": scorer_data(game),
                    **saved}  # fmt: skip
@@ -294,20 +310,46 @@ def table_first_dealer(request: HttpRequest, token: str, round_number: int) -> H
 @require_POST
 @closed_link_page
 def table_dispute(request: HttpRequest, token: str, round_number: int, number: int) -> HttpResponse:
+    """The table disputes a hand (the page offers its last); the note is optional."""
     game = _game_for_link_or_404(token, round_number)
     hand = hand_or_404(game, number)
     form = DisputeForm(request.POST)
     if not form.is_valid():
         return _panel(request, game, _form(game), status=422, notice=error_text(form))
+    return _flag(request, game, hand, form.cleaned_note(), f"Hand {number} is flagged; the director will come over.")
+
+
+@require_POST
+def table_mistake(request: HttpRequest, token: str, round_number: int, number: int) -> HttpResponse:
+    """The table reports a mistake in an earlier hand, which only the director may correct: it
+    joins the director's disputes, with what is wrong (required). Refused, the report's form
+    opens again on its hand's row with the reason. A closed round's report is refused with a
+    message on the page (status 409, which htmx shows, where it shows no 410 page)."""
     try:
-        games.flag_dispute(hand=hand, note=form.cleaned_note())
+        game = _game_for_link_or_404(token, round_number)
+    except RoundClosed as closed:
+        game = closed.game  # flag_dispute refuses it, saying why
+    hand = hand_or_404(game, number)
+    form = MistakeForm(request.POST)
+    if not form.is_valid():
+        refused = {"number": number, "note": request.POST.get("note", ""), "error": error_text(form)}
+        return _panel(request, game, _form(game), status=422, refused_report=refused)
+    done = f"Hand {number} is reported; the director will come over."
+    return _flag(request, game, hand, form.cleaned_data["note"], done)
+
+
+def _flag(request: HttpRequest, game: Game, hand: Hand, note: str, done: str) -> HttpResponse:
+    """Put ``hand`` (of ``game``, the link's) in the director's disputes with ``note``; the panel
+    says ``done``, or why not."""
+    try:
+        games.flag_dispute(hand=hand, note=note)
     except ValidationError as error:
         return _panel(request, game, _form(game), status=409, notice=" ".join(error.messages))
     except GameGone:
         return _restored(request, game)
     if not request.htmx:
-        return redirect("table:page", token)
-    return _panel(request, game, _form(game), notice=f"Hand {number} is flagged; the director will come over.")
+        return redirect("table:page", game.table.token)
+    return _panel(request, game, _form(game), notice=done)
 
 
 @require_POST

@@ -9,5 +9,6 @@ urlpatterns = [
     path("<str:token>/round/<int:round_number>/hands/", table.table_hand, name="hand"),
     path("<str:token>/round/<int:round_number>/first-dealer/", table.table_first_dealer, name="first_dealer"),
     path("<str:token>/round/<int:round_number>/hands/<int:number>/dispute/", table.table_dispute, name="dispute"),
+    path("<str:token>/round/<int:round_number>/hands/<int:number>/mistake/", table.table_mistake, name="mistake"),
     path("<str:token>/report/", table.table_report, name="report"),
 ]
