@@ -233,3 +233,61 @@ def test_the_ledger_cards_are_as_wide_as_their_tables(browser, live_server, dire
         card = ledgers.nth(i).locator("xpath=..").bounding_box()
         assert abs(card["width"] - table["width"]) <= 1
         assert 480 <= table["width"] < 1366 / 2  # a narrow table, not the page's width
+
+
+PHONE = {"width": 360, "height": 740}  # the narrowest phone the public pages are read on
+
+
+@pytest.mark.parametrize(
+    "name", ["Friday Night Progressive (demo)", "Riverside Community Centre Friday Night Progressive"]
+)
+def test_the_public_standings_fit_a_360_pixel_phone_whatever_the_events_name(browser, live_server, screenshot, name):
+    tournament = create_progressive(couples=4, rounds=2, seed=3)
+    Tournament.objects.filter(pk=tournament.pk).update(name=name)
+    _long_names(tournament)
+    Player.objects.filter(team__tournament=tournament, team__number__lte=2).update(division="newcomer")
+    Prize.objects.create(tournament=tournament, kind=Prize.Kind.DIVISION, division="newcomer", amount=Decimal("10"))
+    round_ = tournament.rounds.get(number=1)
+    start_round(round_=round_)
+    play_round(round_, random.Random(3))
+    page = _page(browser, live_server, PHONE)
+    page.goto(f"/s/{tournament.pk}/")
+    screenshot(page, f"layout-public-standings-360-{len(name)}")
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    standings = page.locator(".scroll-x:has(> table.standings)")
+    assert standings.evaluate("box => box.scrollWidth <= box.clientWidth")  # no column out of sight
+    _no_word_split(page, "table.standings tbody td:nth-child(2)")  # "Ada Brooks-Hamilton newcomer", whole words
+    brand = page.locator(".topbar .brand").bounding_box()
+    assert brand["x"] + brand["width"] <= PHONE["width"] - 16  # inside the bar's margin, not over it
+    assert page.locator(".topbar .brand").inner_text() == f"\u2660 {name}"
+
+
+MORE_TO_THE_RIGHT = "e => getComputedStyle(e, '::after').opacity"
+
+
+def test_a_bracket_wider_than_the_screen_shows_there_is_more_to_the_right(browser, live_server, screenshot):
+    tournament = create_knockout(teams=16, seed=3, format="double-elimination")
+    format_of(tournament).start(tournament=tournament)
+    page = _page(browser, live_server, WALL)
+    page.goto(f"/s/{tournament.pk}/bracket/")
+    bracket = page.locator(".bracket")
+    assert bracket.evaluate("e => e.scrollWidth > e.clientWidth")  # a double elimination's columns
+    bracket.scroll_into_view_if_needed()
+    screenshot(page, "layout-bracket-double-1366")
+    assert bracket.evaluate(MORE_TO_THE_RIGHT) == "1"
+    shade = bracket.evaluate(
+        "e => { const s = getComputedStyle(e, '::after'); return [s.content, s.position, s.right]; }"
+    )
+    assert shade == ['""', "sticky", "0px"]  # held at the box's right edge while the columns scroll under it
+    bracket.evaluate("e => { e.scrollLeft = e.scrollWidth; }")
+    page.wait_for_function("() => getComputedStyle(document.querySelector('.bracket'), '::after').opacity === '0'")
+
+
+def test_a_bracket_that_fits_the_screen_shows_no_shade(browser, live_server):
+    tournament = create_knockout(teams=4, seed=3, format="single-elimination")
+    format_of(tournament).start(tournament=tournament)
+    page = _page(browser, live_server, WALL)
+    page.goto(f"/s/{tournament.pk}/bracket/")
+    bracket = page.locator(".bracket")
+    assert bracket.evaluate("e => e.scrollWidth <= e.clientWidth")
+    assert bracket.evaluate(MORE_TO_THE_RIGHT) == "0"

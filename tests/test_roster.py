@@ -6,7 +6,7 @@ import pytest
 from django.urls import reverse
 
 from tests.conftest import finish_game, make_tournament
-from tournament.models import Membership, Player, RosterPlayer
+from tournament.models import Membership, Player, RosterPlayer, Team
 from tournament.play.rounds import close_round, start_play, start_round
 from tournament.teams.services import register_team
 
@@ -70,6 +70,14 @@ def test_a_persons_history_lists_every_event_with_their_place(director_client, l
     html = director_client.get(reverse("director:roster_player", args=[ada.pk])).content.decode()
     assert html.index("Tonight") < html.index("Last week")
     assert "Quinn" in html and "1 of 8" in html and "244" in html
+
+
+def test_a_persons_history_says_when_their_team_withdrew(director_client, last_week):
+    ada = RosterPlayer.objects.get(name="Ada")
+    url = reverse("director:roster_player", args=[ada.pk])
+    assert "(team 1)" in director_client.get(url).content.decode()
+    last_week.teams.filter(number=1).update(status=Team.Status.WITHDRAWN)
+    assert "(team 1, withdrawn)" in director_client.get(url).content.decode()
 
 
 def test_a_persons_history_writes_a_lost_total_with_a_true_minus_sign(director_client):

@@ -4,6 +4,7 @@ import csv
 import datetime
 import io
 import json
+import re
 from decimal import Decimal
 
 import pytest
@@ -11,7 +12,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from tests.conftest import even_hand, finish_game, make_tournament, tie_then_break
-from tournament.models import HandRevision, Payment, Payout, Prize, Round, SeatingChange, Team, Tournament
+from tournament.models import HandRevision, Payment, Payout, Player, Prize, Round, SeatingChange, Team, Tournament
 from tournament.money.services import record_payment
 from tournament.play.rounds import start_play, start_round
 from tournament.urls import director_patterns
@@ -178,6 +179,7 @@ def test_registration_with_the_same_name_twice_is_refused(director_client, tourn
 
 
 def test_editing_a_team_renames_its_players(director_client, tournament):
+    Prize.objects.create(tournament=tournament, kind=Prize.Kind.DIVISION, division="female", amount=Decimal("10"))
     team = tournament.teams.get(number=1)
     a, b = team.players.all()
     data = {"form-TOTAL_FORMS": "2", "form-INITIAL_FORMS": "2", "form-0-id": a.pk, "form-0-name": "Ada L.",
@@ -199,6 +201,87 @@ def test_withdraw_and_reinstate(director_client, tournament):
     director_client.post(target, {"status": "gone fishing"})
     team.refresh_from_db()
     assert team.status == Team.Status.WITHDRAWN
+
+
+def test_a_withdrawn_team_shows_withdrawn_not_checked_in(director_client, tournament):
+    team = tournament.teams.get(number=2)
+    Team.objects.filter(pk=team.pk).update(checked_in=True, status=Team.Status.WITHDRAWN)
+    html = director_client.get(reverse("director:teams", args=[tournament.pk])).content.decode()
+    row = html[html.index('id="team-2"') : html.index('id="team-3"')]
+    assert '<td class="here">' in row and ">Withdrawn</span>" in row
+    assert 'name="checked_in"' not in row and "Team 2 checked in" not in row
+    playing = html[html.index('id="team-3"') : html.index('id="team-4"')]
+    assert 'name="checked_in"' in playing  # a team still playing keeps its box
+
+
+def test_checking_in_a_withdrawn_team_is_refused_and_its_box_says_withdrawn(director_client, tournament):
+    team = tournament.teams.get(number=2)
+    Team.objects.filter(pk=team.pk).update(status=Team.Status.WITHDRAWN)
+    target = reverse("director:team_check_in", args=[tournament.pk, team.pk])
+    response = director_client.post(target, {"checked_in": "on"}, HTTP_HX_REQUEST="true")
+    assert response.status_code == 409
+    html = response.content.decode()
+    assert ">Withdrawn</span>" in html and "<form" not in html
+    team.refresh_from_db()
+    assert not team.checked_in
+    page = director_client.post(target, {"checked_in": "on"}, follow=True)
+    assert "Team 2 has withdrawn: reinstate it before checking it in." in page.content.decode()
+
+
+def test_a_division_is_chosen_from_the_divisions_the_prizes_name(director_client, tournament):
+    Prize.objects.create(tournament=tournament, kind=Prize.Kind.DIVISION, division="female", amount=Decimal("10"))
+    Prize.objects.create(tournament=tournament, kind=Prize.Kind.DIVISION, division="Newcomer", amount=Decimal("5"))
+    html = director_client.get(reverse("director:teams", args=[tournament.pk])).content.decode()
+    assert '<select name="first_division"' in html and '<select name="second_division"' in html
+    field = html[html.index('<select name="first_division"') :]
+    assert re.findall(r"<option[^>]*>([^<]*)</option>", field[: field.index("</select>")]) == [
+        "None", "female", "Newcomer"
+    ]  # fmt: skip
+    target = reverse("director:team_add", args=[tournament.pk])
+    director_client.post(target, {"first": "Quinn", "second": "Rosa", "first_division": "female"})
+    director_client.post(target, {"first": "Sam", "second": "Tess", "second_division": "newcomer"})  # its case
+    assert [(p.name, p.division) for p in Player.objects.filter(team__number__gt=8).order_by("pk")] == [
+        ("Quinn", "female"), ("Rosa", ""), ("Sam", ""), ("Tess", "Newcomer")
+    ]  # fmt: skip
+
+
+def test_a_division_no_prize_names_is_refused_naming_the_field(director_client, tournament):
+    Prize.objects.create(tournament=tournament, kind=Prize.Kind.DIVISION, division="female", amount=Decimal("10"))
+    data = {"first": "Quinn", "second": "Rosa", "second_division": "femal"}
+    response = director_client.post(reverse("director:team_add", args=[tournament.pk]), data, HTTP_HX_REQUEST="true")
+    assert response.status_code == 422
+    assert response.context["form"].errors.as_data()["second_division"][0].code == "unknown_division"
+    html = response.content.decode()
+    assert "Player 2&#x27;s division" in html
+    assert "No prize is for the division &quot;femal&quot;: choose one of the prizes&#x27; divisions, or none" in html
+    assert tournament.teams.count() == 8
+
+
+def test_without_a_division_prize_there_is_no_division_to_type(director_client, tournament):
+    html = director_client.get(reverse("director:teams", args=[tournament.pk])).content.decode()
+    assert 'name="first_division"' not in html
+    assert "chosen here once a division prize is set on the Prizes tab" in html
+    data = {"first": "Quinn", "second": "Rosa", "first_division": "female"}
+    response = director_client.post(reverse("director:team_add", args=[tournament.pk]), data)
+    assert response.context["form"].errors.as_data()["first_division"][0].code == "unknown_division"
+
+
+def test_editing_a_team_offers_the_prizes_divisions_and_keeps_a_players_own(director_client, tournament):
+    Prize.objects.create(tournament=tournament, kind=Prize.Kind.DIVISION, division="female", amount=Decimal("10"))
+    team = tournament.teams.get(number=1)
+    a, b = team.players.all()
+    Player.objects.filter(pk=b.pk).update(division="senior")  # from before the divisions were a choice
+    target = reverse("director:team_edit", args=[tournament.pk, team.pk])
+    html = director_client.get(target).content.decode()
+    assert '<option value="female">female</option>' in html and '<option value="senior" selected>' in html
+    data = {"form-TOTAL_FORMS": "2", "form-INITIAL_FORMS": "2", "form-0-id": a.pk, "form-0-name": "Ada",
+            "form-0-division": "veteran", "form-1-id": b.pk, "form-1-name": "Ben",
+            "form-1-division": "senior"}  # fmt: skip
+    response = director_client.post(target, data)
+    assert response.status_code == 422
+    assert response.context["formset"].forms[0].errors.as_data()["division"][0].code == "unknown_division"
+    assert director_client.post(target, data | {"form-0-division": "Female"}).status_code == 302
+    assert [p.division for p in team.players.all()] == ["female", "senior"]
 
 
 def test_check_in_toggles_with_htmx(director_client, tournament):

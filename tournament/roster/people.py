@@ -42,6 +42,7 @@ class EventLine:
     name: str  # the name the event recorded
     partner: str
     team: int
+    withdrawn: bool  # the team withdrew from the event
     rank: int | None
     total: int | None
     entrants: int
@@ -72,6 +73,7 @@ def history(person: RosterPlayer, tournaments: QuerySet[Tournament]) -> list[Eve
                 name=entry.name,
                 partner=partner,
                 team=entry.team.number,
+                withdrawn=entry.team.is_withdrawn,
                 rank=row.standing.rank if placed else None,
                 total=row.standing.total if placed else None,
                 entrants=len(rows),

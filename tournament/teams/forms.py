@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 from django import forms
@@ -24,8 +25,32 @@ def roster_field(name: str) -> dict[str, Any]:
     }
 
 
+class DivisionField(forms.ChoiceField):
+    """A player's division, chosen from ``divisions`` (those the tournament's division prizes
+    name) or none: a division no prize names would win nothing, and one typed slightly otherwise
+    ("Female" for "female") would miss its prize. A division sent in another case is taken as the
+    prize spells it."""
+
+    def __init__(self, *, divisions: Collection[str], **kwargs: Any) -> None:
+        super().__init__(required=False, **kwargs)
+        self.choices = [("", "None"), *((name, name) for name in sorted(divisions, key=str.casefold))]
+
+    def to_python(self, value: Any) -> str:
+        text = super().to_python(value).strip()
+        return next((name for name, _ in self.choices if name.casefold() == text.casefold()), text)
+
+    def validate(self, value: str) -> None:
+        if not self.valid_value(value):
+            raise ValidationError(
+                'No prize is for the division "%(value)s": choose one of the prizes\' divisions, or none '
+                "(the Prizes tab adds a division prize).",
+                code="unknown_division",
+                params={"value": value},
+            )
+
+
 class RegistrationForm(forms.Form):
-    """Two names (and optional divisions) register a team.
+    """Two names (and their divisions, from those the prizes name) register a team.
 
     ``autofocus`` puts the cursor in the first name when a page loads. A form htmx swaps in
     goes without it: htmx focuses a swapped-in autofocus field, which after a check-in further
@@ -34,11 +59,12 @@ class RegistrationForm(forms.Form):
 
     first = forms.CharField(label="Player 1", max_length=80, widget=forms.TextInput(attrs=roster_field("first")))
     second = forms.CharField(label="Player 2", max_length=80, widget=forms.TextInput(attrs=roster_field("second")))
-    first_division = forms.CharField(label="Division", max_length=40, required=False)
-    second_division = forms.CharField(label="Division", max_length=40, required=False)
 
-    def __init__(self, *args: Any, autofocus: bool = False, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, divisions: Collection[str] = (), autofocus: bool = False, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.fields["first_division"] = DivisionField(divisions=divisions, label="Player 1's division")
+        self.fields["second_division"] = DivisionField(divisions=divisions, label="Player 2's division")
+        self.has_divisions = bool(divisions)
         if autofocus:
             self.fields["first"].widget.attrs["autofocus"] = True
 
@@ -57,9 +83,20 @@ class RegistrationForm(forms.Form):
 
 
 class PlayerForm(forms.ModelForm):
+    """A player's name and division. The division is one the prizes name, or the one the player
+    already has (kept, not lost, when only the name is corrected)."""
+
     class Meta:
         model = Player
         fields = ["name", "division"]
+
+    def __init__(self, *args: Any, divisions: Collection[str] = (), **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        current = self.instance.division
+        known = {name.casefold() for name in divisions}
+        kept = [current] if current and current.casefold() not in known else []
+        field = self.fields["division"] = DivisionField(divisions=[*divisions, *kept], label="Division")
+        self.initial["division"] = field.to_python(current)  # as the prize spells it, so it shows chosen
 
 
 class SubstituteForm(forms.Form):

@@ -4,7 +4,7 @@ withdrawn, substituted."""
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.forms import modelformset_factory
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -22,6 +22,13 @@ TEAMS = "director/teams.html"  # the page, and its partials: the registration, a
 PlayerFormSet = modelformset_factory(
     Player, form=PlayerForm, extra=0, min_num=2, max_num=2, validate_max=True, edit_only=True
 )
+
+
+def _registration_form(
+    tournament: Tournament, data: QueryDict | None = None, autofocus: bool = False
+) -> RegistrationForm:
+    """The registration form, its divisions those the tournament's prizes name."""
+    return RegistrationForm(data, divisions=tournament.prize_divisions(), autofocus=autofocus)
 
 
 def _registration_context(tournament: Tournament, form: RegistrationForm) -> dict:
@@ -57,14 +64,14 @@ def _registered_message(request: HttpRequest, team: Team) -> None:
 @director_required
 def teams(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = tournament_or_404(tournament_id)
-    return render(request, TEAMS, _registration_context(tournament, RegistrationForm(autofocus=True)))
+    return render(request, TEAMS, _registration_context(tournament, _registration_form(tournament, autofocus=True)))
 
 
 @director_required
 @require_POST
 def team_add(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = tournament_or_404(tournament_id)
-    form = RegistrationForm(request.POST, autofocus=not request.htmx)
+    form = _registration_form(tournament, request.POST, autofocus=not request.htmx)
     status = 422
     if form.is_valid():
         try:
@@ -74,7 +81,7 @@ def team_add(request: HttpRequest, tournament_id: int) -> HttpResponse:
         except ValidationError as error:
             form.add_error(None, error)
         else:
-            form, status = RegistrationForm(), 200
+            form, status = _registration_form(tournament), 200
             _registered_message(request, team)
     context = _registration_context(tournament, form)
     if not request.htmx and status == 200:
@@ -87,7 +94,9 @@ def team_add(request: HttpRequest, tournament_id: int) -> HttpResponse:
 def team_edit(request: HttpRequest, tournament_id: int, team_id: int) -> HttpResponse:
     tournament = tournament_or_404(tournament_id)
     team = team_or_404(tournament, team_id)
-    formset = PlayerFormSet(request.POST or None, queryset=team.players.all())
+    formset = PlayerFormSet(
+        request.POST or None, queryset=team.players.all(), form_kwargs={"divisions": tournament.prize_divisions()}
+    )
     if request.method == "POST" and formset.is_valid():
         formset.save()
         messages.success(request, f"Saved team {team.number}.")
@@ -173,7 +182,7 @@ def team_arrive(request: HttpRequest, tournament_id: int, team_id: int) -> HttpR
     messages.success(request, f"Team {team.number} is checked in{paid}.")
     if not request.htmx:
         return redirect("director:teams", tournament.pk)
-    return render(request, f"{TEAMS}#registration", _registration_context(tournament, RegistrationForm()))
+    return render(request, f"{TEAMS}#registration", _registration_context(tournament, _registration_form(tournament)))
 
 
 @director_required
@@ -181,8 +190,13 @@ def team_arrive(request: HttpRequest, tournament_id: int, team_id: int) -> HttpR
 def team_check_in(request: HttpRequest, tournament_id: int, team_id: int) -> HttpResponse:
     tournament = tournament_or_404(tournament_id)
     team = team_or_404(tournament, team_id)
-    team.checked_in = request.POST.get("checked_in") == "on"
-    team.save(update_fields=["checked_in"])
+    status = 200
+    if team.is_withdrawn:  # a page from before the withdrawal: its box says "Withdrawn" now
+        messages.error(request, f"Team {team.number} has withdrawn: reinstate it before checking it in.")
+        status = 409
+    else:
+        team.checked_in = request.POST.get("checked_in") == "on"
+        team.save(update_fields=["checked_in"])
     if request.htmx:
-        return render(request, f"{TEAMS}#check_in", {"tournament": tournament, "team": team})
+        return render(request, f"{TEAMS}#check_in", {"tournament": tournament, "team": team}, status=status)
     return redirect("director:teams", tournament.pk)
