@@ -30,7 +30,7 @@ from tournament.formats.league.standings import (
     standing_rows,
 )
 from tournament.formats.league.standings import league_matches as matches_of
-from tournament.models import Game, Match, Round, Team, Tournament
+from tournament.models import Game, Match, Round, RoundNotReady, Team, Tournament
 from tournament.play.rounds import close_round, start_round
 
 
@@ -896,3 +896,31 @@ def play_nights_won_by_team_1(tournament: Tournament, *, nights: tuple[int, ...]
         (match,) = [m for m in league_matches(tournament) if m.round == night]
         finish(match, winner=tournament.teams.get(number=1), home_points=300, away_points=100)
         close_round(round_=round_)
+
+
+@pytest.mark.django_db
+def test_the_championship_is_called_the_championship_not_a_night_after_the_last(director_client):
+    tournament = make_league(4, championship_teams=2, final_preset="championship-500")  # three nights
+    build_schedule(tournament=tournament)
+    play_nights(tournament, load_schedule(tournament).nights)
+    championship = start_championship(tournament=tournament)
+    assert championship.number == 4
+    pk = tournament.pk
+    dashboard = director_client.get(reverse("director:dashboard", args=[pk])).content.decode()
+    assert "<h2>3 nights and the championship</h2>" in dashboard and "<td>Championship</td>" in dashboard
+    assert '<span class="big">3/3</span> nights played' in dashboard
+    board = director_client.get(reverse("director:round_board", args=[pk, 4])).content.decode()
+    assert "<title>Championship · " in board and "<h1>Championship <small" in board
+    assert "Close the championship</button>" in board
+    links = director_client.get(reverse("director:round_links", args=[pk, 4])).content.decode()
+    assert "<h1>Championship: table links</h1>" in links
+    printing = director_client.get(reverse("director:print", args=[pk])).content.decode()
+    assert "<h2>Championship <small" in printing and "<li>Night 3" in printing
+    public = Client().get(reverse("public:league", args=[pk])).content.decode()
+    assert "Championship: playing" in public
+    projector = Client().get(reverse("public:league_projector", args=[pk])).content.decode()
+    assert "<p>Championship: playing</p>" in projector
+    for page in (dashboard, board, links, printing, public, projector):
+        assert "Night 4" not in page and "night 4" not in page
+    with pytest.raises(RoundNotReady, match="Championship cannot close: still playing"):
+        close_round(round_=championship)

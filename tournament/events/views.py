@@ -129,11 +129,13 @@ def dashboard(request: HttpRequest, tournament_id: int) -> HttpResponse:
     event_format = format_of(tournament)
     for round_ in rounds:
         round_.play_url = event_format.play_url(tournament, round_)
+        round_.title = event_format.round_title(round_)
     context = {
         "tournament": tournament,
         "rules_summary": summary(tournament.rules),
         "event_format": event_format,
         "progress": event_format.progress(tournament),
+        "rounds_heading": event_format.rounds_heading(tournament),
         "rounds": rounds,
         "current": next((r for r in rounds if r.status != Round.Status.CLOSED), None),
         "team_count": tournament.teams.filter(status=Team.Status.ACTIVE).count(),

@@ -144,12 +144,25 @@ class EventFormat:
         caller holds; returns the next round, seated, if any."""
         raise NotImplementedError
 
+    def round_title(self, round_: Round) -> str:
+        """What ``round_`` is called as a heading or at the start of a sentence: "Round 3", "Night 3"
+        (a league's championship, played after its nights: "Championship")."""
+        return f"{self.round_name} {round_.number}"
+
+    def round_called(self, round_: Round) -> str:
+        """What ``round_`` is called inside a sentence: "round 3", "night 3", "the championship"."""
+        return f"{self.round_name.lower()} {round_.number}"
+
     def closed(self, tournament: Tournament, round_: Round, following: Round | None) -> tuple[str, str]:
         """What the director is told when ``round_`` has closed, and the page they go to next."""
-        name = f"{self.round_name} {round_.number}"
+        name = self.round_title(round_)
         if following is None:
             return f"{name} closed: the tournament is over.", reverse("director:standings", args=[tournament.pk])
         return f"{name} closed.", self.play_url(tournament, following)
+
+    def rounds_heading(self, tournament: Tournament) -> str:
+        """The dashboard's heading over the list of rounds: "Rounds"."""
+        return "Rounds"
 
     def play_url(self, tournament: Tournament, round_: Round) -> str:
         """The director's page where ``round_`` is run (the core's: its board and controls)."""
@@ -181,7 +194,7 @@ class EventFormat:
         """What a table's page says while its table has no game (heading, text), ``current``
         being the round under way or seated, if any."""
         if current is not None:
-            name = f"{self.round_name.lower()} {current.number}"
+            name = self.round_called(current)
             return (
                 f"No game at table {table_number} in {name}",
                 "This table is not used this round. Keep the page open: it opens by itself when a game is seated here.",
