@@ -754,7 +754,7 @@ def test_the_schedule_page_offers_what_can_be_done_now(director_client):
     assert "Open night 3: seat the tables" in director_client.get(url).content.decode()
     open_night(tournament=tournament, night=3)
     page = director_client.get(url).content.decode()
-    assert "A team joins late" not in page and "no team can join now" in page
+    assert "A team joins late" not in page and "no team can join or withdraw now" in page
     newcomer = register_team(tournament=tournament, names=["Zoe", "Yann"])
     with pytest.raises(ValidationError, match="can no longer join") as refused:
         add_late_team(team=newcomer, missed=Missed.MAKE_UP)
@@ -924,3 +924,27 @@ def test_the_championship_is_called_the_championship_not_a_night_after_the_last(
         assert "Night 4" not in page and "night 4" not in page
     with pytest.raises(RoundNotReady, match="Championship cannot close: still playing"):
         close_round(round_=championship)
+
+
+@pytest.mark.django_db
+def test_withdrawing_is_not_offered_once_the_season_is_over_and_the_server_refuses_it(director_client):
+    tournament = make_league(4, championship_teams=2)  # three nights
+    build_schedule(tournament=tournament)
+    url = reverse("director:league_schedule", args=[tournament.pk])
+    withdraw = reverse("director:league_withdraw", args=[tournament.pk])
+    play_nights(tournament, 2)
+    assert f'action="{withdraw}"' in director_client.get(url).content.decode()
+    play_nights(tournament, 3, first=3)
+    page = director_client.get(url).content.decode()
+    assert f'action="{withdraw}"' not in page and "A team withdraws" not in page
+    assert "Every night of the season has been opened: no team can join or withdraw now." in page
+    leaving = tournament.teams.get(number=1)
+    refused = director_client.post(withdraw, {"withdraw-team": leaving.pk, "withdraw-played": "stand"}, follow=True)
+    assert "The season is over (every night has been opened; the last is night 3): a team can no longer withdraw." in (
+        refused.content.decode()
+    )
+    leaving.refresh_from_db()
+    assert leaving.status == Team.Status.ACTIVE and leaving.withdrawn_night is None
+    with pytest.raises(ValidationError) as refusal:
+        withdraw_team(team=leaving, played=PlayedResults.STAND)
+    assert refusal.value.code == "season_over"

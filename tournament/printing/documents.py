@@ -78,7 +78,8 @@ def movement_slips(round_: Round, base: str | None = None) -> Document:
     resting = sorted(round_.sit_outs.annotate(name=playing_name()).values_list("name", flat=True), key=str.casefold)
     played_in = format_of(tournament).round_words(round_)
     title = f"Movement slips, {played_in}"
-    context = {**base_context(tournament, title), "played_in": played_in, "slips": slips, "resting": resting}
+    context = {**base_context(tournament, title), "played_in": played_in, "slips": slips, "resting": resting,
+               "last_round": round_.is_last}  # fmt: skip
     return Document(f"movement-slips-round-{round_.number}", title, "print/slips.html", [context])
 
 

@@ -248,7 +248,15 @@ def withdraw_team(*, team: Team, played: pure.PlayedResults, by: User = None) ->
             f"Team {team.number} is playing a match tonight: finish or decide it first.", code="playing"
         )
     from_night = _first_open_night(tournament)
-    schedule = _pure_call(pure.withdraw, load_schedule(tournament), team, from_night=from_night, played=played)
+    schedule = load_schedule(tournament)
+    if from_night > schedule.nights:
+        raise ValidationError(
+            f"The season is over (every night has been opened; the last is night {schedule.nights}): "
+            "a team can no longer withdraw. A team that cannot play its championship match loses it by a "
+            "walkover, on the match's page.",
+            code="season_over",
+        )
+    schedule = _pure_call(pure.withdraw, schedule, team, from_night=from_night, played=played)
     team.status, team.withdrawn_night = Team.Status.WITHDRAWN, from_night
     team.results_voided = played is pure.PlayedResults.VOID
     team.save(update_fields=["status", "withdrawn_night", "results_voided"])
