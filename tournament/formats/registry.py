@@ -13,8 +13,9 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
+from scoring import RuleSet
 from scoring.describe import Section
-from tournament.models import Game, Match, Round, Team, Tournament
+from tournament.models import Game, Match, Round, Team, Tournament, rule_set
 from tournament.standings.rows import StandingRow
 
 User = AbstractBaseUser | None
@@ -51,10 +52,17 @@ class Document:
 class RulePart:
     """Games a format plays under a preset of their own (a knockout's final, a league's
     championship final), as the rule handout names them in a part of their own: ``title`` ("The
-    final") and the ``preset`` they are played under, without the tournament's own changes."""
+    final") and the ``preset`` they are played under, without the tournament's own changes;
+    ``overrides``: the fields their match changes in it (JSON, as :attr:`Match.rule_overrides`)."""
 
     title: str
     preset: str
+    overrides: str = "{}"
+
+    @property
+    def rules(self) -> RuleSet:
+        """The rule set these games are played under."""
+        return rule_set(self.preset, self.overrides)
 
 
 @dataclass(frozen=True)

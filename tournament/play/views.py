@@ -236,5 +236,6 @@ def round_board(request: HttpRequest, tournament_id: int, number: int) -> HttpRe
     round_ = round_or_404(tournament, number)
     event_format = format_of(tournament)
     context = {"tournament": tournament, "round": round_, "board": board(round_),
-               "round_title": event_format.round_title(round_), "round_called": event_format.round_called(round_)}  # fmt: skip
+               "round_title": event_format.round_title(round_),
+               "round_called": event_format.round_called(round_)}  # fmt: skip
     return render(request, "play/board.html#board" if request.htmx else "play/round.html", context)

@@ -29,7 +29,7 @@ class Command(BaseCommand):
         found = network_address()
         self.stdout.write(
             f"Phones cannot open 127.0.0.1 (it is this computer's own address): to serve the app to the room "
-            f"at this computer's network address ({found}), see \"Running an event\" in the README."
+            f'at this computer\'s network address ({found}), see "Running an event" in the README.'
             if found
             else "No network address found: phones reach the app only at this computer's network address."
         )
