@@ -55,9 +55,10 @@ def readme_serve_commands() -> str:
 
 @pytest.mark.parametrize("page", ["links", "print"])
 def test_the_links_and_print_pages_give_the_readmes_serve_commands_not_the_debug_server(
-    director_client, running_round, tournament, settings, page
+    director_client, running_round, tournament, settings, monkeypatch, page
 ):
-    settings.SPADES_BASE_URL = "http://127.0.0.1:8000"
+    settings.SPADES_BASE_URL = "http://127.0.0.1:8123"  # `make run PORT=8123`: the recipe serves on 8000
+    monkeypatch.setattr("tournament.play.links.network_address", lambda: "192.168.1.20")
     url = (
         reverse("director:round_links", args=[tournament.pk, 1])
         if page == "links"
@@ -68,6 +69,7 @@ def test_the_links_and_print_pages_give_the_readmes_serve_commands_not_the_debug
     assert ".venv/bin/gunicorn tournament.wsgi --bind 0.0.0.0:8000" in commands
     assert f"<pre>{escape(commands)}</pre>" in html
     assert "runserver" not in html and "DJANGO_DEBUG" not in html
+    assert 'href="http://192.168.1.20:8000/' in html  # where the recipe serves it
 
 
 @pytest.mark.parametrize(
