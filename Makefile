@@ -9,6 +9,8 @@ STAMP := $(VENV)/.installed
 
 # Debug mode only where asked for: the app's default is production (see tournament/settings.py).
 DEV := DJANGO_DEBUG=true
+# The port `make run` serves on (`make run PORT=8001`); the demo's printout names the same one.
+PORT ?= 8000
 
 install: $(STAMP)
 
@@ -22,8 +24,8 @@ $(STAMP): pyproject.toml | $(PY)
 
 run: install
 	$(DEV) $(PY) manage.py migrate --noinput
-	$(DEV) $(PY) manage.py demo
-	$(DEV) $(PY) manage.py runserver 127.0.0.1:8000
+	$(DEV) $(PY) manage.py demo --port $(PORT)
+	$(DEV) $(PY) manage.py runserver 127.0.0.1:$(PORT)
 
 test: install
 	$(PY) -m pytest

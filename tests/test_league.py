@@ -30,7 +30,7 @@ from tournament.formats.league.standings import (
     standing_rows,
 )
 from tournament.formats.league.standings import league_matches as matches_of
-from tournament.models import Game, Match, Round, Team, Tournament
+from tournament.models import Game, Match, Round, RoundNotReady, Team, Tournament
 from tournament.play.rounds import close_round, start_round
 
 
@@ -754,7 +754,7 @@ def test_the_schedule_page_offers_what_can_be_done_now(director_client):
     assert "Open night 3: seat the tables" in director_client.get(url).content.decode()
     open_night(tournament=tournament, night=3)
     page = director_client.get(url).content.decode()
-    assert "A team joins late" not in page and "no team can join now" in page
+    assert "A team joins late" not in page and "no team can join or withdraw now" in page
     newcomer = register_team(tournament=tournament, names=["Zoe", "Yann"])
     with pytest.raises(ValidationError, match="can no longer join") as refused:
         add_late_team(team=newcomer, missed=Missed.MAKE_UP)
@@ -896,3 +896,55 @@ def play_nights_won_by_team_1(tournament: Tournament, *, nights: tuple[int, ...]
         (match,) = [m for m in league_matches(tournament) if m.round == night]
         finish(match, winner=tournament.teams.get(number=1), home_points=300, away_points=100)
         close_round(round_=round_)
+
+
+@pytest.mark.django_db
+def test_the_championship_is_called_the_championship_not_a_night_after_the_last(director_client):
+    tournament = make_league(4, championship_teams=2, final_preset="championship-500")  # three nights
+    build_schedule(tournament=tournament)
+    play_nights(tournament, load_schedule(tournament).nights)
+    championship = start_championship(tournament=tournament)
+    assert championship.number == 4
+    pk = tournament.pk
+    dashboard = director_client.get(reverse("director:dashboard", args=[pk])).content.decode()
+    assert "<h2>3 nights and the championship</h2>" in dashboard and "<td>Championship</td>" in dashboard
+    assert '<span class="big">3/3</span> nights played' in dashboard
+    board = director_client.get(reverse("director:round_board", args=[pk, 4])).content.decode()
+    assert "<title>Championship · " in board and "<h1>Championship <small" in board
+    assert "Close the championship</button>" in board
+    links = director_client.get(reverse("director:round_links", args=[pk, 4])).content.decode()
+    assert "<h1>Championship: table links</h1>" in links
+    printing = director_client.get(reverse("director:print", args=[pk])).content.decode()
+    assert "<h2>Championship <small" in printing and "<li>Night 3" in printing
+    public = Client().get(reverse("public:league", args=[pk])).content.decode()
+    assert "Championship: playing" in public
+    projector = Client().get(reverse("public:league_projector", args=[pk])).content.decode()
+    assert "<p>Championship: playing</p>" in projector
+    for page in (dashboard, board, links, printing, public, projector):
+        assert "Night 4" not in page and "night 4" not in page
+    with pytest.raises(RoundNotReady, match="Championship cannot close: still playing"):
+        close_round(round_=championship)
+
+
+@pytest.mark.django_db
+def test_withdrawing_is_not_offered_once_the_season_is_over_and_the_server_refuses_it(director_client):
+    tournament = make_league(4, championship_teams=2)  # three nights
+    build_schedule(tournament=tournament)
+    url = reverse("director:league_schedule", args=[tournament.pk])
+    withdraw = reverse("director:league_withdraw", args=[tournament.pk])
+    play_nights(tournament, 2)
+    assert f'action="{withdraw}"' in director_client.get(url).content.decode()
+    play_nights(tournament, 3, first=3)
+    page = director_client.get(url).content.decode()
+    assert f'action="{withdraw}"' not in page and "A team withdraws" not in page
+    assert "Every night of the season has been opened: no team can join or withdraw now." in page
+    leaving = tournament.teams.get(number=1)
+    refused = director_client.post(withdraw, {"withdraw-team": leaving.pk, "withdraw-played": "stand"}, follow=True)
+    assert "The season is over (every night has been opened; the last is night 3): a team can no longer withdraw." in (
+        refused.content.decode()
+    )
+    leaving.refresh_from_db()
+    assert leaving.status == Team.Status.ACTIVE and leaving.withdrawn_night is None
+    with pytest.raises(ValidationError) as refusal:
+        withdraw_team(team=leaving, played=PlayedResults.STAND)
+    assert refusal.value.code == "season_over"

@@ -352,6 +352,16 @@ def test_movement_slips_tell_each_player_their_table_and_seat(finished_round, to
     assert documents.movement_slips(following).title == "Movement slips, round 2"
 
 
+@pytest.mark.parametrize(("rounds", "last"), [(2, False), (1, True)])
+def test_a_sit_out_slip_says_come_back_next_round_only_when_there_is_one(db, rounds, last):
+    tournament = make_tournament(couples=5, rounds_planned=rounds)
+    round_ = start_play(tournament=tournament)
+    text = " ".join(pages_text(produce(tournament, documents.movement_slips(round_))))
+    assert "Round 1: sitting out" in text
+    assert ("next round" in text) is not last
+    assert ("the last round: no more play for you tonight" in text) is last
+
+
 def test_a_league_nights_movement_slips_speak_of_the_night(db):
     season = make_league(4)
     night = format_of(season).start(tournament=season)

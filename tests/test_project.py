@@ -1,6 +1,8 @@
 """The foundation: settings, the demo, login, offline assets and the deploy checks."""
 
 import os
+import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -63,6 +65,23 @@ def test_demo_is_refused_under_production_settings():
     done = _manage("demo", env={**PRODUCTION, "DATABASE_URL": "sqlite:///:memory:"})
     assert done.returncode != 0
     assert "local use only" in done.stderr
+
+
+@pytest.mark.django_db
+def test_the_demos_printout_names_the_port_it_is_served_on(capsys, monkeypatch):
+    monkeypatch.setattr("tournament.management.commands.demo.network_address", lambda: "192.168.1.20")
+    call_command("demo", port=8123)
+    out = capsys.readouterr().out
+    assert "Director login at http://127.0.0.1:8123/login/" in out
+    assert re.findall(r":(\d{2,5})\b", out) == ["8123"]  # no other port, none the server is not on
+    assert "runserver" not in out and "Running an event" in out
+
+
+@pytest.mark.skipif(shutil.which("make") is None, reason="needs make")
+def test_make_run_passes_one_port_to_the_demo_and_the_server():
+    planned = subprocess.run(["make", "-n", "run", "PORT=8123"], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert "manage.py demo --port 8123" in planned.stdout
+    assert "manage.py runserver 127.0.0.1:8123" in planned.stdout and "8000" not in planned.stdout
 
 
 @pytest.mark.django_db

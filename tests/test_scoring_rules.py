@@ -5,6 +5,7 @@ import dataclasses
 import pytest
 
 from scoring import InvalidHand, InvalidRules, PlayerHand, RuleSet, rules_from_json
+from scoring.parts import compared, game_end
 from scoring.presets import PRESETS, readings_of
 from scoring.rules import FIELD_NAMES
 from scoring.vectors import BOTH_NIL_TEAM_CONTRACT, OUTCOMES
@@ -313,3 +314,9 @@ def test_negative_bags_or_infractions_are_refused():
 )
 def test_rules_name_the_penalties_they_have(rules, names):
     assert rules.penalties == names
+
+
+def test_a_part_ending_alike_is_said_to_have_rules_of_its_own():
+    classic, tennessee = rules_from_json({"preset": "classic"}), rules_from_json({"preset": "tennessee"})
+    assert compared(classic, tennessee, "The final") == "The final is played under rules of its own."
+    assert game_end(rules_from_json({"preset": "progressive"})) == "of 4 hands"

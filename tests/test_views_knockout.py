@@ -558,3 +558,22 @@ def test_new_rules_that_would_undo_a_finished_brackets_final_cannot_be_confirmed
     assert forced.status_code == 422 and refusal in forced.content.decode()
     final = match(tournament, "F1")
     assert (final.preset, final.status, final.games.get().ns_score) == ("", Match.Status.FINISHED, 360)
+
+
+@pytest.mark.django_db
+def test_a_knockouts_dashboard_says_its_final_plays_to_another_score(director_client):
+    tournament = knockout_event(teams=4, final_preset="championship-500")
+    url = reverse("director:dashboard", args=[tournament.pk])
+    page = director_client.get(url).content.decode()
+    assert "<strong>Games to 300 in 30 minutes; the final to 500.</strong>" in page
+    assert "The final: League championship game to 500 (jokers deck) · Game to 500 · " in page
+    # The final's own match keeps changes to its rule set: the dashboard says what it plays to.
+    Match.objects.filter(tournament=tournament, stage=Match.Stage.FINAL).update(rule_overrides={"target_score": 400})
+    assert "the final to 400.</strong>" in director_client.get(url).content.decode()
+
+
+@pytest.mark.django_db
+def test_a_knockout_whose_final_plays_by_the_events_rules_says_nothing_of_a_final(director_client):
+    tournament = knockout_event(teams=4)
+    page = director_client.get(reverse("director:dashboard", args=[tournament.pk])).content.decode()
+    assert "the final" not in page and "own-rules" not in page

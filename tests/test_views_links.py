@@ -1,9 +1,12 @@
 """Where the director's links lead: addresses phones cannot open, and the nav's standings link."""
 
 import re
+import textwrap
+from pathlib import Path
 
 import pytest
 from django.urls import reverse
+from django.utils.html import escape
 
 from tests.conftest import make_tournament
 from tests.test_league import make_league
@@ -38,8 +41,35 @@ def test_the_links_and_print_pages_warn_when_phones_cannot_reach_the_address(
     html = director_client.get(url).content.decode()
     assert ("Phones cannot open these links" in html) is warned
     if warned:
-        assert 'href="http://192.168.1.20:8000/' in html and "runserver 0.0.0.0:8000" in html
-        assert "DJANGO_ALLOWED_HOSTS=192.168.1.20," in html
+        assert 'href="http://192.168.1.20:8000/' in html
+        assert "this computer's address (192.168.1.20) in <code>DJANGO_ALLOWED_HOSTS</code>" in html
+
+
+def readme_serve_commands() -> str:
+    """The commands under the README's "Set up and serve", as a reader copies them."""
+    readme = (Path(__file__).parent.parent / "README.md").read_text()
+    block = re.search(r"\*\*Set up and serve:\*\*\s*```sh\n(.*?)\n\s*```", readme, re.S)
+    assert block is not None
+    return textwrap.dedent(block[1])
+
+
+@pytest.mark.parametrize("page", ["links", "print"])
+def test_the_links_and_print_pages_give_the_readmes_serve_commands_not_the_debug_server(
+    director_client, running_round, tournament, settings, monkeypatch, page
+):
+    settings.SPADES_BASE_URL = "http://127.0.0.1:8123"  # `make run PORT=8123`: the recipe serves on 8000
+    monkeypatch.setattr("tournament.play.links.network_address", lambda: "192.168.1.20")
+    url = (
+        reverse("director:round_links", args=[tournament.pk, 1])
+        if page == "links"
+        else reverse("director:print", args=[tournament.pk])
+    )
+    html = director_client.get(url).content.decode()
+    commands = readme_serve_commands()
+    assert ".venv/bin/gunicorn tournament.wsgi --bind 0.0.0.0:8000" in commands
+    assert f"<pre>{escape(commands)}</pre>" in html
+    assert "runserver" not in html and "DJANGO_DEBUG" not in html
+    assert 'href="http://192.168.1.20:8000/' in html  # where the recipe serves it
 
 
 @pytest.mark.parametrize(

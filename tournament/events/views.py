@@ -7,6 +7,8 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
 from scoring.describe import summary
+from scoring.parts import compared
+from scoring.presets import find_preset
 from tournament import access
 from tournament.events import services
 from tournament.events.forms import AssistantForm, TournamentForm
@@ -122,6 +124,17 @@ def _resubmission(request: HttpRequest) -> list[tuple[str, str]]:
     return [(k, v) for k, values in request.POST.lists() if k != "csrfmiddlewaretoken" for v in values]
 
 
+def _own_rules(tournament: Tournament) -> list[dict[str, str]]:
+    """The parts of the event played under rules of their own (a final), as the dashboard says
+    them: how their games end beside the others', and their rule set in one line."""
+    return [
+        {"sentence": compared(tournament.rules, part.rules, part.title), "title": part.title,
+         "preset": find_preset(part.preset).title, "summary": summary(part.rules)}
+        for part in format_of(tournament).rule_parts(tournament)
+        if part.rules != tournament.rules
+    ]  # fmt: skip
+
+
 @director_required
 def dashboard(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = tournament_or_404(tournament_id)
@@ -129,11 +142,14 @@ def dashboard(request: HttpRequest, tournament_id: int) -> HttpResponse:
     event_format = format_of(tournament)
     for round_ in rounds:
         round_.play_url = event_format.play_url(tournament, round_)
+        round_.title = event_format.round_title(round_)
     context = {
         "tournament": tournament,
         "rules_summary": summary(tournament.rules),
+        "own_rules": _own_rules(tournament),
         "event_format": event_format,
         "progress": event_format.progress(tournament),
+        "rounds_heading": event_format.rounds_heading(tournament),
         "rounds": rounds,
         "current": next((r for r in rounds if r.status != Round.Status.CLOSED), None),
         "team_count": tournament.teams.filter(status=Team.Status.ACTIVE).count(),

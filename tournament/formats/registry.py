@@ -13,8 +13,9 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
+from scoring import RuleSet
 from scoring.describe import Section
-from tournament.models import Game, Match, Round, Team, Tournament
+from tournament.models import Game, Match, Round, Team, Tournament, rule_set
 from tournament.standings.rows import StandingRow
 
 User = AbstractBaseUser | None
@@ -51,10 +52,17 @@ class Document:
 class RulePart:
     """Games a format plays under a preset of their own (a knockout's final, a league's
     championship final), as the rule handout names them in a part of their own: ``title`` ("The
-    final") and the ``preset`` they are played under, without the tournament's own changes."""
+    final") and the ``preset`` they are played under, without the tournament's own changes;
+    ``overrides``: the fields their match changes in it (JSON, as :attr:`Match.rule_overrides`)."""
 
     title: str
     preset: str
+    overrides: str = "{}"
+
+    @property
+    def rules(self) -> RuleSet:
+        """The rule set these games are played under."""
+        return rule_set(self.preset, self.overrides)
 
 
 @dataclass(frozen=True)
@@ -144,12 +152,25 @@ class EventFormat:
         caller holds; returns the next round, seated, if any."""
         raise NotImplementedError
 
+    def round_title(self, round_: Round) -> str:
+        """What ``round_`` is called as a heading or at the start of a sentence: "Round 3", "Night 3"
+        (a league's championship, played after its nights: "Championship")."""
+        return f"{self.round_name} {round_.number}"
+
+    def round_called(self, round_: Round) -> str:
+        """What ``round_`` is called inside a sentence: "round 3", "night 3", "the championship"."""
+        return f"{self.round_name.lower()} {round_.number}"
+
     def closed(self, tournament: Tournament, round_: Round, following: Round | None) -> tuple[str, str]:
         """What the director is told when ``round_`` has closed, and the page they go to next."""
-        name = f"{self.round_name} {round_.number}"
+        name = self.round_title(round_)
         if following is None:
             return f"{name} closed: the tournament is over.", reverse("director:standings", args=[tournament.pk])
         return f"{name} closed.", self.play_url(tournament, following)
+
+    def rounds_heading(self, tournament: Tournament) -> str:
+        """The dashboard's heading over the list of rounds: "Rounds"."""
+        return "Rounds"
 
     def play_url(self, tournament: Tournament, round_: Round) -> str:
         """The director's page where ``round_`` is run (the core's: its board and controls)."""
@@ -181,7 +202,7 @@ class EventFormat:
         """What a table's page says while its table has no game (heading, text), ``current``
         being the round under way or seated, if any."""
         if current is not None:
-            name = f"{self.round_name.lower()} {current.number}"
+            name = self.round_called(current)
             return (
                 f"No game at table {table_number} in {name}",
                 "This table is not used this round. Keep the page open: it opens by itself when a game is seated here.",

@@ -38,15 +38,34 @@ def qr_svg(url: str, *, scale: int = 4) -> str:
     return out.getvalue().decode()
 
 
+# How to serve an event to the room: the README's recipe ("Running an event", step 3), word for word
+# (a test holds the two together). The pages that warn of links phones cannot open give it: the
+# debug server is for one machine, never for a room of phones.
+SERVE_PORT = 8000  # the port the recipe serves on
+SERVE_COMMANDS = f"""make install
+export DJANGO_SECRET_KEY=... DJANGO_ALLOWED_HOSTS=192.168.1.20 DATABASE_URL=... DATABASE_CONN_MAX_AGE=60
+.venv/bin/python manage.py migrate
+.venv/bin/python manage.py collectstatic --noinput
+.venv/bin/python manage.py createsuperuser          # the director's login
+.venv/bin/python manage.py check --deploy
+.venv/bin/gunicorn tournament.wsgi --bind 0.0.0.0:{SERVE_PORT} --workers 2 \\
+    --access-logfile - --error-logfile - 2>&1 | tee -a spades.log"""
+
+
 @dataclass(frozen=True)
 class Unreachable:
     """Links made at a loopback address (127.0.0.1, localhost, ::1): no phone can open them.
-    ``network_url`` is this computer's address on the network at the same port, when found."""
+    ``network_url`` is this computer's address on the network, when found, at the port the
+    README's recipe (:data:`SERVE_COMMANDS`) serves on."""
 
     address: str
     network_url: str
     network_host: str
-    port: int
+
+    @property
+    def serve_commands(self) -> str:
+        """The README's commands that serve the app to the room (:data:`SERVE_COMMANDS`)."""
+        return SERVE_COMMANDS
 
 
 def unreachable_by_phones(base: str) -> Unreachable | None:
@@ -60,8 +79,7 @@ def unreachable_by_phones(base: str) -> Unreachable | None:
     if not loopback:
         return None
     found = network_address()
-    port = parts.port or 8000  # served on the network at the port it is served on now
-    return Unreachable(base, f"{parts.scheme}://{found}:{port}" if found else "", found or "", port)
+    return Unreachable(base, f"http://{found}:{SERVE_PORT}" if found else "", found or "")
 
 
 def network_address() -> str | None:

@@ -17,8 +17,8 @@ User = AbstractBaseUser | None
 
 
 def called(round_: Round) -> str:
-    """What the event calls ``round_``, by its format: "Round 3", "Night 3"."""
-    return f"{format_of(round_.tournament).round_name} {round_.number}"
+    """What the event calls ``round_``, by its format: "Round 3", "Night 3", "Championship"."""
+    return format_of(round_.tournament).round_title(round_)
 
 
 @transaction.atomic

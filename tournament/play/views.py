@@ -60,7 +60,7 @@ def _render(
         "disputes": Dispute.objects.filter(hand__game=game).select_related("hand", "raised_by", "resolved_by"),
         "table_url": table_url(game.table, base_url(request)),
         "back": format_of(game.round.tournament).play_url(game.round.tournament, game.round),
-        "back_to": f"{format_of(game.round.tournament).round_name.lower()} {game.round.number}",
+        "back_to": format_of(game.round.tournament).round_called(game.round),
         "moved": moved,
         "repost": [] if moved is None else _repost(request),
         "confirm_field": CONFIRM_FIELD,
@@ -190,7 +190,8 @@ def round_links(request: HttpRequest, tournament_id: int, number: int) -> HttpRe
     games = list({game.table_id: game for game in games}.values())  # a knockout plays several games a table
     base = base_url(request)
     links = [(game, url, mark_safe(qr_svg(url))) for game in games for url in [table_url(game.table, base)]]
-    context = {"tournament": tournament, "round": round_, "links": links, "unreachable": unreachable_by_phones(base)}
+    context = {"tournament": tournament, "round": round_, "round_title": format_of(tournament).round_title(round_),
+               "links": links, "unreachable": unreachable_by_phones(base)}  # fmt: skip
     return render(request, "director/links.html", context)
 
 
@@ -206,7 +207,7 @@ def round_start(request: HttpRequest, tournament_id: int, number: int) -> HttpRe
     except ValidationError as error:
         messages.error(request, " ".join(error.messages))
     else:
-        messages.success(request, f"{event_format.round_name} {number} has started.")
+        messages.success(request, f"{event_format.round_title(round_)} has started.")
     return redirect(event_format.play_url(tournament, round_))
 
 
@@ -234,6 +235,8 @@ def round_board(request: HttpRequest, tournament_id: int, number: int) -> HttpRe
     its own (a progressive round's movement), showing this board too."""
     tournament = tournament_or_404(tournament_id)
     round_ = round_or_404(tournament, number)
+    event_format = format_of(tournament)
     context = {"tournament": tournament, "round": round_, "board": board(round_),
-               "round_name": format_of(tournament).round_name}  # fmt: skip
+               "round_title": event_format.round_title(round_),
+               "round_called": event_format.round_called(round_)}  # fmt: skip
     return render(request, "play/board.html#board" if request.htmx else "play/round.html", context)

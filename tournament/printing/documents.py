@@ -5,6 +5,7 @@ pages). Score sheets are :mod:`.sheets`; a format adds its own documents
 
 from __future__ import annotations
 
+import json
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -14,7 +15,7 @@ from scoring import RuleSet, Seat
 from scoring.describe import Event, Section, handout, summary
 from scoring.presets import find_preset, readings_of
 from tournament.formats.registry import RulePart, format_of
-from tournament.models import Payout, Prize, Round, Tournament, playing_name, rule_set
+from tournament.models import Payout, Prize, Round, Tournament, playing_name
 from tournament.money.ledger import ledger, payment_entries, teams_with_balance, totals_by_method
 from tournament.play.links import qr_svg, table_url
 from tournament.templatetags.money import money
@@ -78,7 +79,8 @@ def movement_slips(round_: Round, base: str | None = None) -> Document:
     resting = sorted(round_.sit_outs.annotate(name=playing_name()).values_list("name", flat=True), key=str.casefold)
     played_in = format_of(tournament).round_words(round_)
     title = f"Movement slips, {played_in}"
-    context = {**base_context(tournament, title), "played_in": played_in, "slips": slips, "resting": resting}
+    context = {**base_context(tournament, title), "played_in": played_in, "slips": slips, "resting": resting,
+               "last_round": round_.is_last}  # fmt: skip
     return Document(f"movement-slips-round-{round_.number}", title, "print/slips.html", [context])
 
 
@@ -107,7 +109,7 @@ def rules_part(part: RulePart, extra: Sequence[Section] = (), *, alone: bool = F
     """A part of the handout for games played under a preset of their own (``part``), with the
     ``extra`` sections its format writes for it; ``alone``: the handout's only part (no rules
     before it for it to replace)."""
-    rules: RuleSet = rule_set(part.preset)
+    rules: RuleSet = part.rules
     preset_title = find_preset(part.preset).title
     lead = f"{part.title} is played under its own rule set: for its games, this part replaces the rules before it."
     return {
@@ -115,7 +117,7 @@ def rules_part(part: RulePart, extra: Sequence[Section] = (), *, alone: bool = F
         "lead": "" if alone else lead,
         "rules": rules,
         "preset_title": preset_title,
-        "sections": handout(rules, readings=readings_of(part.preset), extra=extra),
+        "sections": handout(rules, readings=readings_of(part.preset, json.loads(part.overrides)), extra=extra),
     }
 
 

@@ -22,11 +22,13 @@ def _pdf_response(job: PrintJob) -> HttpResponse:
 def documents(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = tournament_or_404(tournament_id)
     event_format = format_of(tournament)
-    rounds = tournament.rounds.order_by("number")
+    rounds = list(tournament.rounds.order_by("number"))
+    for round_ in rounds:
+        round_.title = event_format.round_title(round_)
     context = {"tournament": tournament, "event_format": event_format,
                "format_documents": event_format.documents(tournament),
-               "rounds": rounds.exclude(status=Round.Status.CLOSED),
-               "finished": rounds.filter(status=Round.Status.CLOSED).reverse(),
+               "rounds": [r for r in rounds if r.status != Round.Status.CLOSED],
+               "finished": [r for r in reversed(rounds) if r.status == Round.Status.CLOSED],
                "jobs": tournament.print_jobs.defer("pdf")[:10],
                "unreachable": unreachable_by_phones(base_url(request))}  # fmt: skip
     return render(request, "director/print.html", context)

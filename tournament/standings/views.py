@@ -26,15 +26,17 @@ def _standings_context(tournament_id: int, page: str = "public:standings") -> di
     places = snapshot(
         tournament.pk, "standings", tournament.changed_at, lambda: event_format.standings_context(tournament)
     )
+    current = tournament.current_round()
     return {
         "tournament": tournament,
         **places.value,
         "as_of": places.built_at,
         "standings_partial": event_format.standings_partial,
         "standings_url": reverse(page, args=[tournament.pk]),
-        "round_name": event_format.round_name,
         "tiebreak": event_format.places_words(tournament),
-        "current": tournament.current_round(),
+        "current": current,
+        "current_title": event_format.round_title(current) if current else "",
+        "current_called": event_format.round_called(current) if current else "",
         "prize_divisions": tournament.prize_divisions(),
     }
 

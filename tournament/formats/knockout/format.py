@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from django import forms
@@ -29,9 +30,13 @@ PLACES_TEXT = (
 
 def final_rule_parts(tournament: Tournament, title: str) -> list[RulePart]:
     """The bracket's final, called ``title`` in the rule handout, when the bracket's settings name a
-    rule set for it (a knockout's, and a league's championship's)."""
+    rule set for it (a knockout's, and a league's championship's): once drawn, with the changes its
+    match keeps to that rule set."""
     preset = settings_of(tournament).final_preset
-    return [RulePart(title, preset)] if preset else []
+    if not preset:
+        return []
+    final = services.bracket_matches(tournament).filter(stage=Match.Stage.FINAL, preset=preset).first()
+    return [RulePart(title, preset, json.dumps(final.rule_overrides if final else {}, sort_keys=True))]
 
 
 def bracket_documents(tournament: Tournament, of: str = "") -> list[Document]:

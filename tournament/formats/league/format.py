@@ -8,6 +8,7 @@ from typing import Any
 
 from django import forms
 from django.core.exceptions import ValidationError
+from django.template.defaultfilters import pluralize
 from django.urls import reverse
 
 from tournament.formats.knockout import services as knockout
@@ -90,8 +91,14 @@ class League(EventFormat):
         services.close_night(round_)
         return None  # the director opens the next night from the schedule
 
+    def round_title(self, round_: Round) -> str:
+        return season.night_title(round_)
+
+    def round_called(self, round_: Round) -> str:
+        return "the championship" if season.is_championship(round_) else super().round_called(round_)
+
     def closed(self, tournament: Tournament, round_: Round, following: Round | None) -> tuple[str, str]:
-        return f"Night {round_.number} closed.", reverse("director:league_schedule", args=[tournament.pk])
+        return f"{self.round_title(round_)} closed.", reverse("director:league_schedule", args=[tournament.pk])
 
     def play_url(self, tournament: Tournament, round_: Round) -> str:
         if season.league_matches(tournament).filter(round=round_.number).exists():
@@ -102,6 +109,12 @@ class League(EventFormat):
         """Nights closed of the season's nights (the championship after them is not a night)."""
         nights = services.load_schedule(tournament).nights
         return tournament.rounds.filter(number__lte=nights, status=Round.Status.CLOSED).count(), nights, "nights played"
+
+    def rounds_heading(self, tournament: Tournament) -> str:
+        """The season's nights and, after them, the championship: "6 nights and the championship"."""
+        nights = services.load_schedule(tournament).nights
+        counted = f"{nights} night{pluralize(nights)}" if nights else "Nights"
+        return f"{counted} and the championship" if settings_of(tournament).championship_teams else counted
 
     def match_words(self, match: Match) -> MatchWords:
         return LEAGUE_WORDS if match.is_league else super().match_words(match)  # the championship is a knockout
@@ -126,8 +139,9 @@ class League(EventFormat):
 
     def waiting(self, tournament: Tournament, table_number: int, current: Round | None) -> tuple[str, str]:
         if current is not None:
+            on = "in the championship" if season.is_championship(current) else f"on night {current.number}"
             return (
-                f"No game at table {table_number} on night {current.number}",
+                f"No game at table {table_number} {on}",
                 "This table is not used tonight. Keep the page open: it opens by itself when a game is seated here.",
             )
         return (

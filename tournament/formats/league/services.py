@@ -23,7 +23,14 @@ from tournament.formats.knockout import services as knockout
 from tournament.formats.knockout.models import settings_of as bracket_settings
 from tournament.formats.league import schedule as pure
 from tournament.formats.league.models import settings_of
-from tournament.formats.league.standings import championship_matches, league_matches, league_standings, season_over
+from tournament.formats.league.standings import (
+    championship_matches,
+    last_night,
+    league_matches,
+    league_standings,
+    night_title,
+    season_over,
+)
 from tournament.locking import lock_tournament
 from tournament.matches.rules import finish_match, next_game, winner_from_games
 from tournament.models import Clock, Game, Match, Round, RoundNotReady, Seating, Table, Team, Tournament
@@ -140,11 +147,7 @@ def build_schedule(*, tournament: Tournament, by: User = None) -> pure.Schedule[
 
 def nights_started(tournament: Tournament) -> int:
     """The last night that has been opened (0 before the first)."""
-    return tournament.rounds.filter(number__lte=_last_night(tournament)).aggregate(n=Max("number"))["n"] or 0
-
-
-def _last_night(tournament: Tournament) -> int:
-    return league_matches(tournament).aggregate(n=Max("round"))["n"] or 0
+    return tournament.rounds.filter(number__lte=last_night(tournament)).aggregate(n=Max("number"))["n"] or 0
 
 
 def _first_open_night(tournament: Tournament) -> int:
@@ -245,7 +248,15 @@ def withdraw_team(*, team: Team, played: pure.PlayedResults, by: User = None) ->
             f"Team {team.number} is playing a match tonight: finish or decide it first.", code="playing"
         )
     from_night = _first_open_night(tournament)
-    schedule = _pure_call(pure.withdraw, load_schedule(tournament), team, from_night=from_night, played=played)
+    schedule = load_schedule(tournament)
+    if from_night > schedule.nights:
+        raise ValidationError(
+            f"The season is over (every night has been opened; the last is night {schedule.nights}): "
+            "a team can no longer withdraw. A team that cannot play its championship match loses it by a "
+            "walkover, on the match's page.",
+            code="season_over",
+        )
+    schedule = _pure_call(pure.withdraw, schedule, team, from_night=from_night, played=played)
     team.status, team.withdrawn_night = Team.Status.WITHDRAWN, from_night
     team.results_voided = played is pure.PlayedResults.VOID
     team.save(update_fields=["status", "withdrawn_night", "results_voided"])
@@ -347,7 +358,7 @@ def close_night(round_: Round) -> None:
     the caller holds the tournament's lock."""
     undecided = league_matches(round_.tournament).filter(round=round_.number, status=Match.Status.PLAYING)
     tables = sorted(undecided.values_list("table__number", flat=True))
-    round_.close(called=f"Night {round_.number}")  # names the tables still playing, tied or disputed
+    round_.close(called=night_title(round_))  # names the tables still playing, tied or disputed
     if tables:
         raise RoundNotReady(
             f"Night {round_.number} cannot close: the match at table {', '.join(map(str, tables))} is not decided "

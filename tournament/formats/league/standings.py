@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import Q, Sum
+from django.db.models import Max, Q, Sum
 
 from scoring.words import listed, ordinal
 from tournament.formats.knockout import services as knockout
 from tournament.formats.knockout.bracket import Place
 from tournament.formats.league.models import settings_of
 from tournament.formats.league.table import LeagueRow, MatchResult, league_table, order_text
-from tournament.models import Game, Match, Team, Tournament
+from tournament.models import Game, Match, Round, Team, Tournament
 from tournament.standings.ranking import Standing
 from tournament.standings.rows import StandingRow
 
@@ -20,6 +20,22 @@ from tournament.standings.rows import StandingRow
 def league_matches(tournament: Tournament):
     """The season's matches (not the championship's)."""
     return Match.objects.filter(tournament=tournament, stage=Match.Stage.LEAGUE)
+
+
+def last_night(tournament: Tournament) -> int:
+    """The season's last night (0 before the schedule is made)."""
+    return league_matches(tournament).aggregate(n=Max("round"))["n"] or 0
+
+
+def is_championship(round_: Round) -> bool:
+    """Whether ``round_`` is the championship: the round played after the season's last night."""
+    last = last_night(round_.tournament)
+    return bool(last) and round_.number > last
+
+
+def night_title(round_: Round) -> str:
+    """What a league calls ``round_``: "Night 3", or "Championship" after the season's nights."""
+    return "Championship" if is_championship(round_) else f"Night {round_.number}"
 
 
 def championship_matches(tournament: Tournament):

@@ -174,6 +174,7 @@ def _table_context(tournament_id: int) -> dict:
         "tournament": tournament,
         "standings": standings,
         "current": current,
+        "current_title": season.night_title(current) if current else "",
         "tonight": league.nights(tournament, only=current.number)[0] if current and current.number <= last else None,
         "championship": season.championship_matches(tournament).exists(),
         "champion": season.champion(tournament, standings),

@@ -1,3 +1,5 @@
+from argparse import ArgumentParser
+
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
@@ -7,6 +9,10 @@ from tournament.simulation.demo import DEMO_PASSWORD, load_demo
 
 class Command(BaseCommand):
     help = "Load a demo tournament and a director login, if the database has no tournament yet."
+
+    def add_arguments(self, parser: ArgumentParser) -> None:
+        # `make run` passes the port it serves on (its PORT), so the login address printed is the one served.
+        parser.add_argument("--port", type=int, default=8000, help="the port the app is served on (default 8000)")
 
     def handle(self, *args: object, **options: object) -> None:
         if not settings.DEMO_ALLOWED:
@@ -18,11 +24,12 @@ class Command(BaseCommand):
             else "Tournaments exist; no demo loaded."
         )
         password = result.password or f"{DEMO_PASSWORD} (unless changed since)"
-        self.stdout.write(f"{loaded} Director login at http://127.0.0.1:8000/login/ : {result.username} / {password}")
+        port = options["port"]
+        self.stdout.write(f"{loaded} Director login at http://127.0.0.1:{port}/login/ : {result.username} / {password}")
         found = network_address()
         self.stdout.write(
-            f"Phones reach this computer at http://{found}:8000/ once the app is served on the network "
-            f"(runserver 0.0.0.0:8000 with DJANGO_ALLOWED_HOSTS={found}; see the README)."
+            f"Phones cannot open 127.0.0.1 (it is this computer's own address): to serve the app to the room "
+            f'at this computer\'s network address ({found}), see "Running an event" in the README.'
             if found
             else "No network address found: phones reach the app only at this computer's network address."
         )
