@@ -13,7 +13,7 @@ from tests.conftest import even_hand, make_tournament
 from tests.test_knockout import LEVEL_HAND, knockout_event, match
 from tests.test_league import make_league
 from tournament.clocks.forms import ClockForm
-from tournament.clocks.services import MAX_MINUTES_LEFT, pause_clock, set_minutes_left
+from tournament.clocks.services import MAX_MINUTES_LEFT, pause_clock, set_minutes_left, start_round_clock
 from tournament.events.services import grant
 from tournament.formats.registry import format_of
 from tournament.models import Clock, Game, HandRevision, Membership, Round
@@ -98,7 +98,8 @@ def test_starting_a_round_already_running_is_refused_and_leaves_its_clock_alone(
 @pytest.mark.parametrize("event", ["progressive round", "league night"])
 def test_once_the_clock_has_run_out_the_page_says_time_is_up_with_no_clock_button(director_client, event):
     round_, page = timed_round(event)
-    start_round(round_=round_, start_clock=True)
+    start_round(round_=round_)
+    start_round_clock(round_=round_)
     run_out(round_)
     html = director_client.get(page).content.decode()
     assert clock_buttons(html) == [] and "Time is up" in html
@@ -106,7 +107,8 @@ def test_once_the_clock_has_run_out_the_page_says_time_is_up_with_no_clock_butto
 
 def test_once_every_table_has_finished_the_page_offers_no_clock_to_start(director_client):
     round_, page = timed_round("progressive round")
-    start_round(round_=round_, start_clock=True)
+    start_round(round_=round_)
+    start_round_clock(round_=round_)
     round_.games.update(status=Game.Status.FINISHED, winner="NS")
     html = director_client.get(page).content.decode()
     assert clock_buttons(html) == [] and "Time is up" not in html
@@ -114,7 +116,8 @@ def test_once_every_table_has_finished_the_page_offers_no_clock_to_start(directo
 
 def test_a_table_given_minutes_after_time_is_up_brings_back_the_pause_button(director_client):
     round_, page = timed_round("progressive round")
-    start_round(round_=round_, start_clock=True)
+    start_round(round_=round_)
+    start_round_clock(round_=round_)
     run_out(round_)
     clock = round_.games.get(table__number=1).clock
     set_minutes_left(clock=clock, minutes=5)
@@ -137,7 +140,8 @@ def board_rows(director_client, round_: Round) -> dict[str, str]:
 
 def test_a_table_that_ended_on_time_shows_finished_and_not_time_called(director_client):
     round_, _ = timed_round("progressive round")
-    start_round(round_=round_, start_clock=True)
+    start_round(round_=round_)
+    start_round_clock(round_=round_)
     game = end_on_time(round_.games.get(table__number=1))
     assert game.is_finished and game.time_up_hand == 1
     rows = board_rows(director_client, round_)
@@ -148,7 +152,8 @@ def test_a_table_that_ended_on_time_shows_finished_and_not_time_called(director_
 
 def test_a_table_still_playing_after_time_was_called_shows_time_called(director_client):
     round_, _ = timed_round("progressive round")
-    start_round(round_=round_, start_clock=True)
+    start_round(round_=round_)
+    start_round_clock(round_=round_)
     run_out(round_)
     entry = HandEntry.from_fields(LEVEL_HAND)  # both sides set, level: one more hand is played
     table = round_.games.get(table__number=1)
@@ -196,7 +201,8 @@ def test_setting_a_paused_clocks_minutes_left_keeps_it_paused_at_that_time():
 
 def test_setting_one_tables_minutes_left_leaves_the_other_tables_clocks_alone(director_client):
     round_, page = timed_round("progressive round")
-    start_round(round_=round_, start_clock=True)
+    start_round(round_=round_)
+    start_round_clock(round_=round_)
     first, second = (round_.games.get(table__number=n).clock for n in (1, 2))
     html = director_client.get(page).content.decode()
     assert f'<label for="left-{first.pk}" class="sr-only">Minutes left at table 1</label>' in html

@@ -21,6 +21,7 @@ from scoring.presets import PRESETS, rules_from_json
 from tests.conftest import even_hand, finish_game, make_tournament, tie_then_break
 from tests.test_knockout import knockout_event, win_game
 from tests.test_league import finish, make_league
+from tournament.clocks.services import start_round_clock
 from tournament.formats.registry import format_of
 from tournament.models import HandRevision, Match, Payment, Payout, PrintJob, Prize, Tournament
 from tournament.money.services import award_prizes, record_payment
@@ -166,7 +167,8 @@ def test_closed_score_sheets_say_what_was_played_a_league_night_or_a_knockout_ma
 def test_a_game_ended_on_time_says_so_on_its_score_sheet(db):
     tournament = make_tournament(couples=2, preset="friendly", split=False, rule_overrides={"time_limit_minutes": 20})
     game = start_play(tournament=tournament).games.get()
-    start_round(round_=game.round, start_clock=True)
+    start_round(round_=game.round)
+    start_round_clock(round_=game.round)
     enter = functools.partial(enter_hand, game=game, source=HandRevision.Source.TABLE)
     enter(number=1, entry=HandEntry.from_fields(even_hand(7)))
     enter(number=2, entry=HandEntry.misdealt("no_spades"))
