@@ -42,6 +42,10 @@ def test_a_timed_round_starts_with_its_clock_and_its_board_reads_true_after_time
     page.wait_for_selector("text=Round 1 has started. Its clock is running.")
     page.get_by_role("button", name="Pause the clock").wait_for()
 
+    typing = page.get_by_role("spinbutton", name="Minutes left at table 3")
+    typing.fill("7")
+    page.evaluate("() => new Promise(done => document.body.addEventListener('htmx:afterSettle', done, {once: true}))")
+    assert typing.input_value() == "7"  # the board refreshed itself around the box, not over it
     page.get_by_role("spinbutton", name="Minutes left at table 2").fill("4")
     page.get_by_role("button", name="Set the minutes left at table 2").click()
     page.wait_for_selector("text=Table 2's clock now has 4 minutes left.")
