@@ -21,6 +21,7 @@ from scoring.presets import PRESETS, rules_from_json
 from tests.conftest import even_hand, finish_game, make_tournament, tie_then_break
 from tests.test_knockout import knockout_event, win_game
 from tests.test_league import finish, make_league
+from tournament.clocks.services import start_round_clock
 from tournament.formats.registry import format_of
 from tournament.models import HandRevision, Match, Payment, Payout, PrintJob, Prize, Tournament
 from tournament.money.services import award_prizes, record_payment
@@ -161,6 +162,22 @@ def test_closed_score_sheets_say_what_was_played_a_league_night_or_a_knockout_ma
     win_game(knockout.matches.get())  # the final: the knockout is over and its round closed
     (page,) = pages_text(produce(knockout, score_sheets(knockout.rounds.get())))
     assert "Match over: scores are final" in page and "Round closed" not in page
+
+
+def test_a_game_ended_on_time_says_so_on_its_score_sheet(db):
+    tournament = make_tournament(couples=2, preset="friendly", split=False, rule_overrides={"time_limit_minutes": 20})
+    game = start_play(tournament=tournament).games.get()
+    start_round(round_=game.round)
+    start_round_clock(round_=game.round)
+    enter = functools.partial(enter_hand, game=game, source=HandRevision.Source.TABLE)
+    enter(number=1, entry=HandEntry.from_fields(even_hand(7)))
+    enter(number=2, entry=HandEntry.misdealt("no_spades"))
+    game.refresh_from_db()
+    game.clock.started_at -= datetime.timedelta(minutes=21)  # the 20 minutes are up during hand 3
+    game.clock.save()
+    enter(number=3, entry=HandEntry.from_fields(even_hand(8)))
+    (page,) = pages_text(produce(tournament, score_sheets(game.round)))
+    assert "Won by North–South (Ada & Ben), 123 to 90; ended on time after hand 3" in page
 
 
 def test_score_sheet_html_carries_each_tables_qr_code(running_round, settings):

@@ -16,6 +16,7 @@ from tournament.clocks.services import start_match_clocks
 from tournament.formats.knockout.reports import PROJECTOR_COLUMNS, PROJECTOR_PLAYING_ROWS
 from tournament.formats.registry import format_of
 from tournament.models import Clock, Game, Match, Round, Tournament
+from tournament.play.games import record_phone_report
 from tournament.play.rounds import start_play, start_round
 from tournament.standings import snapshot
 
@@ -362,6 +363,18 @@ def test_director_set_seeds_decide_the_draw(director_client):
     top = match(tournament, "W1-1")
     assert (top.home, top.away) == (teams[3], teams[0])  # seed 1 v seed 4
     assert director_client.post(url, chosen).status_code == 422  # drawn: seeds are fixed
+
+
+def test_the_knockout_board_shows_when_each_phone_was_last_heard_and_its_hands_waiting(director_client, client):
+    tournament = knockout_event(teams=4)
+    first = match(tournament, "W1-1").table
+    record_phone_report(table=first, waiting=2)
+    page = director_client.get(reverse("director:bracket", args=[tournament.pk])).content.decode()
+    rows = {row.split("Open table ")[1].split('"')[0]: row for row in page.split("<tr")[2:] if "Open table " in row}
+    assert '<td class="phone" data-label="Phone">heard just now · 2 hands waiting on the phone</td>' in rows["1"]
+    assert '<td class="phone bad" data-label="Phone">not heard from yet</td>' in rows["2"]
+    public = client.get(reverse("public:bracket", args=[tournament.pk])).content.decode()
+    assert "heard just now" not in public and "not heard from yet" not in public  # the director's alone
 
 
 def test_starting_every_clock_starts_only_the_matches_at_tables(director_client):

@@ -9,6 +9,8 @@ Every change takes the tournament's lock first (:mod:`tournament.locking`).
 from __future__ import annotations
 
 import datetime
+from dataclasses import dataclass
+from typing import Literal
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -18,6 +20,9 @@ from tournament.locking import lock_tournament
 from tournament.models import Clock, Game, Match, Round, Tournament
 
 MAX_EXTRA_MINUTES = 120
+MAX_MINUTES_LEFT = 600
+"""The most minutes the director may leave on a clock by setting it (ten hours: a typing slip
+beyond it, not a plan)."""
 
 
 def _minutes(round_: Round) -> int:
@@ -103,6 +108,27 @@ def add_minutes(*, clock: Clock, minutes: int) -> None:
     clock.save(update_fields=["extra_minutes"])
 
 
+@transaction.atomic
+def set_minutes_left(*, clock: Clock, minutes: int) -> None:
+    """Leave ``minutes`` (0 to :data:`MAX_MINUTES_LEFT`, as the form checks) on one started clock,
+    a match's or one table's in a round, counted from now: to shorten a table's time as well as
+    to lengthen it; 0 runs it out. The clock keeps its limit and extra minutes; what changes is
+    the time it counts as gone: its pauses count for more (or less), and past them it counts as
+    started earlier. A paused clock stays paused."""
+    lock_tournament(clock.tournament_id)
+    clock = Clock.objects.get(pk=clock.pk)
+    remaining = clock.remaining_seconds()
+    if remaining is None:
+        message = "This clock has not started: start it first, then set the time left."
+        raise ValidationError(message, code="clock_not_started")
+    paused = clock.paused_seconds + minutes * 60 - remaining
+    if paused < 0:
+        clock.started_at -= datetime.timedelta(seconds=-paused)  # type: ignore[operator]
+        paused = 0
+    clock.paused_seconds = paused
+    clock.save(update_fields=["started_at", "paused_seconds"])
+
+
 def apply_time_limits(*, tournament: Tournament) -> int:
     """The rule sets' time limits as they are now (set, changed or taken away during play) apply
     to every match at a table and every unfinished game of a progressive round not closed: a match
@@ -144,6 +170,34 @@ def _with_limit(tournament: Tournament, clock: Clock | None, minutes: int | None
     clock.minutes = minutes
     clock.save(update_fields=["minutes"])
     return clock, True
+
+
+@dataclass(frozen=True)
+class RoundClock:
+    """The clock of a round's tables still playing, as the director's controls read it:
+    ``stopped`` (not started), ``running``, ``paused`` (with the minutes left, rounded up),
+    ``up`` (run out at every table still playing: nothing to start or pause) or ``done`` (no table
+    plays on)."""
+
+    state: Literal["stopped", "running", "paused", "up", "done"]
+    minutes_left: int | None = None
+
+
+def round_clock_state(round_: Round, now: datetime.datetime | None = None) -> RoundClock:
+    """The state of ``round_``'s clock (see :class:`RoundClock`); a clock still counting at any
+    table playing is running, else a paused one is paused (that of the tables with the least
+    extra time, as the pages show it)."""
+    now = now or timezone.now()
+    unfinished = round_.games.exclude(status=Game.Status.FINISHED)
+    if not unfinished.exists():
+        return RoundClock("done")
+    clocks = list(Clock.objects.filter(pk__in=unfinished.values("clock_id")).order_by("extra_minutes", "pk"))
+    if any(clock.running and not clock.expired(now) for clock in clocks):
+        return RoundClock("running")
+    paused = [clock for clock in clocks if clock.paused_at is not None]
+    if paused:
+        return RoundClock("paused", max(0, -(-paused[0].remaining_seconds(now) // 60)))  # type: ignore[operator]
+    return RoundClock("up" if any(clock.started for clock in clocks) else "stopped")
 
 
 def round_clock(round_: Round) -> Clock | None:

@@ -16,30 +16,39 @@ from tournament.models import Clock
 from tournament.pages import director_required, round_or_404, tournament_or_404
 
 
-def _act(clock: Clock, action: str, minutes: int) -> None:
+def _act(clock: Clock, data: dict) -> None:
+    action = data["action"]
     if action == "start":
         services.start_clock(clock=clock)
     elif action == "pause":
         services.pause_clock(clock=clock)
+    elif action == "set":
+        services.set_minutes_left(clock=clock, minutes=data["minutes_left"])
     else:
-        services.add_minutes(clock=clock, minutes=minutes)
+        services.add_minutes(clock=clock, minutes=data["minutes"])
 
 
 @director_required
 @require_POST
 def clock_action(request: HttpRequest, tournament_id: int, clock_id: int) -> HttpResponse:
-    """Start, pause or extend one clock; back to the page where its round is run."""
+    """Start, pause, extend or set the minutes left of one clock; back to the page where its round
+    is run."""
     tournament = tournament_or_404(tournament_id)
     clock = get_object_or_404(Clock, pk=clock_id, tournament=tournament)
+    game = clock.games.select_related("round", "table").first()
     form = ClockForm(request.POST)
     if not form.is_valid():
         messages.error(request, " ".join(e for errors in form.errors.values() for e in errors))
     else:
         try:
-            _act(clock, form.cleaned_data["action"], form.cleaned_data.get("minutes") or 0)
+            _act(clock, form.cleaned_data)
         except ValidationError as error:
             messages.error(request, " ".join(error.messages))
-    game = clock.games.select_related("round").first()
+        else:
+            if form.cleaned_data["action"] == "set":
+                left = form.cleaned_data["minutes_left"]
+                where = f"Table {game.table.number}'s clock" if game else "The clock"
+                messages.success(request, f"{where} now has {left} minute{'s' if left != 1 else ''} left.")
     if game is None:
         return redirect("director:dashboard", tournament.pk)
     return redirect(format_of(tournament).play_url(tournament, game.round))

@@ -24,7 +24,8 @@ BEST_OF = [(1, "One game"), (3, "Best of 3"), (5, "Best of 5")]
 class Clock(models.Model):
     """A time limit that counts down: a knockout match's, or one progressive table's in a round.
 
-    Running while started and not paused; ``paused_seconds`` adds up earlier pauses.
+    Running while started and not paused; ``paused_seconds`` adds up earlier pauses, and the time
+    the director gave back by setting the minutes left (:func:`tournament.clocks.services.set_minutes_left`).
     """
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="clocks")

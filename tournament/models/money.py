@@ -61,6 +61,11 @@ class Prize(models.Model):
     kind = models.CharField(max_length=10, choices=Kind, default=Kind.PLACE)
     place = models.PositiveSmallIntegerField(null=True, blank=True)
     division = models.CharField(max_length=40, blank=True)
+    name = models.CharField(
+        max_length=60,
+        blank=True,
+        help_text='What the prize is called, e.g. "Ladies\' high"; else its place or division.',
+    )
     amount = models.DecimalField(**MONEY, null=True, blank=True)
     share_percent = models.DecimalField(max_digits=5, decimal_places=2, null=True, blank=True)
 
@@ -99,6 +104,9 @@ class Prize(models.Model):
         ]
 
     def __str__(self) -> str:
+        """The name the director gave the prize, else what it is for ("1st place", "High female")."""
+        if self.name:
+            return self.name
         return f"{ordinal(self.place)} place" if self.kind == self.Kind.PLACE else f"High {self.division}"
 
 

@@ -127,25 +127,6 @@ class Round(models.Model):
         """The last round the tournament plans: closing it finishes the event."""
         return self.number >= self.tournament.rounds_planned
 
-    @property
-    def clock_running(self) -> bool:
-        """Whether the round's clock is running at a table still playing: the director then can
-        pause it, and start it once it is paused or not started (see :mod:`tournament.clocks`)."""
-        unfinished = self.games.exclude(status=Game.Status.FINISHED)
-        return unfinished.filter(clock__started_at__isnull=False, clock__paused_at__isnull=True).exists()
-
-    @property
-    def paused_minutes_left(self) -> int | None:
-        """The minutes left (rounded up, 0 once over) on the round's clock while it is paused at the
-        tables still playing, for the button that resumes it; None while no such clock is paused.
-        The round's clock is that of the tables with the least extra time, as the pages show it."""
-        unfinished = self.games.exclude(status=Game.Status.FINISHED).values("clock_id")
-        paused = Clock.objects.filter(pk__in=unfinished, paused_at__isnull=False).order_by("extra_minutes", "pk")
-        clock = paused.first()
-        if clock is None:
-            return None
-        return max(0, -(-clock.remaining_seconds() // 60))
-
     def start(self, *, called: str) -> None:
         """Start a seated round; ``called`` is what the event calls it ("Round 3", "Night 3")."""
         if self.status != self.Status.PLANNED:
@@ -320,6 +301,12 @@ class Game(models.Model):
     @property
     def time_called(self) -> bool:
         return self.time_up_hand is not None
+
+    @property
+    def ended_on_time(self) -> bool:
+        """Whether the clock ended this finished game: time was called, so the game stopped after
+        the hand under way (or the first from there leaving the scores unequal)."""
+        return self.is_finished and self.time_called
 
     @property
     def is_playing(self) -> bool:

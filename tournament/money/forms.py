@@ -28,7 +28,7 @@ class PaymentForm(forms.ModelForm):
 class PrizeForm(forms.ModelForm):
     class Meta:
         model = Prize
-        fields = ["kind", "place", "division", "amount", "share_percent"]
+        fields = ["name", "kind", "place", "division", "amount", "share_percent"]
 
     def clean(self) -> dict[str, Any]:
         """Each error goes on its field, so the database's own checks stay quiet behind it."""

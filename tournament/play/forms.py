@@ -16,6 +16,16 @@ from scoring.rules import MISDEAL_REASONS
 from tournament.models import SIDE_CHOICES
 
 
+class RoundStartForm(forms.Form):
+    """Starting a seated round. The page offers to start a timed round's clock with it, ticked:
+    "Start round 3" at a timed event means play, and play means the clock, so a director who had
+    to remember a second button would lose minutes on every table. Unticked, the round starts
+    with its clock stopped, for a director who opens the table links while players still find
+    their seats (the clock button starts it later); a form without the box is unticked."""
+
+    start_clock = forms.BooleanField(required=False, label="Start the clock now")
+
+
 class TieDecisionForm(forms.Form):
     winner = forms.ChoiceField(choices=SIDE_CHOICES)
     how = forms.CharField(max_length=200, label="How it was decided", help_text="e.g. high card cut by the director")

@@ -9,6 +9,7 @@ from __future__ import annotations
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
+from tournament.clocks.services import start_round_clock
 from tournament.formats.registry import format_of
 from tournament.locking import lock_tournament
 from tournament.models import Round, Tournament
@@ -29,12 +30,15 @@ def start_play(*, tournament: Tournament, by: User = None) -> Round:
 
 
 @transaction.atomic
-def start_round(*, round_: Round) -> None:
-    """Start a seated round: the table links open its games."""
+def start_round(*, round_: Round, start_clock: bool = False) -> None:
+    """Start a seated round: the table links open its games; with ``start_clock`` (and a time
+    limit in the rules), its clock starts at every table at the same moment."""
     tournament = lock_tournament(round_.tournament_id)
     locked = Round.objects.get(pk=round_.pk)
     locked.tournament = tournament
     locked.start(called=called(locked))
+    if start_clock and tournament.rules.time_limit_minutes:
+        start_round_clock(round_=locked)
     round_.refresh_from_db()
 
 

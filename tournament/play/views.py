@@ -15,7 +15,7 @@ from tournament.money.winners import PaidPlacesMove
 from tournament.pages import director_required, game_or_404, hand_or_404, round_or_404, tournament_or_404, whole_number
 from tournament.play import games, rounds
 from tournament.play.board import board, game_sheet
-from tournament.play.forms import HandForm, ResolutionForm, TieDecisionForm, error_text, hand_initial
+from tournament.play.forms import HandForm, ResolutionForm, RoundStartForm, TieDecisionForm, error_text, hand_initial
 from tournament.play.hands import GameGone, HandConflict, enter_hand
 from tournament.play.links import base_url, qr_svg, table_url, unreachable_by_phones
 
@@ -198,16 +198,22 @@ def round_links(request: HttpRequest, tournament_id: int, number: int) -> HttpRe
 @director_required
 @require_POST
 def round_start(request: HttpRequest, tournament_id: int, number: int) -> HttpResponse:
-    """Start a seated round (a league's night): the table links open its games."""
+    """Start a seated round (a league's night): the table links open its games, and its clock
+    starts with it when the director leaves "Start the clock now" ticked."""
     tournament = tournament_or_404(tournament_id)
     round_ = round_or_404(tournament, number)
     event_format = format_of(tournament)
+    form = RoundStartForm(request.POST)
+    form.is_valid()  # a tick box alone: nothing to refuse, and no tick is "not now"
     try:
-        rounds.start_round(round_=round_)
+        rounds.start_round(round_=round_, start_clock=form.cleaned_data["start_clock"])
     except ValidationError as error:
         messages.error(request, " ".join(error.messages))
     else:
-        messages.success(request, f"{event_format.round_title(round_)} has started.")
+        timed = form.cleaned_data["start_clock"] and tournament.rules.time_limit_minutes
+        messages.success(
+            request, f"{event_format.round_title(round_)} has started." + (" Its clock is running." if timed else "")
+        )
     return redirect(event_format.play_url(tournament, round_))
 
 

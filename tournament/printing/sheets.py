@@ -210,7 +210,7 @@ def _sheet(
     boxes = max(BOXES_HEIGHT, _notes_height(max(_lines(n, box_width) for n in (reneges, table_talk, misdeals))))
     dispute_box = max(DISPUTES_HEIGHT, _notes_height(_lines(disputes, DISPUTES_WIDTH)))
     names = {s.label: seats.get(s, "") for s in Seat}
-    result = _result(game, names)
+    result = _result(game, names, hands)
     room = ROOM_FOR_ROWS - (boxes - BOXES_HEIGHT) - (dispute_box - DISPUTES_HEIGHT) - (RESULT_HEIGHT if result else 0)
     grid = Grid(len(rows), room=room)
     closed_layer = f"-closed-{closed.split()[0].lower()}" if closed else ""  # a background per caption
@@ -247,15 +247,19 @@ def _closed_caption(tournament: Tournament, game: Game) -> str:
     return f"{format_of(tournament).round_name} closed: scores are final"
 
 
-def _result(game: Any, names: dict[str, str]) -> str:
-    """A finished game's result line: the winning side and its players, the final score, and how
-    a tie was settled; "" while the game is on (or without a game)."""
+def _result(game: Any, names: dict[str, str], hands: list[Any]) -> str:
+    """A finished game's result line: the winning side and its players, the final score, how a
+    tie was settled, and that the clock ended it after its last hand (of ``hands``, the game's);
+    "" while the game is on (or without a game)."""
     if game is None or not game.is_finished or not game.winner:
         return ""
     side = Side(game.winner)
     players = " & ".join(name for name in (names[seat.label] for seat in side.seats) if name)
     text = f"Won by {side.label}" + (f" ({players})" if players else "")
     text += f", {score_to(game.ns_score, game.ew_score)}"
+    if game.ended_on_time:
+        last = max((hand.number for hand in hands if not hand.misdeal), default=game.time_up_hand)
+        text += f"; ended on time after hand {last}"
     return text + (f"; {game.decided_by}" if game.decided_by else "")
 
 

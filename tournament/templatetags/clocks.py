@@ -1,10 +1,11 @@
-"""The countdown a page shows for a clock; ``static/js/clock.js`` makes it tick."""
+"""The countdown a page shows for a clock (``static/js/clock.js`` makes it tick), and the state of
+a round's clock for the director's controls."""
 
 from django import template
 from django.utils.html import format_html
 
-from tournament.clocks.services import clock_text
-from tournament.models import Clock
+from tournament.clocks.services import RoundClock, clock_text, round_clock_state
+from tournament.models import Clock, Round
 
 register = template.Library()
 
@@ -30,3 +31,9 @@ def countdown(clock: Clock | None, label: str = "") -> str:
         "Time: finish this hand" if remaining <= 0 else clock_text(clock),
         "" if clock.running or remaining <= 0 else " (paused)",
     )
+
+
+@register.simple_tag(name="round_clock_state")
+def round_clock_tag(round_: Round) -> RoundClock:
+    """``{% round_clock_state round as clock %}``: see :func:`tournament.clocks.services.round_clock_state`."""
+    return round_clock_state(round_)

@@ -80,7 +80,7 @@ FIELDS: dict[type[models.Model], list[str]] = {
     Hand: ["number", "deal", *HAND_FIELDS, *HAND_EXTRA_FIELDS, "entered_at"],
     HandRevision: ["source", "changed_at", "before", "after"],
     Dispute: ["note", "raised_from", "raised_at", "resolution", "resolved_at"],
-    Prize: ["kind", "place", "division", "amount", "share_percent"],
+    Prize: ["name", "kind", "place", "division", "amount", "share_percent"],
     Payout: ["amount", "paid_at", "received_by", "method"],
     Clock: CLOCK_FIELDS,
     Match: MATCH_FIELDS,

@@ -533,7 +533,8 @@ def _pool(payments: list[Payment]) -> Decimal:
 def _prize(plan: Plan, row: Row, players: dict, users: dict, pool: Decimal) -> None:
     prize = Prize(tournament=plan.tournament, kind=row.text("kind"), place=row.number("place", optional=True, low=1,
                   high=32767), division=row.text("division"), amount=row.money("amount", optional=True),
-                  share_percent=row.money("share_percent", optional=True))  # fmt: skip
+                  share_percent=row.money("share_percent", optional=True),
+                  name=row.text("name") if "name" in row.data else "")  # fmt: skip  # older exports name none
     clean(prize, row.where)
     row.where = f"Prize {prize}" if prize.place or prize.division else row.where
     if (prize.amount is None) == (prize.share_percent is None):
