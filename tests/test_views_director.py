@@ -500,6 +500,21 @@ def test_prizes_awarded_and_paid_against_a_name(director_client, finished_round,
     assert Payout.objects.get(pk=payouts[0].pk).received_by == "Ada Brooks"
 
 
+def test_a_prize_shows_the_name_the_director_gave_it_on_the_prizes_page_and_the_payouts(
+    director_client, finished_round, tournament
+):
+    prize = {"name": "The Friday cup", "kind": "place", "place": 1, "amount": "40"}
+    director_client.post(reverse("director:prize_add", args=[tournament.pk]), prize)
+    director_client.post(reverse("director:prize_add", args=[tournament.pk]), {"kind": "place", "place": 2,
+                                                                             "amount": "20"})  # fmt: skip
+    Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.FINISHED)
+    director_client.post(reverse("director:prizes_award", args=[tournament.pk]))
+    page = director_client.get(reverse("director:prizes", args=[tournament.pk])).content.decode()
+    assert page.count("<td>The Friday cup</td>") == 1 + Payout.objects.filter(prize__name="The Friday cup").count()
+    assert "2nd place" in page  # a prize with no name is called by its place
+    assert "1st place" not in page
+
+
 def test_exports_download_as_files(director_client, finished_round, tournament):
     response = director_client.get(reverse("director:export_standings", args=[tournament.pk]))
     assert response["Content-Type"] == "text/csv"
