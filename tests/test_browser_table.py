@@ -85,29 +85,31 @@ def test_scorekeeper_scores_a_round_with_nil_blind_nil_misdeal_reneg_and_a_corre
     page.wait_for_selector("text=Hand 3 saved.")
     assert page.inner_text(".totals .ew strong") == "350"
 
-    # A misdeal: no score, the same dealer deals again.
+    # A misdeal: no score; the same dealer deals hand 4 again, as the paper sheet counts it.
     page.click("summary:has-text('Misdeal')")
     page.select_option("#misdeal-reason", "no_spades")
     page.once("dialog", lambda dialog: dialog.accept())  # "Record a misdeal for hand 4?"
     page.get_by_role("button", name="Record misdeal").click()
-    page.wait_for_selector("text=Hand 4 saved.")
-    fourth = Seat(table_game.first_dealer).after(3).label  # dealt the misdealt hand 4 and deals again
-    assert f"dealer: {fourth}" in page.inner_text(".entry h2")
+    page.wait_for_selector("text=Hand 4: misdeal, dealt again by the same dealer.")
+    fourth = Seat(table_game.first_dealer).after(3).label  # dealt the misdealt hand 4 and deals it again
+    assert f"dealer: {fourth}" in page.inner_text(".entry h2") and "Hand 4" in page.inner_text(".entry h2")
+    assert "Misdeal: a player was dealt no spades; dealt again" in page.inner_text("#hand-4")
 
-    # Hand 5: North–South renege once; three of their tricks go to East–West and they are set.
+    # Hand 4, dealt again: North–South renege once; three of their tricks go to East–West and they are set.
     enter(page, {"north": "3", "south": "3", "east": "3", "west": "3"}, {"north": 4, "south": 3, "east": 3, "west": 3},
           reneges_ns=1)  # fmt: skip
-    save(page, 5)
+    save(page, 4)
     page.wait_for_selector("text=Game over")
     assert (page.inner_text(".totals .ns strong"), page.inner_text(".totals .ew strong")) == ("253", "413")
 
     # The reneg was a mistake: correct the last hand.
     page.get_by_role("link", name="Correct").click()
-    page.wait_for_selector("text=Correct hand 5")
+    page.wait_for_selector("text=Correct hand 4")
     set_reneges(page, 0)
-    save(page, 5)
-    page.wait_for_selector("text=Hand 5 saved.")
+    save(page, 4)
+    page.wait_for_selector("text=Hand 4 saved.")
     assert (page.inner_text(".totals .ns strong"), page.inner_text(".totals .ew strong")) == ("374", "410")
+    assert [(h.number, h.deal, h.misdeal) for h in table_game.hands.all()][3:] == [(4, 1, "no_spades"), (4, 2, "")]
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     screenshot(page, "table-finished")
     assert HandRevision.objects.filter(before__isnull=False).count() == 1
@@ -273,3 +275,25 @@ def test_tricks_past_13_are_named_as_the_total_not_as_a_seat_to_fill_in(phone_pa
     assert "Enter West's number of tricks" not in page.inner_text("#hand-form")
     screenshot(page, "table-tricks-past-13")
     assert not table_game.hands.exists()
+
+
+def test_a_misdeal_entered_offline_keeps_the_hand_number_and_the_dealer(phone_page, table_game, screenshot):
+    page = phone_page
+    page.goto(f"/table/{table_game.table.token}/")
+    first = Seat(table_game.first_dealer).label
+    page.context.set_offline(True)
+    page.click("summary:has-text('Misdeal')")
+    page.select_option("#misdeal-reason", "no_spades")
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.get_by_role("button", name="Record misdeal").click()
+    page.wait_for_selector("button:has-text('Save hand 1')")
+    assert f"dealer: {first}" in page.inner_text(".entry h2")
+    enter(page, {"north": "3", "south": "3", "east": "3", "west": "4"}, {"north": 3, "south": 3, "east": 3, "west": 4})
+    save(page, 1)
+    page.wait_for_selector("button:has-text('Save hand 2')")
+    assert f"dealer: {Seat(table_game.first_dealer).after(1).label}" in page.inner_text(".entry h2")
+    screenshot(page, "table-offline-misdeal-keeps-number")
+    page.context.set_offline(False)
+    page.wait_for_function("() => !document.querySelector('.waiting-list li')", timeout=20_000)
+    page.wait_for_selector("#hand-1-deal-2")
+    assert [(h.number, h.deal, h.misdeal) for h in table_game.hands.all()] == [(1, 1, "no_spades"), (1, 2, "")]

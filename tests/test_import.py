@@ -176,7 +176,7 @@ BAD_FILES = [
     ("a closed round with a game still playing", lambda d: d["rounds"][0]["games"][0].update(hands=[]),
      ["Round 1, table 1", "the round is closed but this game has no winner"]),
     ("a hand numbered out of order", lambda d: d["rounds"][1]["games"][0]["hands"][0].update(number=5),
-     ["Round 2, table 1, hand 1", "hands are numbered 1, 2, 3"]),
+     ["Round 2, table 1, hand 1", "this should be hand 1, deal 1", "not hand 5, deal 1"]),
     ("a game at a table nobody sits at", lambda d: d["rounds"][1]["games"][0].update(table=9),
      ["Round 2", "each seated table has exactly one game"]),
     ("a hand's history that is not an object", lambda d: d["rounds"][0]["games"][0]["hands"][0]["revisions"][0]

@@ -415,3 +415,8 @@ def test_a_misdeal_numbered_as_a_hand_of_its_own_becomes_a_deal_of_the_hand_deal
     ]  # fmt: skip
     assert Game.objects.get(pk=game.pk).time_up_hand == 3  # time was called on the second misdeal of hand 3
     assert [(h.number, h.deal) for h in Hand.objects.filter(game_id=untouched.pk)] == [(1, 1)]
+    _migrate(("tournament", "0015_rules_third_pass"))  # and back: each deal a hand of its own again
+    old = apps.get_model("tournament", "Hand").objects.filter(game_id=game.pk).order_by("number")
+    assert [(h.number, h.misdeal) for h in old] == [(1, ""), (2, "no_spades"), (3, ""), (4, "no_spades"),
+                                                     (5, "no_spades"), (6, "")]  # fmt: skip
+    assert apps.get_model("tournament", "Game").objects.get(pk=game.pk).time_up_hand == 4

@@ -323,6 +323,17 @@ def test_a_misdeal_keeps_the_hand_number_on_the_phone_as_on_the_paper_sheet(clie
     assert "Save hand 1" in page and "Misdeal: a player was dealt no spades; dealt again" in page
 
 
+def test_the_hand_dealt_again_after_a_misdeal_takes_the_misdeals_place_as_the_last_hand(client, game):
+    post_hand(client, game, 1, even_hand(7))
+    post_hand(client, game, 2, {"misdeal": "no_spades"})
+    html = post_hand(client, game, 2, even_hand(7)).content.decode()
+    # The misdeal's Correct and Dispute go before the new row (with its own) is put in.
+    gone = '<a id="correct-2" hx-swap-oob="delete"></a><details id="to-director-2" hx-swap-oob="delete"></details>'
+    assert gone in html and html.index(gone) < html.index('id="hand-2-deal-2"')
+    page = client.get(f"/table/{game.table.token}/").content.decode()
+    assert page.count('id="correct-2"') == 1 and 'id="hand-2"' in page and 'id="hand-2-deal-2"' in page
+
+
 def test_a_misdeal_reason_must_be_one_the_rules_list(client, game):
     response = post_hand(client, game, 1, {"misdeal": "no_face_cards"})  # a league reason, not progressive's
     assert response.status_code == 422 and "invalid_choice" in error_codes(response)

@@ -119,4 +119,4 @@ def test_hands_csv_lists_every_hand_with_points(finished_round, tournament):
 
     lines = hands_csv(tournament).splitlines()
     assert len(lines) == 1 + 16
-    assert lines[1].startswith("1,1,1,Ada,Cleo,Ben,Dan,3,3,3,3,4,3,3,3,0,0,0,0,0,0,0,0,0,0,0,0,,61,60,61,60")
+    assert lines[1].startswith("1,1,1,1,Ada,Cleo,Ben,Dan,3,3,3,3,4,3,3,3,0,0,0,0,0,0,0,0,0,0,0,0,,61,60,61,60")

@@ -12,8 +12,20 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from tests.conftest import even_hand, finish_game, make_tournament, tie_then_break
-from tournament.models import HandRevision, Payment, Payout, Player, Prize, Round, SeatingChange, Team, Tournament
+from tournament.models import (
+    Dispute,
+    HandRevision,
+    Payment,
+    Payout,
+    Player,
+    Prize,
+    Round,
+    SeatingChange,
+    Team,
+    Tournament,
+)
 from tournament.money.services import record_payment
+from tournament.play.games import flag_dispute
 from tournament.play.rounds import start_play, start_round
 from tournament.urls import director_patterns
 
@@ -442,6 +454,47 @@ def test_director_correction_keeps_the_history(director_client, running_round, t
     assert "corrected: north tricks 4 → 3; east tricks 3 → 4" in page
     stale = director_client.post(target, _hand_post(1, version=1))
     assert stale.status_code == 422 and "changed by someone else" in stale.content.decode()
+
+
+def _misdeal_then_dealt_again(director_client, tournament, game) -> str:
+    """Hand 1, a misdeal of hand 2, hand 2 dealt again, all from the director's page; its address."""
+    target = reverse("director:game_hand", args=[tournament.pk, game.pk])
+    director_client.post(target, _hand_post(1))
+    page = director_client.get(reverse("director:game", args=[tournament.pk, game.pk])).content.decode()
+    assert 'name="number" value="2"' in page
+    director_client.post(target, {"number": 2, "misdeal": "no_spades"})
+    page = director_client.get(reverse("director:game", args=[tournament.pk, game.pk])).content.decode()
+    assert 'name="number" value="2"' in page and "Enter hand 2" in page  # the same hand, dealt again
+    director_client.post(target, _hand_post(2))
+    assert [(h.number, h.deal, h.misdeal) for h in game.hands.all()] == [(1, 1, ""), (2, 1, "no_spades"), (2, 2, "")]
+    return target
+
+
+def test_a_correction_of_a_misdeal_made_stale_by_the_deal_after_it_never_lands_on_that_deal(
+    director_client, running_round, tournament
+):
+    game = running_round.games.get(table__number=1)
+    target = _misdeal_then_dealt_again(director_client, tournament, game)
+    # A form opened on the misdeal (deal 1, version 1) before hand 2 was dealt again.
+    stale = director_client.post(target, {"number": 2, "deal": 1, "version": 1, "misdeal": "wrong_card_count"})
+    assert stale.status_code == 302  # the misdeal's own reason changes …
+    assert [(h.number, h.deal, h.misdeal) for h in game.hands.all()][1:] == [(2, 1, "wrong_card_count"), (2, 2, "")]
+    played = director_client.post(target, _hand_post(2, deal=1, version=2))  # … but it cannot become a hand
+    assert played.status_code == 422 and "misdeal_not_last" in [
+        e.code for errors in played.context["form"].errors.as_data().values() for e in errors
+    ]
+    assert game.hands.get(number=2, deal=2).version == 1
+
+
+def test_a_dispute_of_a_misdeal_is_settled_on_the_misdeal_not_on_the_deal_after_it(
+    director_client, running_round, tournament
+):
+    game = running_round.games.get(table__number=1)
+    _misdeal_then_dealt_again(director_client, tournament, game)
+    flag_dispute(hand=game.hands.get(number=2, deal=1), note="Nobody lacked spades")
+    resolve = reverse("director:game_resolve", args=[tournament.pk, game.pk, 2])
+    director_client.post(resolve, {"deal": 1, "resolution": "West had one spade: dealt again anyway"})
+    assert not game.hands.get(number=2, deal=1).disputed and not Dispute.objects.filter(resolved_at=None).exists()
 
 
 def test_the_game_page_writes_a_set_sides_points_and_score_with_a_true_minus_sign(

@@ -61,10 +61,10 @@ def game_or_404(tournament: Tournament, game_id: int) -> Game:
     )
 
 
-def hand_or_404(game: Game, number: int) -> Hand:
-    """Hand ``number`` of ``game`` (its last deal, after any misdeals), else 404."""
+def hand_or_404(game: Game, number: int, deal: int | None = None) -> Hand:
+    """Hand ``number`` of ``game``: its ``deal``, else its last (after any misdeals); else 404."""
     try:
-        return game.hand_numbered(number)
+        return game.hand_numbered(number, deal)
     except Hand.DoesNotExist:
         raise Http404(f"There is no hand {number} at this table.") from None
 

@@ -278,6 +278,7 @@
     });
     if (form.elements.confirmed_by) form.elements.confirmed_by.value = "";
     if (form.elements.version) form.elements.version.value = "";
+    if (form.elements.deal) form.elements.deal.value = "";
     form.querySelectorAll("p.error, .message.error").forEach(function (p) { p.remove(); });
     var section = form.closest(".entry") || document;
     section.querySelectorAll("details.penalties, details.misdeal").forEach(function (d) { d.open = false; });

@@ -62,7 +62,7 @@ def preview(proposed: Tournament) -> RuleChangePreview:
     """Every game with hands scored again as ``proposed`` (the tournament with its new rules set,
     and its matches' own rule sets as the change leaves them) would score it, compared with what
     is stored."""
-    hands = hands_by_game(Hand.objects.filter(game__round__tournament=proposed).order_by("game_id", "number"))
+    hands = hands_by_game(Hand.objects.filter(game__round__tournament=proposed).order_by("game_id", "number", "deal"))
     games = Game.objects.filter(round__tournament=proposed, pk__in=hands).select_related("round", "table", "match")
     names = names_at(Seating.objects.filter(round__tournament=proposed))
     changes = []

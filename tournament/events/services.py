@@ -131,7 +131,7 @@ def _rescore_all(tournament: Tournament, by: User = None) -> list[str]:
     new rules cannot stand."""
     flipped = []
     event_format = format_of(tournament)
-    hands = hands_by_game(Hand.objects.filter(game__round__tournament=tournament).order_by("game_id", "number"))
+    hands = hands_by_game(Hand.objects.filter(game__round__tournament=tournament).order_by("game_id", "number", "deal"))
     games = Game.objects.select_related("round", "table", "match").filter(round__tournament=tournament, pk__in=hands)
     for game in games.order_by("round__number", "match__position", "match_game", "table__number"):
         game.round.tournament = tournament  # one rule set for every game

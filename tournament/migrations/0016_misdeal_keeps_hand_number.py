@@ -22,6 +22,23 @@ def renumber(apps, schema_editor):
             game.save(update_fields=["time_up_hand"])
 
 
+def number_each_deal(apps, schema_editor):
+    """Back: every deal numbered as a hand of its own again, in order, and a time call with it.
+    From the last deal down, each to a number no lower than its own, so no two ever clash."""
+    Hand = apps.get_model("tournament", "Hand")
+    Game = apps.get_model("tournament", "Game")
+    games = Hand.objects.filter(deal__gt=1).values_list("game_id", flat=True).distinct()
+    for game in Game.objects.filter(pk__in=list(games)):
+        hands = list(Hand.objects.filter(game=game).order_by("number", "deal"))
+        called = [place for place, hand in enumerate(hands, start=1) if hand.number == game.time_up_hand]
+        for place, hand in reversed(list(enumerate(hands, start=1))):
+            hand.number, hand.deal = place, 1
+            hand.save(update_fields=["number", "deal"])
+        if called:
+            game.time_up_hand = called[0]
+            game.save(update_fields=["time_up_hand"])
+
+
 class Migration(migrations.Migration):
     dependencies = [("tournament", "0015_rules_third_pass")]
 
@@ -43,5 +60,5 @@ class Migration(migrations.Migration):
         ),
         # Last, after every schema change (PostgreSQL alters no table with pending trigger events).
         # Hands are moved in order, each to a number no higher than its own, so no two ever clash.
-        migrations.RunPython(renumber, migrations.RunPython.noop),
+        migrations.RunPython(renumber, number_each_deal),
     ]

@@ -278,11 +278,6 @@ class Game(models.Model):
         return f"{self.round}, {self.table}"
 
     @property
-    def row_id(self) -> str:
-        """The id of its row in a list of hands: "hand-3", "hand-3-deal-2" for a deal after a misdeal."""
-        return f"hand-{self.number}" + (f"-deal-{self.deal}" if self.deal > 1 else "")
-
-    @property
     def label(self) -> str:
         """What the game is played for, inside a sentence: "round 2" of a progressive event, its
         match's name in a knockout or a league ("semi-final, match 5", with ", game 2" in a best of
@@ -347,10 +342,11 @@ class Game(models.Model):
             return 1
         return last.number if last.misdeal else last.number + 1
 
-    def hand_numbered(self, number: int) -> Hand:
-        """Hand ``number``: its last deal (the one played after any misdeals); raises
-        :class:`Hand.DoesNotExist` when there is none."""
-        hand = self.hands.filter(number=number).order_by("-deal").first()
+    def hand_numbered(self, number: int, deal: int | None = None) -> Hand:
+        """Hand ``number``: its ``deal``, else its last (the one played after any misdeals);
+        raises :class:`Hand.DoesNotExist` when there is none."""
+        deals = self.hands.filter(number=number) if deal is None else self.hands.filter(number=number, deal=deal)
+        hand = deals.order_by("-deal").first()
         if hand is None:
             raise Hand.DoesNotExist(f"There is no hand {number} at table {self.table.number}.")
         return hand

@@ -81,6 +81,9 @@ def _hand_fields(rules: RuleSet, confirm: bool) -> dict[str, forms.Field]:
     fields: dict[str, forms.Field] = {
         "number": forms.IntegerField(min_value=1, widget=forms.HiddenInput),
         "version": forms.IntegerField(min_value=1, required=False, widget=forms.HiddenInput),
+        # Which deal of hand ``number`` a correction is of: versions count per deal, so without it a
+        # correction of a misdeal made stale by the hand dealt again could land on that hand.
+        "deal": forms.IntegerField(min_value=1, required=False, widget=forms.HiddenInput),
         # One attempt at entering the hand, made on the phone; sending it again never stores it twice.
         "entry_key": forms.RegexField(
             regex=r"^[A-Za-z0-9_-]{8,64}$",
@@ -261,4 +264,4 @@ class HandForm(forms.Form):
 
 def hand_initial(hand: Any) -> dict[str, Any]:
     """A stored hand as initial form data, for a correction."""
-    return {**hand.snapshot(), "number": hand.number, "version": hand.version}
+    return {**hand.snapshot(), "number": hand.number, "deal": hand.deal, "version": hand.version}

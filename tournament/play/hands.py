@@ -64,6 +64,7 @@ def enter_hand(
     source: str,
     by: User = None,
     expected_version: int | None = None,
+    deal: int | None = None,
     confirmed_by: str = "",
     entry_key: str = "",
     paid_moves_confirmed: str = "",
@@ -72,7 +73,8 @@ def enter_hand(
 
     A new hand must be the next number; when that number is already stored, :class:`HandConflict`
     returns the stored hand (two phones, one hand). A correction names the ``expected_version``
-    it was based on; a stale one raises :class:`HandConflict` too. The hand must pass the scoring
+    it was based on, and the ``deal`` of hand ``number`` it corrects (its last when not given); a
+    stale one raises :class:`HandConflict` too. The hand must pass the scoring
     rules together with every hand before and after it, else :class:`scoring.InvalidHand`. Every
     change is kept as a :class:`HandRevision`. A new scored hand is scored on the game's stored
     totals (the hands before it are not read); anything else replays the game once.
@@ -105,7 +107,7 @@ def enter_hand(
             hands = list(_hands(game)) if entry.misdeal else None
         else:
             hands = list(_hands(game))
-            hand = next((h for h in reversed(hands) if h.number == number), None)  # its last deal
+            hand = next((h for h in reversed(hands) if h.number == number and deal in (None, h.deal)), None)
             if hand is None:
                 raise InvalidHand(f"there is no hand {number} at this table", field="hand")
             _check_correction(game, hand, hands, entry, source=source, expected_version=expected_version)

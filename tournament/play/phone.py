@@ -226,7 +226,7 @@ def table_hand(request: HttpRequest, token: str, round_number: int) -> HttpRespo
         try:
             entered = enter_hand(
                 game=game, number=data["number"], entry=form.entry(), source=HandRevision.Source.TABLE,
-                expected_version=data["version"], confirmed_by=data.get("confirmed_by", ""),
+                expected_version=data["version"], deal=data["deal"], confirmed_by=data.get("confirmed_by", ""),
                 entry_key=data["entry_key"],
             )  # fmt: skip
         except InvalidHand as error:
@@ -269,8 +269,7 @@ def _saved(request: HttpRequest, loaded: Game, entered: EnteredHand) -> HttpResp
         else f"Hand {number} saved. {totals}."
     )
     saved = {"notice": said, "saved_number": number,
-             "new_row": rows[-1] if new else None, "changed_rows": changed,
-             "previous_hand": rows[-2].hand if new and len(rows) > 1 else None}  # fmt: skip
+             "new_row": rows[-1] if new else None, "changed_rows": changed}  # fmt: skip
     if new and game.is_playing and request.headers.get("X-Next-Hand") == "client":
         context = {"game": game, "sheet": sheet, "form": None, "last_hand": hand.pk, "scorer": scorer_data(game),
                    **saved}  # fmt: skip
@@ -312,7 +311,7 @@ def table_first_dealer(request: HttpRequest, token: str, round_number: int) -> H
 def table_dispute(request: HttpRequest, token: str, round_number: int, number: int) -> HttpResponse:
     """The table disputes a hand (the page offers its last); the note is optional."""
     game = _game_for_link_or_404(token, round_number)
-    hand = hand_or_404(game, number)
+    hand = hand_or_404(game, number, whole_number(request.POST.get("deal")) or None)  # a misdeal's own
     form = DisputeForm(request.POST)
     if not form.is_valid():
         return _panel(request, game, _form(game), status=422, notice=error_text(form))

@@ -20,10 +20,11 @@ from tournament.play.hands import GameGone, HandConflict, enter_hand
 from tournament.play.links import base_url, qr_svg, table_url, unreachable_by_phones
 
 
-def _form(game: Game, sheet: dict, number: int, data: dict | None = None) -> HandForm:
-    """The form for hand ``number``: a stored hand's values to correct, else a new hand."""
-    # Its last deal: a misdeal's number names the hand dealt after it.
-    stored = next((row.hand for row in reversed(sheet["rows"]) if row.hand.number == number), None)
+def _form(game: Game, sheet: dict, number: int, data: dict | None = None, *, correct: bool = True) -> HandForm:
+    """The form for hand ``number``: to ``correct``, its stored values (its last deal), else a new
+    hand (after a misdeal, the same number dealt again)."""
+    rows = reversed(sheet["rows"]) if correct else ()
+    stored = next((row.hand for row in rows if row.hand.number == number), None)
     return HandForm(
         data,
         initial=hand_initial(stored) if stored else {"number": number},
@@ -81,7 +82,8 @@ def _save(request: HttpRequest, game: Game, form: HandForm) -> ValidationError |
     try:
         entered = enter_hand(
             game=game, number=number, entry=form.entry(), source=HandRevision.Source.DIRECTOR, by=request.user,
-            expected_version=form.cleaned_data["version"], paid_moves_confirmed=request.POST.get(CONFIRM_FIELD, ""),
+            expected_version=form.cleaned_data["version"], deal=form.cleaned_data["deal"],
+            paid_moves_confirmed=request.POST.get(CONFIRM_FIELD, ""),
         )  # fmt: skip
     except PaidPlacesMove as moved:
         return moved
@@ -99,9 +101,9 @@ def _save(request: HttpRequest, game: Game, form: HandForm) -> ValidationError |
 def game_detail(request: HttpRequest, tournament_id: int, game_id: int) -> HttpResponse:
     game = game_or_404(tournament_or_404(tournament_id), game_id)
     sheet = game_sheet(game)
-    next_number = len(sheet["rows"]) + 1
+    next_number = Game.next_number(sheet["rows"][-1].hand if sheet["rows"] else None)
     number = whole_number(request.GET.get("hand"), next_number) or next_number
-    return _render(request, game, sheet, _form(game, sheet, number))
+    return _render(request, game, sheet, _form(game, sheet, number, correct="hand" in request.GET))
 
 
 @director_required
@@ -109,7 +111,8 @@ def game_detail(request: HttpRequest, tournament_id: int, game_id: int) -> HttpR
 def game_hand(request: HttpRequest, tournament_id: int, game_id: int) -> HttpResponse:
     game = game_or_404(tournament_or_404(tournament_id), game_id)
     sheet = game_sheet(game)
-    form = _form(game, sheet, max(whole_number(request.POST.get("number")), 1), request.POST)
+    number, correct = max(whole_number(request.POST.get("number")), 1), bool(request.POST.get("version"))
+    form = _form(game, sheet, number, request.POST, correct=correct)
     if form.is_valid():
         outcome = _save(request, game, form)
         if outcome is None:
@@ -139,7 +142,7 @@ def game_reissue(request: HttpRequest, tournament_id: int, game_id: int) -> Http
 def game_resolve(request: HttpRequest, tournament_id: int, game_id: int, number: int) -> HttpResponse:
     tournament = tournament_or_404(tournament_id)
     game = game_or_404(tournament, game_id)
-    hand = hand_or_404(game, number)
+    hand = hand_or_404(game, number, whole_number(request.POST.get("deal")) or None)  # a misdeal's own
     form = ResolutionForm(request.POST)
     if form.is_valid():
         games.resolve_dispute(hand=hand, resolution=form.cleaned_data["resolution"], by=request.user)

@@ -427,7 +427,7 @@ def game_sheets(
     names from ``seats_of``; the pages numbered through."""
     ids = games.order_by().values("pk")  # a subquery, not a list of every game's id
     hands: dict[int, list[Any]] = defaultdict(list)
-    for hand in Hand.objects.filter(game__in=ids).order_by("game_id", "number"):
+    for hand in Hand.objects.filter(game__in=ids).order_by("game_id", "number", "deal"):
         hands[hand.game_id].append(hand)
     disputed: dict[int, list[Any]] = defaultdict(list)
     for dispute in Dispute.objects.filter(hand__game__in=ids):

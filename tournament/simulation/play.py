@@ -36,10 +36,9 @@ def create_event(*, teams: int, **fields: Any) -> Tournament:
 def play_game(game: Game, rng: random.Random) -> None:
     """Enter random legal hands at one table until its game is over."""
     rules = game.rules
-    number = game.hands.count()
     while game.status != Game.Status.FINISHED:
         (north, south), (east, west) = random_hand(rules, rng, scores=(game.ns_score, game.ew_score))
-        number += 1
+        number = Game.next_number(game.hands.order_by("number", "deal").last())
         entry = hand_entry(north, east, south, west)
         game = enter_hand(game=game, number=number, entry=entry, source=HandRevision.Source.TABLE).game
 

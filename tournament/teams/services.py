@@ -138,6 +138,21 @@ def set_team_status(*, team: Team, status: str, by: User = None) -> None:
 
 
 @transaction.atomic
+def set_checked_in(*, team: Team, checked_in: bool) -> Team:
+    """Tick or untick a team's check-in box; a withdrawn team (say, withdrawn since the page was
+    loaded) is refused: it is reinstated first. Returns the team as stored."""
+    lock_tournament(team.tournament_id)
+    team = Team.objects.get(pk=team.pk)
+    if team.is_withdrawn:
+        raise ValidationError(
+            f"Team {team.number} has withdrawn: reinstate it before checking it in.", code="withdrawn"
+        )
+    team.checked_in = checked_in
+    team.save(update_fields=["checked_in"])
+    return team
+
+
+@transaction.atomic
 def check_in_team(*, team: Team, method: str = "", by: User = None) -> Payment | None:
     """Mark a team present and, given a ``method``, take what it still owes of its fees in
     the same step (returned; None when nothing was owed or no method was given)."""

@@ -191,12 +191,12 @@ def team_check_in(request: HttpRequest, tournament_id: int, team_id: int) -> Htt
     tournament = tournament_or_404(tournament_id)
     team = team_or_404(tournament, team_id)
     status = 200
-    if team.is_withdrawn:  # a page from before the withdrawal: its box says "Withdrawn" now
-        messages.error(request, f"Team {team.number} has withdrawn: reinstate it before checking it in.")
+    try:
+        team = services.set_checked_in(team=team, checked_in=request.POST.get("checked_in") == "on")
+    except ValidationError as error:  # a page from before the withdrawal: its box says "Withdrawn" now
+        messages.error(request, " ".join(error.messages))
+        team.refresh_from_db()
         status = 409
-    else:
-        team.checked_in = request.POST.get("checked_in") == "on"
-        team.save(update_fields=["checked_in"])
     if request.htmx:
         return render(request, f"{TEAMS}#check_in", {"tournament": tournament, "team": team}, status=status)
     return redirect("director:teams", tournament.pk)

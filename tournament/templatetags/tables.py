@@ -91,7 +91,8 @@ def hand_row(context: template.Context, row: Any, oob: bool = False) -> str:
         url = escape(reverse("table:dispute", args=[game.table.token, game.round.number, number]))
         actions.append(
             f'<details id="to-director-{number}"><summary>Dispute</summary><form method="post" action="{url}"'
-            f' hx-post="{url}" hx-target="#panel" hx-swap="outerHTML">{token}<input name="note" maxlength="300"'
+            f' hx-post="{url}" hx-target="#panel" hx-swap="outerHTML">{token}'
+            f'<input type="hidden" name="deal" value="{hand.deal}"><input name="note" maxlength="300"'
             f' placeholder="What is disputed?" aria-label="What is disputed about hand {number}">'
             f'<button type="submit" class="danger">Flag hand {number}</button></form></details>'
         )

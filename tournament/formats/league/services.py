@@ -361,7 +361,7 @@ def close_night(round_: Round) -> None:
     round_.close(called=night_title(round_))  # names the tables still playing, tied or disputed
     if tables:
         raise RoundNotReady(
-            f"Night {round_.number} cannot close: the match at table {', '.join(map(str, tables))} is not decided "
+            f"{night_title(round_)} cannot close: the match at table {', '.join(map(str, tables))} is not decided "
             "(play on, or decide it).",
             code="match_open",
         )

@@ -15,6 +15,7 @@ from tournament.formats.league import standings as season
 from tournament.formats.league.forms import LateTeamForm, PostponeForm, WithdrawTeamForm
 from tournament.formats.league.models import settings_of
 from tournament.formats.league.services import ROUND_ROBIN
+from tournament.formats.registry import format_of
 from tournament.matches.views import swap_forms
 from tournament.models import Match, Round, Team, Tournament
 from tournament.pages import director_required, round_or_404, tournament_or_404, whole_number
@@ -147,6 +148,7 @@ def night(request: HttpRequest, tournament_id: int, number: int) -> HttpResponse
         "round": round_,
         "board": board(round_),
         "plan": plan,
+        "round_called": format_of(tournament).round_called(round_),
         "move_match": swap_forms(tournament)[1],
         "changes": round_.seating_changes.select_related("changed_by"),
     }

@@ -97,7 +97,7 @@ def _scores_after(rules: RuleSet, games: set[int], hands: int) -> dict[int, tupl
     """Each of ``games``' side scores after its first ``hands`` scored hands (one query: the
     games' hands, replayed)."""
     entries: dict[int, list[HandEntry]] = defaultdict(list)
-    for hand in Hand.objects.filter(game_id__in=games).order_by("game_id", "number"):
+    for hand in Hand.objects.filter(game_id__in=games).order_by("game_id", "number", "deal"):
         entries[hand.game_id].append(hand.entry)
     return {game: scores_after(replay(rules, played).results, hands) for game, played in entries.items()}
 

@@ -9,6 +9,7 @@ from django.views.decorators.http import require_POST
 from tournament.formats.progressive import movement
 from tournament.formats.progressive.forms import SwapPlayersForm, SwapTeamsForm
 from tournament.formats.progressive.seating import movement_rows, sitting_out_names
+from tournament.formats.registry import format_of
 from tournament.models import Player, Round, Team
 from tournament.pages import director_required, round_or_404, tournament_or_404
 from tournament.play.board import board
@@ -28,7 +29,8 @@ def round_detail(request: HttpRequest, tournament_id: int, number: int) -> HttpR
     """The round's page; to htmx, its board alone (the board asks for itself while the round runs)."""
     tournament = tournament_or_404(tournament_id)
     round_ = round_or_404(tournament, number)
-    context = {"tournament": tournament, "round": round_, "board": board(round_)}
+    context = {"tournament": tournament, "round": round_, "board": board(round_),
+               "round_called": format_of(tournament).round_called(round_)}  # fmt: skip
     if request.htmx:
         return render(request, "play/board.html#board", context)
     swap_players, swap_teams = _swap_forms(round_)
