@@ -4,6 +4,7 @@ Also the table page's reports, which show the director when each table's phone w
 """
 
 import datetime
+import re
 import threading
 
 import pytest
@@ -220,3 +221,12 @@ def test_the_service_worker_is_served_from_table_with_the_pages_assets(client):
     assert '"/static/js/scorer.js"' in body  # waiting hands are scored on a page reopened offline
     assert reverse("table:worker") == "/table/sw.js"  # its scope is every table page
     assert client.post(reverse("table:worker")).status_code == 405
+
+
+def test_every_script_of_the_table_page_is_kept_for_a_page_reopened_offline(client, game):
+    page = client.get(reverse("table:page", args=[game.table.token])).content.decode()
+    # The page's own scripts (templates/table/_phone_app.html): one left out breaks the page offline.
+    scripts = re.findall(r'<script src="(/static/js/(?:table[\w-]*|scorer)\.js)"', page)
+    assert "/static/js/table-form.js" in scripts and "/static/js/table-running.js" in scripts
+    worker = client.get(reverse("table:worker")).content.decode()
+    assert [src for src in scripts if f'"{src}"' not in worker] == []

@@ -35,8 +35,8 @@ from tournament.play.hands import EnteredHand, GameGone, HandConflict, enter_han
 
 PAGE = "table/page.html"
 # What the table page needs to open with no network, kept by the service worker.
-OFFLINE_ASSETS = ("css/app.css", "js/table.js", "js/scorer.js", "django_htmx/htmx-2.min.js",
-                  "django_htmx/django-htmx.js", "favicon.svg")  # fmt: skip
+OFFLINE_ASSETS = ("css/app.css", "js/table.js", "js/table-form.js", "js/table-running.js", "js/scorer.js",
+                  "django_htmx/htmx-2.min.js", "django_htmx/django-htmx.js", "favicon.svg")  # fmt: skip
 WAITING_REFRESH_SECONDS = 15
 
 
