@@ -927,6 +927,20 @@ def test_the_championship_is_called_the_championship_not_a_night_after_the_last(
 
 
 @pytest.mark.django_db
+def test_the_championship_board_names_the_teams_at_each_table(director_client):
+    tournament = make_league(4, championship_teams=2)
+    build_schedule(tournament=tournament)
+    play_nights(tournament, load_schedule(tournament).nights)
+    championship = start_championship(tournament=tournament)
+    board = director_client.get(reverse("director:round_board", args=[tournament.pk, championship.number]))
+    (match,) = championship.games.select_related("match").values_list("match", flat=True).distinct()
+    names = Match.objects.get(pk=match).seat_names()
+    html = board.content.decode()
+    assert f"{names[Seat.NORTH]} &amp; {names[Seat.SOUTH]}" in html and f"{names[Seat.EAST]} &amp;" in html
+    assert all(names.values()) and '<td class="ns" data-label="N–S"> &amp; </td>' not in html
+
+
+@pytest.mark.django_db
 def test_withdrawing_is_not_offered_once_the_season_is_over_and_the_server_refuses_it(director_client):
     tournament = make_league(4, championship_teams=2)  # three nights
     build_schedule(tournament=tournament)

@@ -23,14 +23,25 @@ class BoardRow:
 
 
 def board(round_: Round) -> list[BoardRow]:
-    """Every table of a round: who sits where, the score, and open disputes."""
+    """Every table of a round: who sits where (a match's game, its match's teams; else the
+    round's seating), the score, and open disputes."""
     names: dict[int, dict[str, str]] = defaultdict(dict)
     for table, seat, name in round_.seatings.annotate(name=playing_name()).values_list("table_id", "seat", "name"):
         names[table][seat] = name
-    games = round_.games.select_related("table", "clock").annotate(
-        disputed=Count("hands", filter=Q(hands__disputed=True))
+    games = (
+        round_.games.select_related("table", "clock", "match__home", "match__away")
+        .prefetch_related("match__home__players", "match__away__players")
+        .annotate(disputed=Count("hands", filter=Q(hands__disputed=True)))
     )
-    return [BoardRow(game=g, seats=names[g.table_id], disputed=g.disputed) for g in games.order_by("table__number")]
+    return [
+        BoardRow(game=g, seats=_match_seats(g) if g.match_id else names[g.table_id], disputed=g.disputed)
+        for g in games.order_by("table__number")
+    ]
+
+
+def _match_seats(game: Game) -> dict[str, str]:
+    """A match's game seats its teams (home North–South), keyed as the seating is ("N"…)."""
+    return {seat.value: name for seat, name in game.match.seat_names().items()}
 
 
 def names_at(seatings: QuerySet[Seating]) -> dict[tuple[int, int], dict[Seat, str]]:
