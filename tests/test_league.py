@@ -962,3 +962,15 @@ def test_withdrawing_is_not_offered_once_the_season_is_over_and_the_server_refus
     with pytest.raises(ValidationError) as refusal:
         withdraw_team(team=leaving, played=PlayedResults.STAND)
     assert refusal.value.code == "season_over"
+
+
+@pytest.mark.django_db
+def test_registering_during_the_season_says_the_team_is_added_on_the_league_page(director_client):
+    tournament = make_league(4, championship_teams=2)
+    build_schedule(tournament=tournament)
+    open_night(tournament=tournament, night=1)
+    response = director_client.post(reverse("director:team_add", args=[tournament.pk]),
+                                    {"first": "Zoe", "second": "Yann"}, follow=True)  # fmt: skip
+    text = response.content.decode()
+    assert "Team 5 plays no league match yet: add it to the season on the League page" in text
+    assert "highest table" not in text and "movement" not in text

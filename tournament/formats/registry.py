@@ -212,6 +212,11 @@ class EventFormat:
             "This page opens for scoring by itself once the director seats and starts the first round.",
         )
 
+    def late_entry(self, team: Team, current: Round) -> str:
+        """What a team registered once play has begun (``current``: the round under way or
+        seated) plays, in words for the director; "" when there is nothing to say."""
+        return ""
+
     def starts(self) -> str:
         """What the director starts for a seated table's page to open for scoring: "the round"."""
         return f"the {self.round_name.lower()}"

@@ -45,13 +45,8 @@ def _registration_context(tournament: Tournament, form: RegistrationForm) -> dic
 def _registered_message(request: HttpRequest, team: Team) -> None:
     messages.success(request, f"Registered team {team.number}: {team.names}.")
     current = team.tournament.current_round()
-    if current is not None:
-        joins = current.number if current.status == Round.Status.PLANNED else current.number + 1
-        called = format_of(team.tournament).round_name.lower()
-        messages.info(
-            request,
-            f"Team {team.number} joins in {called} {joins}, at the highest table or sitting out, as the movement says.",
-        )
+    if current is not None and (words := format_of(team.tournament).late_entry(team, current)):
+        messages.info(request, words)
     for name, numbers in namesakes(team).items():
         teams_text = ", ".join(str(n) for n in numbers)
         messages.warning(

@@ -80,6 +80,10 @@ class League(EventFormat):
         if match.stage != Match.Stage.LEAGUE:  # a league match moves nothing on: the table reads it
             knockout.advance(match.tournament)
 
+    def late_entry(self, team: Team, current: Round) -> str:
+        return (f"Team {team.number} plays no league match yet: add it to the season on the League page, "
+                "from a night not opened yet.")  # fmt: skip
+
     def check_team_status(self, *, team: Team, status: str) -> None:
         if season.league_matches(team.tournament).exists():
             raise ValidationError(

@@ -16,7 +16,7 @@ from tournament.formats.progressive.handout import handout_section, sit_out_sent
 from tournament.formats.progressive.simulation import SIMULATION
 from tournament.formats.progressive.standings import standings_rows
 from tournament.formats.registry import EventFormat, Nav, User
-from tournament.models import Game, Round, Tournament
+from tournament.models import Game, Round, Team, Tournament
 from tournament.standings.ranking import TIEBREAK_TEXT
 from tournament.standings.rows import StandingRow
 
@@ -40,6 +40,10 @@ class Progressive(EventFormat):
             if split
             else "Progressive tables, fixed partners (team scores)"
         )
+
+    def late_entry(self, team: Team, current: Round) -> str:
+        joins = current.number if current.status == Round.Status.PLANNED else current.number + 1
+        return f"Team {team.number} joins in round {joins}, at the highest table or sitting out, as the movement says."
 
     def settings_form(self, tournament: Tournament | None, data: Any = None) -> forms.Form | None:
         rules = tournament.rules if tournament is not None else RuleSet()
