@@ -321,6 +321,8 @@ def test_the_played_matches_sheets_need_a_finished_match_to_fill_in(director_cli
     tournament = knockout_event(teams=4)
     page = director_client.get(reverse("director:print", args=[tournament.pk])).content.decode()
     assert "Played matches" not in page
+    # Named though not offered yet, so the line says what it is.
+    assert '<li class="muted">Played match score sheets: 0 matches, a page per game' in page
     assert reverse("director:print_document", args=[tournament.pk, "match-sheets"]) in page
 
 
