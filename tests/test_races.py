@@ -30,7 +30,7 @@ from tournament.formats.knockout.bracket import Status as Slot
 from tournament.formats.knockout.bracket import resolve
 from tournament.formats.knockout.services import bracket_for
 from tournament.matches.rules import winner_from_games
-from tournament.models import Dispute, Game, Match, Round, Tournament
+from tournament.models import Dispute, Game, Hand, Match, Round, Tournament
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -38,10 +38,20 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def replayed(game: Game) -> tuple:
     """What ``game``'s stored hands make it, replayed from the first under the rules now in
     force: (NS score, EW score, NS bags, EW bags, hands played, status, winner)."""
-    hands = list(game.hands.order_by("number"))
+    hands = list(game.hands.order_by("number", "deal"))
     replay = game.replay(hands)
     status, winner, _ = game.outcome(replay, hands)
     return (*replay.game.scores, *replay.game.bags, replay.game.hands_played, status, winner)
+
+
+def numbered_as_dealt(deals: list) -> list[tuple[int, int]]:
+    """(number, deal) of each of a game's ``deals`` in order, as they should be: 1, 2, 3…, a
+    misdeal's hand dealt again under its number."""
+    expected, number, deal = [], 1, 1
+    for hand in deals:
+        expected.append((number, deal))
+        number, deal = (number, deal + 1) if hand.misdeal else (number + 1, 1)
+    return expected
 
 
 def stored(game: Game) -> tuple:
@@ -71,10 +81,10 @@ def game_differences(tournament_id: int) -> list[str]:
     problems = []
     games = Game.objects.filter(round__tournament_id=tournament_id).select_related("round__tournament", "table")
     for game in games.order_by("round__number", "table__number", "match_game"):
-        numbers = list(game.hands.order_by("number").values_list("number", flat=True))
+        deals = list(game.hands.order_by("number", "deal"))
         where = f"round {game.round.number} table {game.table.number} game {game.match_game or 1}"
-        if numbers != list(range(1, len(numbers) + 1)):
-            problems.append(f"{where}: hands numbered {numbers}")
+        if [(h.number, h.deal) for h in deals] != numbered_as_dealt(deals):
+            problems.append(f"{where}: hands numbered {[(h.number, h.deal) for h in deals]}")
         if stored(game) != replayed(game):
             problems.append(f"{where}: stored {stored(game)}, its hands replayed make {replayed(game)}")
     return problems
@@ -240,6 +250,33 @@ def test_eight_phones_saving_at_once_in_a_knockout_play_it_to_the_champion(desk,
         server_errors(answers, server_log)
         + refused(answers, "hand", lambda a: a.status == 200)
         + ([] if finished == 15 else [f"{finished} of the 15 matches finished"])
+        + replay_differences(tournament_id)
+    )
+
+
+def test_a_misdeal_and_the_same_hand_saved_at_once_by_two_phones_of_a_table_stay_one_numbered_game(desk, server_log):
+    """Two phones at each table of a league night send the same hand at the same moment, one as a
+    misdeal, the other played, six times over: each time either the misdeal comes first and the
+    played hand is that hand dealt again (the same number), or the hand comes first and the
+    misdeal is answered with the stored hand (409); never a server error or a hand numbered twice."""
+    director, answers = desk
+    tournament_id = director.new_event(teams=4, **LEAGUE)
+    phones = director.phones(tournament_id)
+    others = director.phones(tournament_id)  # a second phone on each table's link
+    assert len(phones) == len(others) == 2
+    for _ in range(6):
+        forms, seen = [phone.load() for phone in phones], [other.load() for other in others]  # the same hand
+        if None in forms or None in seen:
+            break
+        misdeals = [
+            partial(phone.save, form, {"misdeal": "no_spades"}) for phone, form in zip(phones, forms, strict=True)
+        ]
+        together(*misdeals, *saves(others, seen, SMALL))
+    deals = Counter(Hand.objects.filter(game__round__tournament_id=tournament_id).values_list("misdeal", flat=True))
+    assert_clean(
+        server_errors(answers, server_log)
+        + refused(answers, "hand", lambda a: a.status in (200, 409))
+        + ([] if deals["no_spades"] and deals[""] else [f"deals stored: {dict(deals)}"])
         + replay_differences(tournament_id)
     )
 
