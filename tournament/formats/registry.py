@@ -273,7 +273,7 @@ class EventFormat:
 
     def round_words(self, round_: Round) -> str:
         """What ``round_``'s games are, inside a sentence ("round 2"), for the sheets printed for it."""
-        return f"{self.round_name.lower()} {round_.number}"
+        return self.round_called(round_)
 
     def handout_sections(self, tournament: Tournament) -> list[Section]:
         """The rule handout's sections the format writes (how players move, how matches go),
