@@ -130,10 +130,13 @@ def _pages_built_for_each_viewer(settings):
 
 @pytest.fixture
 def director(django_user_model):
-    """A superuser, who reaches every tournament (tests of who may reach what make their own users)."""
-    return django_user_model.objects.create_user(
+    """A superuser, who reaches every tournament, and owns the tests' club (tests of who may reach
+    what make their own users)."""
+    user = django_user_model.objects.create_user(
         "dee", password="correct-horse-battery", is_staff=True, is_superuser=True
     )
+    a_club().members.create(user=user, role="owner")
+    return user
 
 
 @pytest.fixture
@@ -157,6 +160,13 @@ COUPLES = [
 ]  # fmt: skip
 
 
+def a_club(name: str = "Test club"):
+    """The club the tests' events belong to (tests of clubs make their own)."""
+    from tournament.models import Club
+
+    return Club.objects.get_or_create(name=name)[0]
+
+
 def make_tournament(*, couples: int = 8, preset: str = "progressive", split: bool = True, **fields):
     import datetime
     from decimal import Decimal
@@ -164,6 +174,7 @@ def make_tournament(*, couples: int = 8, preset: str = "progressive", split: boo
     from tournament.models import Tournament
     from tournament.teams.services import register_team
 
+    fields.setdefault("club", a_club())
     tournament = Tournament.objects.create(
         date=datetime.date(2026, 11, 20),
         preset=preset,

@@ -7,11 +7,11 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
-from tests.conftest import even_hand, make_tournament
+from tests.conftest import a_club, even_hand, make_tournament
 from tests.test_views_director import NEW
 from tournament.access import ASSISTANT_PAGES, role_of, visible_tournaments
-from tournament.events.services import grant
-from tournament.models import Hand, Membership, Payment, Round, Tournament
+from tournament.clubs.services import create_club, grant
+from tournament.models import ClubMember, Hand, Payment, Round, Tournament
 from tournament.play.rounds import start_play
 from tournament.transfer.export import export_tournament
 from tournament.urls import director_patterns
@@ -31,8 +31,8 @@ def staff(django_user_model):
 def owned(staff, running_round):
     tournament = running_round.tournament
     owner, helper = staff("olive"), staff("hank")
-    grant(tournament=tournament, user=owner, role=Membership.Role.DIRECTOR)
-    grant(tournament=tournament, user=helper, role=Membership.Role.ASSISTANT)
+    grant(club=tournament.club, user=owner, role=ClubMember.Role.DIRECTOR)
+    grant(club=tournament.club, user=helper, role=ClubMember.Role.ASSISTANT)
     return tournament, owner, helper
 
 
@@ -41,11 +41,13 @@ def _as(client, user):
     return client
 
 
-def test_a_new_tournament_belongs_to_the_director_who_created_it(client, staff):
+def test_a_new_tournament_belongs_to_the_club_of_the_director_who_created_it(client, staff):
     olive = staff("olive")
+    club = create_club(name="Olive's club", owner=olive)
     _as(client, olive).post(reverse("director:tournament_new"), NEW)
     tournament = Tournament.objects.get(name="Spring Open")
-    assert role_of(olive, tournament.pk) == Membership.Role.DIRECTOR
+    assert tournament.club == club
+    assert role_of(olive, tournament.pk) == ClubMember.Role.OWNER
     assert client.get(reverse("director:dashboard", args=[tournament.pk])).status_code == 200
 
 
@@ -114,7 +116,7 @@ def test_an_assistant_runs_rounds_and_corrects_hands(client, owned):
 
 def test_the_superuser_and_the_owner_see_everything(client, owned, director, staff):
     tournament, owner, _ = owned
-    other = make_tournament(couples=2, name="Elsewhere")
+    other = make_tournament(couples=2, name="Elsewhere", club=a_club("Another club"))
     assert set(visible_tournaments(director)) >= {tournament, other}
     assert list(visible_tournaments(owner)) == [tournament]
     assert _as(client, owner).get(reverse("director:fees", args=[tournament.pk])).status_code == 200
@@ -122,7 +124,7 @@ def test_the_superuser_and_the_owner_see_everything(client, owned, director, sta
 
 def test_starting_a_round_is_open_to_an_assistant(client, staff, tournament):
     helper = staff("hank")
-    grant(tournament=tournament, user=helper, role=Membership.Role.ASSISTANT)
+    grant(club=tournament.club, user=helper, role=ClubMember.Role.ASSISTANT)
     start_play(tournament=tournament)
     _as(client, helper).post(reverse("director:round_start", args=[tournament.pk, 1]))
     assert tournament.rounds.get().status == Round.Status.RUNNING
@@ -168,13 +170,15 @@ def test_a_good_login_after_a_few_mistakes_works(client, staff):
     assert _attempt(client, url, "olive", "a-long-password-1").status_code == 302
 
 
-def test_an_imported_tournament_belongs_to_the_director_who_imported_it(client, staff, tournament):
+def test_an_imported_tournament_belongs_to_the_club_it_was_imported_into(client, staff, tournament):
     olive = staff("olive")
+    club = create_club(name="Olive's club", owner=olive)
     upload = SimpleUploadedFile("t.json", json.dumps(export_tournament(tournament)).encode())
-    response = _as(client, olive).post(reverse("director:import"), {"file": upload})
+    response = _as(client, olive).post(reverse("director:import"), {"file": upload, "club": club.pk})
     assert response.status_code == 302
     imported = Tournament.objects.exclude(pk=tournament.pk).get()
-    assert role_of(olive, imported.pk) == Membership.Role.DIRECTOR
+    assert imported.club == club
+    assert role_of(olive, imported.pk) == ClubMember.Role.OWNER
     assert role_of(olive, tournament.pk) is None
 
 
@@ -192,85 +196,3 @@ def test_an_assistant_is_not_shown_links_to_money_or_rules(client, owned):
 
 def test_every_page_an_assistant_may_use_exists():
     assert {pattern.name for pattern in director_patterns} >= ASSISTANT_PAGES
-
-
-# --- the director adds and removes assistants --------------------------------------------------------
-
-
-def _add(client, tournament, username: str):
-    return client.post(reverse("director:assistant_add", args=[tournament.pk]), {"username": username})
-
-
-def test_the_director_adds_an_assistant_by_user_name_from_the_settings_page(client, staff, owned):
-    tournament, owner, _ = owned
-    staff("ivy")
-    response = _add(_as(client, owner), tournament, " ivy ")
-    assert response.status_code == 302 and response.url == reverse("director:tournament_edit", args=[tournament.pk])
-    ivy = Membership.objects.get(tournament=tournament, user__username="ivy")
-    assert ivy.role == Membership.Role.ASSISTANT
-    page = client.get(response.url).content.decode()
-    assert "ivy now assists" in page and reverse("director:assistant_remove", args=[tournament.pk, ivy.user_id]) in page
-
-
-@pytest.mark.parametrize(
-    ("username", "code", "words"),
-    [("nobody", "unknown_user", "No user is called 'nobody'"),
-     ("hank", "already_assistant", "hank is an assistant already"),
-     ("olive", "director", "olive directs this event already"),
-     ("walt", "not_staff", "walt cannot log in to the director's pages"),
-     ("", None, "This field is required")],
-)  # fmt: skip
-def test_adding_an_assistant_refuses_bad_input_next_to_the_field(
-    client, django_user_model, owned, username, code, words
-):
-    tournament, owner, _ = owned
-    django_user_model.objects.create_user("walt", password="a-long-password-1")  # no director's login
-    before = list(Membership.objects.values_list("user__username", "role"))
-    response = _add(_as(client, owner), tournament, username)
-    assert response.status_code == 422
-    form = response.context["assistant_form"]
-    assert words in " ".join(form.errors["username"])
-    if code:
-        assert form.has_error("username", code)
-    assert list(Membership.objects.values_list("user__username", "role")) == before
-
-
-def test_the_director_removes_an_assistant_who_then_cannot_reach_the_event(client, owned):
-    tournament, owner, helper = owned
-    response = _as(client, owner).post(reverse("director:assistant_remove", args=[tournament.pk, helper.pk]))
-    assert response.status_code == 302
-    assert role_of(helper, tournament.pk) is None
-    assert _as(client, helper).get(reverse("director:dashboard", args=[tournament.pk])).status_code == 404
-
-
-@pytest.mark.parametrize("page", ["assistant_add", "assistant_remove"])
-def test_assistants_change_only_by_post(client, owned, page):
-    tournament, owner, helper = owned
-    args = [tournament.pk] if page == "assistant_add" else [tournament.pk, helper.pk]
-    assert _as(client, owner).get(reverse(f"director:{page}", args=args)).status_code == 405
-    assert role_of(helper, tournament.pk) == Membership.Role.ASSISTANT
-
-
-def test_removing_someone_who_is_not_an_assistant_is_not_found(client, owned):
-    tournament, owner, _ = owned
-    client = _as(client, owner)
-    for user_id in (owner.pk, 999_999):  # the director stays; an unknown user is no one to remove
-        assert client.post(reverse("director:assistant_remove", args=[tournament.pk, user_id])).status_code == 404
-    assert role_of(owner, tournament.pk) == Membership.Role.DIRECTOR
-    assert _add(client, Tournament(pk=999_999), "ivy").status_code == 404
-
-
-def test_an_assistant_cannot_add_or_remove_assistants(client, staff, owned):
-    tournament, _, helper = owned
-    other = staff("ivy")
-    grant(tournament=tournament, user=other, role=Membership.Role.ASSISTANT)
-    client = _as(client, helper)
-    assert _add(client, tournament, "olive").status_code == 403
-    assert client.post(reverse("director:assistant_remove", args=[tournament.pk, other.pk])).status_code == 403
-    assert role_of(other, tournament.pk) == Membership.Role.ASSISTANT
-
-
-def test_a_stranger_cannot_add_assistants_to_an_event_not_theirs(client, staff, owned):
-    tournament, _, _ = owned
-    assert _add(_as(client, staff("sam")), tournament, "sam").status_code == 404
-    assert not Membership.objects.filter(user__username="sam").exists()

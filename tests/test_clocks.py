@@ -14,9 +14,9 @@ from tests.test_knockout import LEVEL_HAND, knockout_event, match
 from tests.test_league import make_league
 from tournament.clocks.forms import ClockForm
 from tournament.clocks.services import MAX_MINUTES_LEFT, pause_clock, set_minutes_left, start_round_clock
-from tournament.events.services import grant
+from tournament.clubs.services import grant
 from tournament.formats.registry import format_of
-from tournament.models import Clock, Game, HandRevision, Membership, Round
+from tournament.models import Clock, ClubMember, Game, HandRevision, Round
 from tournament.play.hands import enter_hand
 from tournament.play.rounds import start_play, start_round
 
@@ -269,7 +269,7 @@ def test_only_the_events_director_and_assistants_set_a_clock(client, django_user
     clock.refresh_from_db()
     assert abs(clock.remaining_seconds() - before) <= 2
     helper = django_user_model.objects.create_user("hank", password="a-long-password-1", is_staff=True)
-    grant(tournament=clock.tournament, user=helper, role=Membership.Role.ASSISTANT)
+    grant(club=clock.tournament.club, user=helper, role=ClubMember.Role.ASSISTANT)
     client.force_login(helper)
     assert client.post(url, data).status_code == 302
     clock.refresh_from_db()

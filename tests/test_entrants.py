@@ -6,7 +6,7 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
-from tests.conftest import finish_game, make_tournament
+from tests.conftest import a_club, finish_game, make_tournament
 from tournament.formats.progressive.seating import movement_rows
 from tournament.formats.progressive.standings import standings_rows
 from tournament.models import Payment, Player, Seating, SeatingChange, Team
@@ -175,6 +175,6 @@ def test_the_same_name_registered_twice_is_a_warning_not_a_refusal(director_clie
 
 def test_a_substitute_travels_with_the_export(finished_round, tournament):
     substitute_player(player=Player.objects.get(name="Ada"), substitute="Zoe", from_round=2)
-    copy = import_tournament(export_tournament(tournament))
+    copy = import_tournament(export_tournament(tournament), club=a_club())
     ada = Player.objects.get(team__tournament=copy, name="Ada")
     assert (ada.substitute, ada.substitute_from, ada.name_in_round(1), ada.name_in_round(2)) == ("Zoe", 2, "Ada", "Zoe")

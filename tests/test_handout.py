@@ -5,6 +5,7 @@ import pytest
 from scoring.describe import OUR_READING, Event, bid_name, handout, summary
 from scoring.presets import PRESETS, READING_FIELDS, readings_of, rules_from_json
 from scoring.rules import RuleSet
+from tests.conftest import a_club
 from tournament.formats.registry import format_named
 from tournament.models import Tournament
 from tournament.printing.documents import rule_handout
@@ -473,7 +474,9 @@ def test_no_event_section_without_rounds_or_prizes():
     ("format", "rounds"), [("progressive_split", "4 rounds are played."), ("single_elimination", None)]
 )
 def test_the_printed_handout_gives_the_events_rounds_and_prizes(format, rounds):
-    tournament = Tournament.objects.create(name="Cup", preset="progressive", format=format, rounds_planned=4)
+    tournament = Tournament.objects.create(
+        club=a_club(), name="Cup", preset="progressive", format=format, rounds_planned=4
+    )
     tournament.prizes.create(place=1, amount=100)
     tournament.prizes.create(place=2, share_percent=25)
     tournament.prizes.create(kind="division", division="Women", amount=20)

@@ -19,17 +19,17 @@ from hypothesis import strategies as st
 
 from scoring import HandEntry
 from scoring.presets import played_before_third_pass
-from tests.conftest import even_hand, finish_game, make_tournament
+from tests.conftest import a_club, even_hand, finish_game, make_tournament
 from tests.events import EVENTS, correct_hand, one_hand
 from tournament.events.services import update_tournament
 from tournament.formats.registry import format_of
 from tournament.models import (
     Clock,
+    ClubMember,
     Game,
     Hand,
     HandRevision,
     Match,
-    Membership,
     Payment,
     Payout,
     Player,
@@ -59,7 +59,7 @@ from tournament.transfer.export import (
 from tournament.transfer.write import EVENT_ROWS, import_tournament, restored_name
 
 pytestmark = pytest.mark.django_db
-MODELS = [Tournament, Team, Player, Payment, Game, Hand, HandRevision, Prize, Payout, Membership, Match, Clock]
+MODELS = [Tournament, Team, Player, Payment, Game, Hand, HandRevision, Prize, Payout, Match, Clock]
 
 
 def _counts() -> list[int]:
@@ -104,7 +104,7 @@ def exported(event) -> dict:
 def _post(client, body: bytes | dict, **data):
     raw = body if isinstance(body, bytes) else json.dumps(body).encode()
     upload = SimpleUploadedFile("event.json", raw, content_type="application/json")
-    return client.post(reverse("director:import"), {"file": upload, **data})
+    return client.post(reverse("director:import"), {"file": upload, "club": a_club().pk, **data})
 
 
 def _refused(client, body, *words: str):
@@ -247,7 +247,7 @@ def test_a_good_file_imports_as_a_new_tournament_with_every_row(director_client,
 def test_an_import_keeps_its_name_where_no_tournament_has_it(event, exported):
     event.name = "Another event"
     event.save(update_fields=["name"])
-    assert import_tournament(exported).name == exported["tournament"]["name"]
+    assert import_tournament(exported, club=a_club()).name == exported["tournament"]["name"]
 
 
 def test_a_restored_copys_name_fits_the_name_field():
@@ -256,7 +256,7 @@ def test_a_restored_copys_name_fits_the_name_field():
 
 
 def test_rows_made_after_an_import_get_ids_of_their_own(event, exported):
-    copy_ = import_tournament(exported)
+    copy_ = import_tournament(exported, club=a_club())
     team = register_team(tournament=copy_, names=["Late", "Comer"])
     game = copy_.rounds.get(number=2).games.get(table__number=2)
     finish_game(game, hands=1)
@@ -274,7 +274,7 @@ def test_rows_another_writer_adds_while_an_import_is_checked_keep_their_ids(even
         return plan
 
     monkeypatch.setattr(write, "check", and_a_desk_registers_a_team)
-    copy_ = import_tournament(exported)
+    copy_ = import_tournament(exported, club=a_club())
     assert Team.objects.get(pk=late[0].pk).tournament == event and late[0].players.count() == 2
     again, expected = _without_tokens(_exported(copy_)), _without_tokens(exported)
     for data in (again, expected):
@@ -282,8 +282,7 @@ def test_rows_another_writer_adds_while_an_import_is_checked_keep_their_ids(even
     assert again == expected
 
 
-def test_a_backup_restores_in_place_with_the_same_links_and_members(director_client, event, exported, director):
-    Membership.objects.create(tournament=event, user=director, role=Membership.Role.DIRECTOR)
+def test_a_backup_restores_in_place_with_the_same_links_and_club(director_client, event, exported, director):
     links = dict(event.tables.values_list("number", "token"))
     game = event.rounds.get(number=2).games.get(table__number=1)
     finish_game(game, hands=2)  # play went on after the backup…
@@ -295,14 +294,14 @@ def test_a_backup_restores_in_place_with_the_same_links_and_members(director_cli
     assert dict(restored.tables.values_list("number", "token")) == links
     assert restored.teams.count() == 4
     assert restored.rounds.get(number=2).games.get(table__number=1).hands.count() == 2
-    assert list(restored.memberships.values_list("user__username", "role")) == [("dee", "director")]
+    assert restored.club == event.club
     table = restored.tables.get(number=1)
     assert director_client.get(reverse("table:page", args=[table.token])).status_code == 200
 
 
 def test_only_a_director_of_the_event_may_restore_over_it(client, django_user_model, event, exported):
     helper = django_user_model.objects.create_user("hank", password="x" * 12, is_staff=True)
-    Membership.objects.create(tournament=event, user=helper, role=Membership.Role.ASSISTANT)
+    ClubMember.objects.create(club=event.club, user=helper, role=ClubMember.Role.ASSISTANT)
     client.force_login(helper)
     before = _counts()
     response = _post(client, exported, replace=event.pk)
@@ -324,7 +323,6 @@ def test_a_restore_in_place_leaves_exactly_the_backups_rows_and_no_other_events_
     PrintJob.objects.create(tournament=other, document="standings", title="Standings", key="other")
     untouched = _every_row()
     event = EVENTS[kind]() if kind in EVENTS else _event()
-    Membership.objects.create(tournament=event, user=director, role=Membership.Role.DIRECTOR)
     backup = _exported(event)
     at_backup = _every_row()
     playing = Game.objects.filter(round__tournament=event).exclude(status=Game.Status.FINISHED).first()
@@ -339,14 +337,14 @@ def test_a_restore_in_place_leaves_exactly_the_backups_rows_and_no_other_events_
 
 
 def test_a_restore_in_place_deletes_every_model_of_an_event_each_before_those_it_links_to():
-    """All but the tournament's own row (every write locks it) and who runs the event (they stay),
-    and a format's settings (the format writes the backup's over them)."""
+    """All but the tournament's own row (every write locks it), and a format's settings (the
+    format writes the backup's over them)."""
     models = list(apps.get_app_config("tournament").get_models())
     owned = {Tournament}  # a model whose rows link to an event's rows belongs to the event
     while grown := {m for m in models if m not in owned and any(f.related_model in owned for f in _links(m))}:
         owned |= grown
     order = [model for model, _ in EVENT_ROWS]
-    kept = {Tournament, Membership}
+    kept = {Tournament}
     assert set(order) == owned - kept and len(order) == len(owned - kept)
     for position, model in enumerate(order):
         linked = (f.related_model for f in _links(model) if f.related_model in owned - kept)
@@ -390,7 +388,7 @@ def match_event(request) -> Tournament:
 def test_a_knockout_or_league_imports_as_a_new_event_with_all_its_state(director_client, match_event):
     exported = _exported(match_event)
     assert exported["matches"] and exported["clocks"]
-    response = _post(director_client, exported)
+    response = _post(director_client, exported, club=match_event.club_id)
     assert response.status_code == 302, response.context and response.context["form"].errors
     copy_ = Tournament.objects.exclude(pk=match_event.pk).get()
     again = _without_tokens(_exported(copy_))
@@ -401,13 +399,12 @@ def test_a_knockout_or_league_imports_as_a_new_event_with_all_its_state(director
 
 
 def test_a_knockout_or_league_restores_in_place_with_the_same_links(director_client, match_event, director):
-    Membership.objects.create(tournament=match_event, user=director, role=Membership.Role.DIRECTOR)
     exported = _exported(match_event)
     links = dict(match_event.tables.values_list("number", "token"))
     playing = Game.objects.filter(round__tournament=match_event).exclude(status=Game.Status.FINISHED).first()
     if playing is not None:
         one_hand(playing, __import__("random").Random(1))  # play went on after the backup…
-    response = _post(director_client, exported, replace=match_event.pk)  # …and the backup is restored
+    response = _post(director_client, exported, replace=match_event.pk, club=match_event.club_id)  # …and restored
     assert response.status_code == 302
     restored = Tournament.objects.get()
     assert restored.pk == match_event.pk
@@ -544,7 +541,7 @@ def test_an_export_from_before_knockouts_and_leagues_still_imports(exported):
     for game in (g for r in exported["rounds"] for g in r["games"]):
         for name in ("match", "clock", *GAME_MATCH_FIELDS):
             del game[name]
-    copy_ = import_tournament(exported)
+    copy_ = import_tournament(exported, club=a_club())
     assert copy_.teams.count() == 4 and not copy_.matches.exists()
 
 
@@ -682,7 +679,7 @@ def test_a_backup_taken_after_a_fee_cut_restores_with_the_excess_owed_back_not_p
     event, _ = update_tournament(tournament=event, changes={"entry_fee": event.entry_fee - Decimal("5")})
     before = ledger(event)
     assert before.owed_back > 0
-    copy = import_tournament(json.loads(json.dumps(export_tournament(event))))
+    copy = import_tournament(json.loads(json.dumps(export_tournament(event))), club=a_club())
     after = ledger(copy)
     assert (after.owed_back, after.fees_paid, after.collected) == (before.owed_back, before.fees_paid, before.collected)
 
@@ -692,9 +689,9 @@ def test_a_payouts_method_travels_with_the_file_and_an_older_file_pays_in_cash(e
     mark_payout_paid(payout=payout, received_by="Ada", method=Payment.Method.CARD)
     with_method = json.loads(json.dumps(export_tournament(event)))
     assert _prize(with_method, "place")["payouts"][0]["method"] == "card"
-    assert Payout.objects.get(prize__tournament=import_tournament(with_method)).method == "card"
+    assert Payout.objects.get(prize__tournament=import_tournament(with_method, club=a_club())).method == "card"
     del _prize(exported, "place")["payouts"][0]["method"]
-    assert Payout.objects.get(prize__tournament=import_tournament(exported)).method == "cash"
+    assert Payout.objects.get(prize__tournament=import_tournament(exported, club=a_club())).method == "cash"
 
 
 @pytest.mark.parametrize(
@@ -708,12 +705,12 @@ def test_an_export_made_before_the_rules_third_pass_keeps_the_rules_its_hands_we
     finish_game(game, hands=1)
     old = json.loads(json.dumps(export_tournament(event)))
     old["format"] = "spades-director/1"
-    copy_ = import_tournament(old)
+    copy_ = import_tournament(old, club=a_club())
     assert copy_.rule_overrides == {**played_before_third_pass(preset, {}), **event.rule_overrides}
     assert getattr(copy_.rules, field) == kept
     unplayed = json.loads(json.dumps(export_tournament(make_tournament(couples=2, preset=preset, split=False))))
     unplayed["format"] = "spades-director/1"
-    assert import_tournament(unplayed).rule_overrides == {}  # not played yet: today's rules
+    assert import_tournament(unplayed, club=a_club()).rule_overrides == {}  # not played yet: today's rules
 
 
 def _game_with_a_misdeal() -> Tournament:
@@ -734,7 +731,7 @@ def _deals(event: Tournament) -> list[tuple[int, int, str]]:
 def test_a_misdeal_and_the_deal_after_it_keep_their_hand_number_through_an_export(db):
     event = _game_with_a_misdeal()
     assert _deals(event) == [(1, 1, ""), (2, 1, "no_spades"), (2, 2, "")]
-    assert _deals(import_tournament(json.loads(json.dumps(export_tournament(event))))) == _deals(event)
+    assert _deals(import_tournament(json.loads(json.dumps(export_tournament(event))), club=a_club())) == _deals(event)
 
 
 def test_an_export_that_numbered_a_misdeal_as_a_hand_is_numbered_again_on_import(db):
@@ -744,7 +741,7 @@ def test_an_export_that_numbered_a_misdeal_as_a_hand_is_numbered_again_on_import
     for place, hand in enumerate(game["hands"], start=1):  # as exports numbered hands then
         hand["number"] = place
         del hand["deal"]
-    assert _deals(import_tournament(old)) == [(1, 1, ""), (2, 1, "no_spades"), (2, 2, "")]
+    assert _deals(import_tournament(old, club=a_club())) == [(1, 1, ""), (2, 1, "no_spades"), (2, 2, "")]
 
 
 def test_a_deal_out_of_order_is_refused_naming_the_hand(db, director_client):

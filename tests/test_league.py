@@ -39,10 +39,11 @@ def make_league(couples: int = 4, **fields) -> Tournament:
     import datetime
     from decimal import Decimal
 
-    from tests.conftest import COUPLES, format_settings
+    from tests.conftest import COUPLES, a_club, format_settings
     from tournament.teams.services import register_team
 
     tournament = Tournament.objects.create(
+        club=a_club(),
         name="Tuesday league",
         date=datetime.date(2026, 11, 20),
         preset="league-300",

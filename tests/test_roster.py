@@ -5,8 +5,8 @@ import datetime
 import pytest
 from django.urls import reverse
 
-from tests.conftest import finish_game, make_tournament
-from tournament.models import Membership, Player, RosterPlayer, Team
+from tests.conftest import a_club, finish_game, make_tournament
+from tournament.models import ClubMember, Player, RosterPlayer, Team
 from tournament.play.rounds import close_round, start_play, start_round
 from tournament.teams.services import register_team
 
@@ -43,10 +43,10 @@ def test_names_are_offered_as_they_are_typed(director_client, last_week):
     assert director_client.get(url, {"second": "a"}).content.decode().strip() == ""  # one letter: too few
 
 
-def test_the_roster_offers_only_people_from_the_directors_own_events(client, last_week, django_user_model):
+def test_the_roster_offers_only_people_of_the_directors_own_club(client, last_week, django_user_model):
     other = django_user_model.objects.create_user("other", password="x", is_staff=True)
-    mine = make_tournament(couples=0, name="Mine")
-    mine.memberships.create(user=other, role=Membership.Role.DIRECTOR)
+    mine = make_tournament(couples=0, name="Mine", club=a_club("Other club"))
+    mine.club.members.create(user=other, role=ClubMember.Role.DIRECTOR)
     register_team(tournament=mine, names=["Adam", "Eve"])
     client.force_login(other)
     html = client.get(reverse("director:roster_search"), {"first": "ad"}).content.decode()
@@ -108,6 +108,6 @@ def test_an_imported_event_links_its_players_to_the_roster(last_week):
     from tournament.transfer.export import export_tournament
     from tournament.transfer.write import import_tournament
 
-    copy = import_tournament(export_tournament(last_week))
+    copy = import_tournament(export_tournament(last_week), club=a_club())
     ada = RosterPlayer.objects.get(name="Ada")
     assert set(ada.entries.values_list("team__tournament", flat=True)) == {last_week.pk, copy.pk}

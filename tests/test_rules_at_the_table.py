@@ -5,7 +5,7 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 
 from scoring import HandEntry, Seat
-from tests.conftest import even_hand, make_tournament
+from tests.conftest import a_club, even_hand, make_tournament
 from tournament.models import Game, Tournament
 from tournament.play.board import game_sheet
 from tournament.play.hands import enter_hand
@@ -202,5 +202,5 @@ def test_an_import_with_a_side_bid_over_13_is_refused_in_words(finished_round, t
     hand = exported["rounds"][0]["games"][0]["hands"][0]
     hand.update(north_bid="7", south_bid="7")
     with pytest.raises(ValidationError, match="a side can bid at most 13 tricks"):
-        import_tournament(exported)
+        import_tournament(exported, club=a_club())
     assert Tournament.objects.count() == 1

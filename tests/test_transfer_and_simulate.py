@@ -11,6 +11,7 @@ import pytest
 from django.utils import timezone
 
 from scoring import HandEntry
+from tests.conftest import a_club
 from tournament.formats.progressive.simulation import simulate
 from tournament.models import Hand, Tournament
 from tournament.play.games import flag_dispute, resolve_dispute
@@ -41,7 +42,7 @@ def test_export_then_import_restores_the_tournament_exactly(finished_round, tour
     flag_dispute(hand=hand, note="EW count 7", source="director", by=director)  # after the close: the director
     resolve_dispute(hand=hand, resolution="recounted", by=director)
     exported = export_tournament(tournament)
-    copy = import_tournament(json.loads(json.dumps(exported)))
+    copy = import_tournament(json.loads(json.dumps(exported)), club=a_club())
     assert copy.pk != tournament.pk
     again, expected = _without_tokens(export_tournament(copy)), _without_tokens(exported)
     assert again["tournament"].pop("name") == f"{expected['tournament'].pop('name')} (restored {timezone.localdate()})"
@@ -55,13 +56,13 @@ def test_import_keeps_table_links_when_the_database_does_not_use_them(finished_r
     exported = export_tournament(tournament)
     tokens = {t["number"]: t["token"] for t in exported["tables"]}
     Tournament.objects.all().delete()
-    copy = import_tournament(exported)
+    copy = import_tournament(exported, club=a_club())
     assert dict(copy.tables.values_list("number", "token")) == tokens
 
 
 def test_import_issues_new_table_links_when_the_database_already_uses_them(finished_round, tournament):
     exported = export_tournament(tournament)
-    copy = import_tournament(exported)
+    copy = import_tournament(exported, club=a_club())
     old = set(tournament.tables.values_list("token", flat=True))
     assert copy.tables.count() == len(old) and old.isdisjoint(copy.tables.values_list("token", flat=True))
 
@@ -69,7 +70,7 @@ def test_import_issues_new_table_links_when_the_database_already_uses_them(finis
 def test_an_older_export_with_bare_table_numbers_still_imports(finished_round, tournament):
     exported = json.loads(json.dumps(export_tournament(tournament)))
     exported["tables"] = [t["number"] for t in exported["tables"]]
-    copy = import_tournament(exported)
+    copy = import_tournament(exported, club=a_club())
     assert list(copy.tables.values_list("number", flat=True)) == [t.number for t in tournament.tables.all()]
 
 

@@ -1,10 +1,13 @@
-"""Who may reach which tournament, and which of its pages: the one place the director pages ask.
+"""Who may reach which club and tournament, and which of its pages: the one place the director
+pages ask.
 
-A superuser reaches everything. Anyone else reaches only the tournaments they are a member of
-(:class:`~tournament.models.Membership`): a director all of its pages, an assistant the pages that
-run the event (registration and check-in, rounds, hands and their corrections, standings,
-printing) but nothing that changes money or the rules. Someone who is not a member gets a 404,
-as if the tournament did not exist; an assistant on a director's page gets a 403 that says why.
+A superuser reaches everything. Anyone else reaches only the clubs they are a member of
+(:class:`~tournament.models.ClubMember`) and those clubs' tournaments: an owner or a director all
+of their pages, an assistant the pages that run the event (registration and check-in, rounds,
+hands and their corrections, standings, printing) but nothing that changes money or the rules.
+Only the owner (or a superuser) manages the club's people and settings. Someone who is not a
+member gets a 404, as if the club or tournament did not exist; an assistant on a director's page
+gets a 403 that says why.
 """
 
 from __future__ import annotations
@@ -20,9 +23,10 @@ from django.shortcuts import render
 from django.utils import timezone
 
 from tournament.formats.registry import all_formats
-from tournament.models import Membership, PrintJob, Tournament
+from tournament.models import Club, ClubMember, PrintJob, Tournament
 
-Role = Membership.Role
+Role = ClubMember.Role
+DIRECTING = (Role.OWNER, Role.DIRECTOR)
 
 # The core's director pages (URL names) an assistant may use; each format lists its own
 # (EventFormat.assistant_pages). Every other page is the director's: a new page stays out of an
@@ -38,25 +42,47 @@ ASSISTANT_PAGES = frozenset({
 MONEY_DOCUMENTS = frozenset({"payouts", "fee-ledger"})
 
 
+def visible_clubs(user: Any) -> QuerySet[Club]:
+    """The clubs ``user`` may open."""
+    if user.is_superuser:
+        return Club.objects.all()
+    return Club.objects.filter(members__user=user)
+
+
+def directed_clubs(user: Any) -> QuerySet[Club]:
+    """The clubs whose events ``user`` directs (as owner or director; not as an assistant)."""
+    if user.is_superuser:
+        return Club.objects.all()
+    return Club.objects.filter(members__user=user, members__role__in=DIRECTING)
+
+
 def visible_tournaments(user: Any) -> QuerySet[Tournament]:
-    """The tournaments ``user`` may open."""
+    """The tournaments ``user`` may open: those of their clubs."""
     if user.is_superuser:
         return Tournament.objects.all()
-    return Tournament.objects.filter(memberships__user=user)
+    return Tournament.objects.filter(club__members__user=user)
 
 
 def directed_tournaments(user: Any) -> QuerySet[Tournament]:
     """The tournaments ``user`` directs (an assistant's are not among them)."""
     if user.is_superuser:
         return Tournament.objects.all()
-    return Tournament.objects.filter(memberships__user=user, memberships__role=Role.DIRECTOR)
+    return Tournament.objects.filter(club__members__user=user, club__members__role__in=DIRECTING)
+
+
+def club_role(user: Any, club_id: int) -> str | None:
+    """``user``'s role in the club (a superuser is its owner), or None if they have none there."""
+    if user.is_superuser:
+        return Role.OWNER if Club.objects.filter(pk=club_id).exists() else None
+    return ClubMember.objects.filter(club_id=club_id, user=user).values_list("role", flat=True).first()
 
 
 def role_of(user: Any, tournament_id: int) -> str | None:
-    """``user``'s role in the tournament, or None if they have none there."""
+    """``user``'s role in the tournament (their role in its club), or None if they have none there."""
     if user.is_superuser:
-        return Role.DIRECTOR if Tournament.objects.filter(pk=tournament_id).exists() else None
-    return Membership.objects.filter(tournament_id=tournament_id, user=user).values_list("role", flat=True).first()
+        return Role.OWNER if Tournament.objects.filter(pk=tournament_id).exists() else None
+    members = ClubMember.objects.filter(club__tournaments=tournament_id, user=user)
+    return members.values_list("role", flat=True).first()
 
 
 def check_page(user: Any, tournament_id: int, page: str, kwargs: Mapping[str, Any]) -> str:
@@ -73,7 +99,7 @@ def check_page(user: Any, tournament_id: int, page: str, kwargs: Mapping[str, An
 def may_open(role: str, page: str, kwargs: Mapping[str, Any] | None = None) -> bool:
     """Whether someone of ``role`` may open director page ``page`` (a URL name; ``kwargs`` its
     arguments, where they matter): the check behind every page, and what the links offer."""
-    return role == Role.DIRECTOR or _assistant_may(page, kwargs or {})
+    return role in DIRECTING or _assistant_may(page, kwargs or {})
 
 
 def _assistant_may(page: str, kwargs: Mapping[str, Any]) -> bool:

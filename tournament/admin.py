@@ -21,10 +21,11 @@ from tournament.events import services
 from tournament.events.forms import TournamentForm
 from tournament.models import (
     HAND_FIELDS,
+    Club,
+    ClubMember,
     Game,
     Hand,
     HandRevision,
-    Membership,
     Payment,
     Payout,
     Player,
@@ -73,14 +74,6 @@ class PaymentInline(ReadOnly, admin.TabularInline):
     extra = 0
 
 
-class MembershipInline(admin.TabularInline):
-    """Who runs the tournament besides the superuser (see tournament.access)."""
-
-    model = Membership
-    extra = 1
-    autocomplete_fields = ["user"]
-
-
 class _DryRun(Exception):
     """Rolls back a trial of the change: the form learns whether the stored hands accept it."""
 
@@ -116,7 +109,6 @@ class TournamentAdmin(admin.ModelAdmin):
     list_filter = ["status", "preset", "format"]
     search_fields = ["name", "venue"]
     readonly_fields = ["status", "director_page"]
-    inlines = [MembershipInline]
 
     def get_fields(self, request: Any, obj: Any = None) -> list[str]:
         return [*TournamentForm.Meta.fields, "status", "director_page"]
@@ -127,11 +119,26 @@ class TournamentAdmin(admin.ModelAdmin):
             app_link("Open the dashboard", reverse("director:dashboard", args=[tournament.pk])) if tournament.pk else ""
         )
 
+    def has_add_permission(self, request: Any) -> bool:
+        return False  # a tournament is made in the app, in a club its maker directs
+
     def save_model(self, request: Any, obj: Tournament, form: TournamentAdminForm, change: bool) -> None:
-        if change:
-            services.update_tournament(tournament=obj, changes=form.changes(), by=request.user)
-        else:
-            services.create_tournament(tournament=obj, by=request.user)
+        services.update_tournament(tournament=obj, changes=form.changes(), by=request.user)
+
+
+class ClubMemberInline(admin.TabularInline):
+    """Who runs the club's events (see tournament.access)."""
+
+    model = ClubMember
+    extra = 1
+    autocomplete_fields = ["user"]
+
+
+@admin.register(Club)
+class ClubAdmin(admin.ModelAdmin):
+    list_display = ["name", "time_zone", "currency"]
+    search_fields = ["name"]
+    inlines = [ClubMemberInline]
 
 
 @admin.register(Team)

@@ -3,7 +3,9 @@
 A write opens a transaction, takes its tournament's lock (:func:`lock_tournament`: an UPDATE of
 the tournament's row, which stamps when the event last changed and holds the row until the
 transaction ends), then does plain ORM work. A write that spans several tournaments takes
-their locks in id order (:func:`lock_tournaments`); there is no other lock anywhere, so no two
+their locks in id order (:func:`lock_tournaments`); a club-wide write (its people, its roster, its
+settings) takes the club's lock first (:func:`lock_club`), then any tournaments' in id order.
+There is no other lock anywhere, so no two
 writes can each hold what the other waits for: no deadlock can form. Reads lock nothing. A
 phone's "still here" report and a print job's progress are not writes to the tournament and
 take no lock.
@@ -24,7 +26,7 @@ from django.db import OperationalError, connection
 from django.http import HttpRequest, HttpResponse
 from django.utils import timezone
 
-from tournament.models import Tournament
+from tournament.models import Club, Tournament
 
 
 class WriteOutsideTransaction(RuntimeError):
@@ -53,6 +55,15 @@ def take_lock(tournament_id: int) -> None:
 def lock_tournaments(ids: Iterable[int]) -> list[Tournament]:
     """The locks of several tournaments, in id order (the one order every write takes them in)."""
     return [lock_tournament(pk) for pk in sorted(set(ids))]
+
+
+def lock_club(club_id: int) -> Club:
+    """Take the write lock of club ``club_id`` (its row, until the transaction ends) and return it
+    as read under the lock. A club-wide write takes it before any tournament's lock."""
+    if not connection.in_atomic_block:
+        raise WriteOutsideTransaction("a club's lock is taken inside a transaction")
+    # "No key": a tournament added to the club meanwhile checks its reference without waiting.
+    return Club.objects.select_for_update(no_key=True).get(pk=club_id)
 
 
 def waited_too_long(error: BaseException) -> bool:

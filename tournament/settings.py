@@ -81,6 +81,8 @@ INSTALLED_APPS = [
     *PARTIALS_APP,
     "csp",
     "axes",
+    "django_tasks",
+    "django_tasks_db",
     "tournament",
     # The event formats (tournament.formats): one line a format.
     "tournament.formats.progressive",
@@ -184,6 +186,10 @@ SPADES_SNAPSHOT_SECONDS = _env_int("SPADES_SNAPSHOT_SECONDS", 5)
 # rendered again; PDFs older than this many days are deleted (made again on demand).
 SPADES_PRINT_STALE_SECONDS = _env_int("SPADES_PRINT_STALE_SECONDS", 30)
 SPADES_PRINT_KEEP_DAYS = _env_int("SPADES_PRINT_KEEP_DAYS", 3)
+
+# Background work runs in its own process (`manage.py db_worker`), queued in the database, so
+# several app servers and several workers share one queue (tournament.printing.jobs).
+TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

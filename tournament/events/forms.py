@@ -1,5 +1,5 @@
 """The event's forms: the tournament's settings (with its format's own, see
-:meth:`tournament.formats.registry.EventFormat.settings_form`), and an assistant to add."""
+:meth:`tournament.formats.registry.EventFormat.settings_form`)."""
 
 from __future__ import annotations
 
@@ -8,11 +8,13 @@ from typing import Any
 
 from django import forms
 from django.core.exceptions import ValidationError
+from django.db.models import QuerySet
 
 from scoring import InvalidRules, RuleSet, rules_from_json
 from scoring.presets import FINAL_PRESETS, PRESETS
+from tournament.clubs.forms import ClubChoiceField
 from tournament.formats.registry import EventFormat, all_formats, choices, format_named
-from tournament.models import Tournament
+from tournament.models import Club, Tournament
 
 # The core's fields that only some formats use (EventFormat.uses), with their group's legend.
 USED_BY_SOME = {"rounds_planned": "Rounds", "seating_order": "Seating", "prize_ties": "Prizes"}
@@ -39,8 +41,13 @@ class TournamentForm(forms.ModelForm):
         ]  # fmt: skip
         widgets = {"date": forms.DateInput(attrs={"type": "date"})}
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, clubs: QuerySet[Club] | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        if clubs is not None:  # a new tournament: the club that owns it, among those the director runs
+            self.fields["club"] = ClubChoiceField(
+                clubs, help_text="The club whose people run it and whose roster it uses."
+            )
+            self.order_fields(["club"])
         if self.instance.pk and self.instance.rule_overrides:
             own = format_named(self.instance.format).rule_fields  # the format's own form shows those
             shown = {name: value for name, value in self.instance.rule_overrides.items() if name not in own}
@@ -166,12 +173,3 @@ class TournamentForm(forms.ModelForm):
 def _kind(event_format: EventFormat) -> str:
     """A format's kind for a legend: "Knockout" of "Knockout: single elimination (…)"."""
     return event_format.label.split(":")[0].split(",")[0]
-
-
-class AssistantForm(forms.Form):
-    """The director adds an assistant by user name (the user exists and can log in: see
-    :func:`tournament.events.services.add_assistant`)."""
-
-    username = forms.CharField(
-        max_length=150, label="User name", help_text="Someone with a director's login who runs rounds and hands."
-    )

@@ -10,36 +10,34 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import Any, NoReturn
+from typing import Any
 
 from django import forms
-from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from scoring import InvalidHand
-from tournament import access
 from tournament.clocks.services import apply_time_limits
 from tournament.events.rule_change import RuleChangePreview, preview
 from tournament.formats.registry import format_of
 from tournament.locking import lock_tournament
-from tournament.models import Game, Hand, Membership, Round, Tournament
+from tournament.models import Game, Hand, Round, Tournament
 from tournament.money.winners import PaidPlacesMove, paid_places
 from tournament.play.board import hands_by_game
 
 User = AbstractBaseUser | None
 TOURNAMENT_FIELDS = frozenset(field.name for field in Tournament._meta.concrete_fields) - {
-    "id", "created_at", "changed_at",
+    "id", "club", "created_at", "changed_at",
 }  # fmt: skip
 
 
 @transaction.atomic
 def create_tournament(*, tournament: Tournament, by: Any, settings: forms.Form | None = None) -> Tournament:
-    """Save a new ``tournament`` with ``by`` as its director, and its format's ``settings`` (a
-    valid :meth:`~tournament.formats.registry.EventFormat.settings_form`, if the format has one)."""
+    """Save a new ``tournament`` (its club set: the club's people run it), and its format's
+    ``settings`` (a valid :meth:`~tournament.formats.registry.EventFormat.settings_form`, if the
+    format has one). ``by`` is who made it."""
     tournament.save()
-    Membership.objects.create(tournament=tournament, user=by, role=Membership.Role.DIRECTOR)
     if settings is not None:
         format_of(tournament).save_settings(tournament=tournament, form=settings)
     return tournament
@@ -157,50 +155,3 @@ def _where(game: Game) -> str:
     if game.match is not None:
         return game.match.subject + (f", game {game.match_game}" if game.match.best_of > 1 else "")
     return f"Round {game.round.number}, table {game.table.number}"
-
-
-# --- who runs the event -------------------------------------------------------------------------
-
-
-@transaction.atomic
-def add_assistant(*, tournament: Tournament, username: str, by: User = None) -> Membership:
-    """Make the director's user ``username`` an assistant of ``tournament`` (rounds, hands and
-    corrections; no money, no rules: see :mod:`tournament.access`). A user who is unknown, cannot
-    log in to the director's pages, or already runs the event is refused, naming the field."""
-    lock_tournament(tournament.pk)
-    model = get_user_model()
-    user = model.objects.filter(**{model.USERNAME_FIELD: username.strip()}).first()
-    if user is None:
-        _username_error(f"No user is called {username.strip()!r}.", "unknown_user")
-    name = user.get_username()
-    if not (user.is_active and user.is_staff):
-        _username_error(f"{name} cannot log in to the director's pages (not an active staff user).", "not_staff")
-    role = access.role_of(user, tournament.pk)
-    if user.is_superuser or role == Membership.Role.DIRECTOR:
-        _username_error(f"{name} directs this event already (an assistant can do less).", "director")
-    if role == Membership.Role.ASSISTANT:
-        _username_error(f"{name} is an assistant already.", "already_assistant")
-    return grant(tournament=tournament, user=user, role=Membership.Role.ASSISTANT)
-
-
-def _username_error(message: str, code: str) -> NoReturn:
-    raise ValidationError({"username": ValidationError(message, code=code)})
-
-
-@transaction.atomic
-def remove_assistant(*, tournament: Tournament, user_id: int, by: User = None) -> None:
-    """``user_id`` no longer assists at ``tournament`` (a director stays: this removes assistants only)."""
-    lock_tournament(tournament.pk)
-    removed, _ = Membership.objects.filter(
-        tournament=tournament, user_id=user_id, role=Membership.Role.ASSISTANT
-    ).delete()
-    if not removed:
-        raise ValidationError("That user is not an assistant of this event.", code="not_assistant")
-
-
-@transaction.atomic
-def grant(*, tournament: Tournament, user: Any, role: str) -> Membership:
-    """Make ``user`` a director or an assistant of ``tournament`` (changing the role they had)."""
-    lock_tournament(tournament.pk)
-    membership, _ = Membership.objects.update_or_create(tournament=tournament, user=user, defaults={"role": role})
-    return membership

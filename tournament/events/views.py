@@ -4,16 +4,16 @@ from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods
 
 from scoring.describe import summary
 from scoring.parts import compared
 from scoring.presets import find_preset
 from tournament import access
 from tournament.events import services
-from tournament.events.forms import AssistantForm, TournamentForm
+from tournament.events.forms import TournamentForm
 from tournament.formats.registry import format_of
-from tournament.models import Membership, Round, Team, Tournament
+from tournament.models import Round, Team, Tournament
 from tournament.money.ledger import ledger
 from tournament.pages import director_required, tournament_or_404
 
@@ -26,11 +26,14 @@ def home(request: HttpRequest) -> HttpResponse:
 @director_required
 @require_http_methods(["GET", "POST"])
 def tournament_new(request: HttpRequest) -> HttpResponse:
-    form = TournamentForm(request.POST or None)
+    clubs = access.directed_clubs(request.user)
+    if not clubs.exists():
+        raise Http404("You direct no club's events: a club's owner can invite you.")
+    form = TournamentForm(request.POST or None, clubs=clubs, initial={"club": request.GET.get("club")})
     if request.method == "POST" and form.is_valid():
-        tournament = services.create_tournament(
-            tournament=form.save(commit=False), by=request.user, settings=form.chosen_settings()
-        )
+        tournament = form.save(commit=False)
+        tournament.club = form.cleaned_data["club"]
+        tournament = services.create_tournament(tournament=tournament, by=request.user, settings=form.chosen_settings())
         return redirect("director:dashboard", tournament.pk)
     status = 422 if request.method == "POST" else 200
     return render(request, "director/tournament_form.html", {"form": form}, status=status)
@@ -61,45 +64,7 @@ def tournament_edit(request: HttpRequest, tournament_id: int) -> HttpResponse:
                                  "were seated on the old results.")  # fmt: skip
             return redirect("director:dashboard", tournament.pk)
     status = 422 if request.method == "POST" else 200
-    return _settings_page(request, tournament, form, AssistantForm(), status)
-
-
-def _settings_page(
-    request: HttpRequest, tournament: Tournament, form: TournamentForm, assistant_form: AssistantForm, status: int
-) -> HttpResponse:
-    assistants = tournament.memberships.filter(role=Membership.Role.ASSISTANT).select_related("user")
-    context = {"form": form, "tournament": tournament, "assistants": assistants, "assistant_form": assistant_form}
-    return render(request, "director/tournament_form.html", context, status=status)
-
-
-@director_required
-@require_POST
-def assistant_add(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    tournament = tournament_or_404(tournament_id)
-    form = AssistantForm(request.POST)
-    if form.is_valid():
-        try:
-            membership = services.add_assistant(
-                tournament=tournament, username=form.cleaned_data["username"], by=request.user
-            )
-        except ValidationError as error:
-            form.add_error(None, error)
-        else:
-            messages.success(request, f"{membership.user.get_username()} now assists at {tournament.name}.")
-            return redirect("director:tournament_edit", tournament.pk)
-    return _settings_page(request, tournament, TournamentForm(instance=tournament), form, 422)
-
-
-@director_required
-@require_POST
-def assistant_remove(request: HttpRequest, tournament_id: int, user_id: int) -> HttpResponse:
-    tournament = tournament_or_404(tournament_id)
-    try:
-        services.remove_assistant(tournament=tournament, user_id=user_id, by=request.user)
-    except ValidationError as error:
-        raise Http404(error.messages[0]) from None
-    messages.success(request, "The assistant was removed.")
-    return redirect("director:tournament_edit", tournament.pk)
+    return render(request, "director/tournament_form.html", {"form": form, "tournament": tournament}, status=status)
 
 
 def _confirm_rule_change(

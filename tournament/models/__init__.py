@@ -1,11 +1,12 @@
-"""The tournament's records, by capability: an event and its people (:mod:`.events`), play at the
-tables (:mod:`.play`), matches and clocks (:mod:`.matches`), money (:mod:`.money`) and printed
-documents (:mod:`.printing`). A format keeps its own settings in its own package."""
+"""The tournament's records, by capability: the club that owns events (:mod:`.clubs`), an event
+and its people (:mod:`.events`), play at the tables (:mod:`.play`), matches and clocks
+(:mod:`.matches`), money (:mod:`.money`) and printed documents (:mod:`.printing`). A format keeps
+its own settings in its own package."""
 
+from tournament.models.clubs import Club, ClubMember, Invitation
 from tournament.models.events import (
     MONEY,
     PRESET_CHOICES,
-    Membership,
     Player,
     RosterPlayer,
     Team,
@@ -40,9 +41,44 @@ from tournament.models.play import (
 from tournament.models.printing import PrintJob
 
 __all__ = [
-    "BEST_OF", "BID_CHOICES", "BID_VALUES", "HAND_FIELDS", "MISDEAL_CHOICES", "MONEY", "PRESET_CHOICES", "RECORDED",
-    "SEAT_CHOICES", "SIDE_CHOICES", "Clock", "Dispute", "Game", "GameQuerySet", "Hand", "HandRevision", "Match",
-    "Membership", "Payment", "Payout", "Player", "PrintJob", "Prize", "RosterPlayer", "Round", "RoundNotReady",
-    "Seating", "SeatingChange", "SitOut", "Standing", "Table", "Team", "Tournament", "new_token", "ordinal",
-    "playing_name", "roster_key", "rule_set",
+    "BEST_OF",
+    "BID_CHOICES",
+    "BID_VALUES",
+    "HAND_FIELDS",
+    "MISDEAL_CHOICES",
+    "MONEY",
+    "PRESET_CHOICES",
+    "RECORDED",
+    "SEAT_CHOICES",
+    "SIDE_CHOICES",
+    "Clock",
+    "Club",
+    "ClubMember",
+    "Dispute",
+    "Game",
+    "GameQuerySet",
+    "Hand",
+    "HandRevision",
+    "Invitation",
+    "Match",
+    "Payment",
+    "Payout",
+    "Player",
+    "PrintJob",
+    "Prize",
+    "RosterPlayer",
+    "Round",
+    "RoundNotReady",
+    "Seating",
+    "SeatingChange",
+    "SitOut",
+    "Standing",
+    "Table",
+    "Team",
+    "Tournament",
+    "new_token",
+    "ordinal",
+    "playing_name",
+    "roster_key",
+    "rule_set",
 ]  # fmt: skip

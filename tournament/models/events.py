@@ -1,4 +1,4 @@
-"""An event and who is in it: the tournament, its teams and players, the club roster, its staff.
+"""An event and who is in it: the tournament, its teams and players, the club roster.
 
 A tournament stores only its rule set's name and the fields it overrides (the rules live in
 :mod:`scoring`), and the name of its format (a plug-in: see :mod:`tournament.formats`), whose
@@ -11,7 +11,6 @@ import functools
 import json
 from decimal import Decimal
 
-from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
@@ -50,6 +49,7 @@ class Tournament(models.Model):
         SHARE = "share", "Level on points: they share the prizes of the places they hold"
         TIEBREAK = "tiebreak", "The tiebreakers decide; only those level on all of them share"
 
+    club = models.ForeignKey("Club", on_delete=models.PROTECT, related_name="tournaments")
     name = models.CharField(max_length=120)
     date = models.DateField(default=timezone.localdate)
     venue = models.CharField(max_length=200, blank=True)
@@ -169,8 +169,10 @@ def roster_key(name: str) -> str:
 
 class RosterPlayer(models.Model):
     """Someone who plays at the club, across events. Each event keeps its own copy of the name
-    (:attr:`Player.name`), so renaming someone here never rewrites an event's record."""
+    (:attr:`Player.name`), so renaming someone here never rewrites an event's record. Each club
+    has its own roster: the same person at two clubs is two entries."""
 
+    club = models.ForeignKey("Club", on_delete=models.CASCADE, related_name="roster")
     name = models.CharField(max_length=80)
     key = models.CharField(max_length=80, db_index=True, editable=False)
     created_at = models.DateTimeField(default=timezone.now)
@@ -222,28 +224,3 @@ class Player(models.Model):
         if self.substitute and self.substitute_from is not None and number >= self.substitute_from:
             return self.substitute
         return self.name
-
-
-class Membership(models.Model):
-    """Who runs a tournament besides the superuser: its directors and their assistants.
-
-    :mod:`tournament.access` is the one place that reads it to decide what a user may reach.
-    """
-
-    class Role(models.TextChoices):
-        DIRECTOR = "director", "Director (everything, money and rules included)"
-        ASSISTANT = "assistant", "Assistant (rounds, hands and corrections; no money, no rules)"
-
-    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="memberships")
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships")
-    role = models.CharField(max_length=20, choices=Role, default=Role.DIRECTOR)
-
-    class Meta:
-        ordering = ["tournament", "role", "user__username"]
-        constraints = [
-            models.UniqueConstraint(fields=["tournament", "user"], name="one_membership_per_user_and_tournament"),
-            models.CheckConstraint(condition=Q(role__in=["director", "assistant"]), name="membership_role_valid"),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.user} ({self.get_role_display().split(' (')[0].lower()}) of {self.tournament}"

@@ -10,7 +10,7 @@ from django.db import transaction
 from django.db.models import Count, Max, QuerySet
 
 from tournament.formats.registry import format_of
-from tournament.models import Player, RosterPlayer, Tournament, roster_key
+from tournament.models import Club, Player, RosterPlayer, Tournament, roster_key
 
 SUGGESTIONS = 8
 
@@ -22,14 +22,14 @@ class Suggestion:
     last_played: date | None
 
 
-def suggestions(text: str, tournaments: QuerySet[Tournament]) -> list[Suggestion]:
-    """Roster names containing ``text`` among people who played in ``tournaments`` (the ones the
-    director may see), the most recently seen first."""
+def suggestions(text: str, clubs: QuerySet[Club]) -> list[Suggestion]:
+    """Roster names containing ``text`` on the rosters of ``clubs`` (the ones the director may
+    see), the most recently seen first."""
     key = roster_key(text)
     if len(key) < 2:
         return []
     people = (
-        RosterPlayer.objects.filter(key__contains=key, entries__team__tournament__in=tournaments)
+        RosterPlayer.objects.filter(key__contains=key, club__in=clubs)
         .annotate(events=Count("entries__team__tournament", distinct=True), last=Max("entries__team__tournament__date"))
         .order_by("-last", "key")[:SUGGESTIONS]
     )

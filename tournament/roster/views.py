@@ -22,7 +22,7 @@ class RenameForm(forms.Form):
 def roster_search(request: HttpRequest) -> HttpResponse:
     """The ``<option>``s of a registration name field's list, for what has been typed so far."""
     typed = request.GET.get("q") or request.GET.get("first") or request.GET.get("second") or ""
-    found = suggestions(typed[:80], access.visible_tournaments(request.user))
+    found = suggestions(typed[:80], access.visible_clubs(request.user))
     return render(request, "director/teams.html#roster_options", {"suggestions": found})
 
 
@@ -31,9 +31,7 @@ def roster_search(request: HttpRequest) -> HttpResponse:
 def roster_player(request: HttpRequest, person_id: int) -> HttpResponse:
     """A person's events (each under the name it recorded), and the roster name to correct."""
     visible = access.visible_tournaments(request.user)
-    person = get_object_or_404(
-        RosterPlayer.objects.filter(entries__team__tournament__in=visible).distinct(), pk=person_id
-    )
+    person = get_object_or_404(RosterPlayer, club__in=access.visible_clubs(request.user), pk=person_id)
     form = RenameForm(request.POST or None, initial={"name": person.name})
     if request.method == "POST" and form.is_valid():
         try:

@@ -11,6 +11,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from scoring.random_hands import random_hand
+from tournament.clubs.services import create_club
 from tournament.models import HandRevision, Payment, Prize, Tournament
 from tournament.money.services import record_payment
 from tournament.play.hands import enter_hand
@@ -20,6 +21,7 @@ from tournament.teams.services import register_team
 
 DEMO_USERNAME = "director"
 DEMO_PASSWORD = "spades-demo"
+DEMO_CLUB = "Demo Spades Club"
 DEMO_COUPLES = [
     ("Ada Brooks", "Ben Carter"),
     ("Cleo Diaz", "Dan Evans"),
@@ -46,18 +48,22 @@ class DemoResult:
 
 @transaction.atomic
 def load_demo(*, today: datetime.date | None = None) -> DemoResult:
-    """Create the demo director and tournament unless the database already has a tournament.
+    """Create the demo director, the demo club it owns and its tournament unless the database
+    already has a tournament.
 
     The director account is created only when missing; its password is returned only then.
     """
     user_model = get_user_model()
     password = None
-    if not user_model.objects.filter(username=DEMO_USERNAME).exists():
-        user_model.objects.create_superuser(DEMO_USERNAME, email="", password=DEMO_PASSWORD)
+    director = user_model.objects.filter(username=DEMO_USERNAME).first()
+    if director is None:
+        director = user_model.objects.create_superuser(DEMO_USERNAME, email="", password=DEMO_PASSWORD)
         password = DEMO_PASSWORD
     if Tournament.objects.exists():
         return DemoResult(tournament=None, username=DEMO_USERNAME, password=password)
+    club = create_club(name=DEMO_CLUB, owner=director)
     tournament = Tournament.objects.create(
+        club=club,
         name="Friday Night Progressive (demo)",
         date=today or datetime.date.today(),
         venue="Community Hall",

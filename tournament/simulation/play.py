@@ -9,10 +9,11 @@ from typing import Any
 
 from scoring import HandEntry, PlayerHand, Seat
 from scoring.random_hands import random_hand
-from tournament.models import Game, HandRevision, Round, Tournament
+from tournament.models import Club, Game, HandRevision, Round, Tournament
 from tournament.play.hands import enter_hand
 from tournament.teams.services import register_team
 
+SIMULATION_CLUB = "Simulations"
 FIRST_NAMES = [
     "Ada", "Ben", "Cleo", "Dan", "Eve", "Finn", "Gina", "Hugo", "Iris", "Jack", "Kara", "Leo", "Mia", "Noah",
     "Olga", "Paul", "Quinn", "Rosa", "Sam", "Tess", "Uma", "Vic", "Wren", "Xavi", "Yara", "Zed",
@@ -26,7 +27,9 @@ def player_name(index: int) -> str:
 
 
 def create_event(*, teams: int, **fields: Any) -> Tournament:
-    """A tournament (``fields`` as the model takes them) with ``teams`` teams of two registered."""
+    """A tournament (``fields`` as the model takes them; its club, unless given, the simulations'
+    own) with ``teams`` teams of two registered."""
+    fields.setdefault("club", Club.objects.get_or_create(name=SIMULATION_CLUB)[0])
     tournament = Tournament.objects.create(date=datetime.date(2026, 1, 1), **fields)
     for team in range(teams):
         register_team(tournament=tournament, names=[player_name(2 * team), player_name(2 * team + 1)])

@@ -52,21 +52,20 @@ def register_team(
     late = locked.rounds.exists()
     team = Team.objects.create(tournament=locked, number=number, checked_in=late)
     Player.objects.bulk_create(
-        Player(team=team, name=name.strip(), division=division.strip(), roster=roster_entry(name))
+        Player(team=team, name=name.strip(), division=division.strip(), roster=roster_entry(locked.club_id, name))
         for name, division in zip(names, divisions, strict=True)
     )
     format_of(locked).entrants_changed(tournament=locked, reason=f"Team {number} arrived late", by=by)
     return team
 
 
-def roster_entry(name: str) -> RosterPlayer:
-    """The club roster's entry for ``name``: the one who played most recently under that name
+def roster_entry(club_id: int, name: str) -> RosterPlayer:
+    """The club's roster entry for ``name``: the one who played most recently under that name
     (picked from the list as it was typed), else a new entry."""
     key = roster_key(name)
-    known = (
-        RosterPlayer.objects.filter(key=key).annotate(last=Max("entries__id")).order_by(F("last").desc(nulls_last=True))
-    )
-    return known.first() or RosterPlayer.objects.create(name=" ".join(name.split()), key=key)
+    known = RosterPlayer.objects.filter(club_id=club_id, key=key).annotate(last=Max("entries__id"))
+    found = known.order_by(F("last").desc(nulls_last=True)).first()
+    return found or RosterPlayer.objects.create(club_id=club_id, name=" ".join(name.split()), key=key)
 
 
 @transaction.atomic

@@ -28,12 +28,14 @@ from tournament.formats.registry import format_of
 from tournament.models import (
     HAND_FIELDS,
     Clock,
+    Club,
+    ClubMember,
     Dispute,
     Game,
     Hand,
     HandRevision,
+    Invitation,
     Match,
-    Membership,
     Payment,
     Payout,
     Player,
@@ -111,10 +113,12 @@ the file's clock numbers, match keys, user names."""
 
 NOT_EXPORTED: dict[type[models.Model], dict[str, str]] = {
     Tournament: {
+        "club": "the club of this database that owns it; an import goes into the club the importer chooses",
         "created_at": "when this database's row was made; an import is a new row",
         "changed_at": "when this database's row last changed (the pages everyone watches follow it)",
     },
     RosterPlayer: {
+        "club": "the importing club's roster links the players, by name",
         "key": "derived from the name",
         "created_at": "the club roster of the importing machine keeps its own dates",
     },
@@ -136,8 +140,9 @@ NOT_EXPORTED: dict[type[models.Model], dict[str, str]] = {
 
 NOT_EXPORTED_MODELS: dict[type[models.Model], str] = {
     PrintJob: "a printed PDF is a cache, rendered again from the data",
-    Membership: "who runs an event belongs to the machine's users: a restore in place keeps them, an import as new "
-    "makes the importer its director",
+    Club: "an event is imported into a club of the importing machine, chosen by the importer",
+    ClubMember: "who runs a club belongs to the machine's users and its clubs, not to an event",
+    Invitation: "a one-use link to join a club of this machine",
 }
 """Models the file leaves out as a whole, and why."""
 

@@ -8,6 +8,7 @@ from django import forms
 from django.conf import settings
 from django.core.exceptions import ValidationError
 
+from tournament.clubs.forms import ClubChoiceField
 from tournament.models import Tournament
 from tournament.transfer.rows import max_upload_bytes
 
@@ -26,8 +27,11 @@ class ImportForm(forms.Form):
         help_text="In place of a tournament: the backup replaces everything in it, and its table links stay.",
     )
 
-    def __init__(self, *args: Any, directed: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, directed: Any, clubs: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.fields["club"] = ClubChoiceField(
+            clubs, label="Into the club", help_text="The club a new tournament belongs to (a restore stays in its own)."
+        )
         self.fields["replace"].queryset = directed
         self.fields["replace"].label_from_instance = lambda t: f"In place of {t}"
         limit = settings.SPADES_IMPORT_MAX_MB

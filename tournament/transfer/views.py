@@ -48,12 +48,15 @@ def export_json(request: HttpRequest, tournament_id: int) -> HttpResponse:
 @director_required
 @require_http_methods(["GET", "POST"])
 def import_json(request: HttpRequest) -> HttpResponse:
-    form = ImportForm(request.POST or None, request.FILES or None, directed=access.directed_tournaments(request.user))
+    form = ImportForm(
+        request.POST or None, request.FILES or None,
+        directed=access.directed_tournaments(request.user), clubs=access.directed_clubs(request.user),
+    )  # fmt: skip
     if request.method == "POST" and form.is_valid():
         replace = form.cleaned_data["replace"]
         try:
             data = parse(form.cleaned_data["file"].read())
-            tournament = import_tournament(data, by=request.user, replace=replace)
+            tournament = import_tournament(data, club=form.cleaned_data["club"], by=request.user, replace=replace)
         except ValidationError as error:
             form.add_error("file", error)
         else:

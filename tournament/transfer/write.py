@@ -19,12 +19,12 @@ from django.utils import timezone
 from tournament.locking import lock_tournament
 from tournament.models import (
     Clock,
+    Club,
     Dispute,
     Game,
     Hand,
     HandRevision,
     Match,
-    Membership,
     Payment,
     Payout,
     Player,
@@ -43,15 +43,22 @@ from tournament.models import (
 from tournament.transfer.restore import Plan, check
 
 
-def import_tournament(data: dict[str, Any], *, by: Any = None, replace: Tournament | None = None) -> Tournament:
-    """Import an export: as a new tournament with ``by`` as its director, or, with ``replace``,
-    in place of that tournament (same id, links and members; everything else as in the file).
-    Nothing is written unless all of it is valid (:class:`ValidationError` names the problem).
+def import_tournament(
+    data: dict[str, Any], *, club: Club | None = None, by: Any = None, replace: Tournament | None = None
+) -> Tournament:
+    """Import an export: as a new tournament of ``club`` (its roster links the players), or, with
+    ``replace``, in place of that tournament (same id, club and links; everything else as in the
+    file). ``by`` is who imports it. Nothing is written unless all of it is valid
+    (:class:`ValidationError` names the problem).
 
     Everything is checked and scored before the write transaction opens, so the transaction only
     deletes the old event (in place) and writes the rows."""
+    club = replace.club if replace is not None else club
+    if club is None:
+        raise ValidationError("Choose the club the tournament goes into.", code="no_club")
     plan = check(data, replace=replace)
-    if replace is None and Tournament.objects.filter(name=plan.tournament.name).exists():
+    plan.tournament.club = club
+    if replace is None and club.tournaments.filter(name=plan.tournament.name).exists():
         plan.tournament.name = restored_name(plan.tournament.name, timezone.localdate())
     try:
         with transaction.atomic():
@@ -73,8 +80,6 @@ def _write(plan: Plan, *, by: Any, replace: Tournament | None) -> Tournament:
     for model, rows in _rows(plan):
         model.objects.bulk_create(rows)  # each row links to rows written before it, now with their ids
     plan.format.import_settings(tournament=tournament, plan=plan)
-    if by is not None and not tournament.memberships.filter(user=by).exists():
-        Membership.objects.create(tournament=tournament, user=by, role=Membership.Role.DIRECTOR)
     return tournament
 
 
@@ -96,14 +101,15 @@ def _roster(plan: Plan) -> list[RosterPlayer]:
     keys = sorted({roster_key(name) for name in plan.roster_names})
     known: dict[str, RosterPlayer] = {}
     for start in range(0, len(keys), 500):
-        found = RosterPlayer.objects.filter(key__in=keys[start : start + 500]).annotate(last=Max("entries__id"))
+        found = RosterPlayer.objects.filter(club=plan.tournament.club, key__in=keys[start : start + 500])
+        found = found.annotate(last=Max("entries__id"))
         for person in found.order_by(F("last").desc(nulls_last=True), "id"):
             known.setdefault(person.key, person)
     new: dict[str, RosterPlayer] = {}
     for player, name in zip(plan.players, plan.roster_names, strict=True):
         key = roster_key(name)
         if key not in known and key not in new:
-            new[key] = RosterPlayer(name=" ".join(name.split()), key=key)
+            new[key] = RosterPlayer(club=plan.tournament.club, name=" ".join(name.split()), key=key)
         player.roster = known.get(key) or new[key]
     return list(new.values())
 
