@@ -119,7 +119,7 @@ def _tennessee() -> RuleSet:
 @_preset(
     "classic", "Classic partnership Spades (game to 500)",
     "tie", "failed_nil_tricks", "no_bag_penalty", "reneg", "misdeals", "first_dealer", "sit_out_credit", "movement",
-    "seating", "trick_leads", "misdeal_redeal", "no_passing",
+    "seating", "trick_leads", "misdeal_redeal", "no_passing", "player_bids",
 )  # fmt: skip
 def _classic() -> RuleSet:
     """The classic partnership rules: game to 500, the dealer bids first, nil 100, double nil
@@ -131,8 +131,10 @@ def _classic() -> RuleSet:
     reneg hands 3 tricks to the other side, the usual misdeals, the first dealer at random.
     A progressive evening's movement between tables, and a couple sitting out a round of it
     credited with the round's average side score, are our reading (the text has no such evening).
-    Also our reading: partners sit opposite, nobody may pass, a trick's winner leads to the
-    next, and a misdeal scores nothing and is dealt again."""
+    Also our reading: partners sit opposite, nobody may pass, a bid is 1 to 13 or nil (the text
+    bids "out of the total possible of thirteen" and names no lowest bid; a player expecting no
+    trick bids nil), a trick's winner leads to the next, and a misdeal scores nothing and is
+    dealt again."""
     return RuleSet(
         target_score=500,
         set_penalty="minus_bid",

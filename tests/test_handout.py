@@ -581,3 +581,8 @@ def test_001_two_player_game_the_first_card_is_seen_before_it_is_discarded():
     text = text_of("classic")
     assert "or discards it before looking at the next one, which they must keep." in text
     assert "unseen" not in text
+
+
+def test_001_a_bid_from_1_to_13_is_our_reading_as_under_000():
+    sentence = "Our reading: a bid is a number from 1 to 13, or nil: a promise to take no trick at all."
+    assert sentence in text_of("classic") and sentence in text_of("tennessee")
