@@ -415,7 +415,7 @@ def _scoring_table(rules: RuleSet, say: _Sayer) -> tuple[tuple[str, str], ...]:
     if rules.bag_limit is not None:
         rows.append((f"Every {rules.bag_limit} bags", f"−{rules.bag_penalty}"))
     if rules.has_reneg_penalty:
-        rows.append(("Reneg", _reneg_cell(rules)))
+        rows.append((say("reneg", "Reneg"), _reneg_cell(rules)))
     if rules.table_talk_tricks:
         rows.append(("Table talk", f"−{rules.table_talk_tricks} trick an incident"))
     return tuple(rows)
@@ -587,10 +587,10 @@ def _event(event: Event) -> tuple[str, ...]:
 
 def _two_players(rules: RuleSet) -> tuple[str, ...]:
     return (
-        "Two players, no partners, and no deal: the shuffled pack lies face down as a stock. Taking turns "
-        "(who starts alternates from hand to hand), a player takes the top card and either keeps it, then looks "
-        "at the next one and discards it face down, or discards it unseen and keeps the next one. When the stock "
-        "is gone each holds 13 cards; the discards are not used.",
+        "Two players, no partners, and no deal: the shuffled pack lies face down as a stock. Taking turns (who "
+        "starts alternates from hand to hand), a player takes the top card and either keeps it, then looks at the "
+        "next one and discards it face down, or discards it before looking at the next one, which they must keep. "
+        "When the stock is gone each holds 13 cards; the discards are not used.",
         f"A {rules.blind_nil_name} must be bid before drawing any card. Bidding, play and scoring are otherwise "
         "as above.",
     )

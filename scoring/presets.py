@@ -47,6 +47,7 @@ READING_FIELDS: dict[str, tuple[str, ...]] = {
     "tricks_kept": (),
     "misdeal_redeal": (),
     "no_passing": (),
+    "movement": (),
 }
 
 
@@ -85,7 +86,7 @@ def _preset(name: str, title: str, *readings: str) -> Callable[[Callable[[], Rul
 @_preset(
     "tennessee", "Tennessee house rules (game to 500)",
     "failed_nil_tricks", "two_nils", "no_bag_penalty", "reneg", "misdeals", "first_dealer", "sit_out_credit",
-    "player_bids", "seating", "trick_leads", "tricks_kept", "misdeal_redeal", "no_passing",
+    "movement", "player_bids", "seating", "trick_leads", "tricks_kept", "misdeal_redeal", "no_passing",
 )  # fmt: skip
 def _tennessee() -> RuleSet:
     """A state association's house rules: game to 500, a set side loses 10 a trick bid,
@@ -95,8 +96,8 @@ def _tennessee() -> RuleSet:
     clubs play: a failed nil's tricks count as overtricks for the side, two nils are scored
     each on its own, a reneg hands 3 tricks to the other side, the usual misdeals, the first
     dealer drawn at random.
-    A couple sitting out a round of a progressive evening is credited with the round's
-    average side score (our reading; the text has no such evening).
+    A progressive evening's movement between tables, and a couple sitting out a round of it
+    credited with the round's average side score, are our reading (the text has no such evening).
     Also our reading, as the game is usually played: partners sit opposite, nobody may pass,
     a bid is 1 to 13 or nil, a trick's winner leads to the next, each player keeps the tricks they win, and a
     misdeal scores nothing and is dealt again."""
@@ -117,8 +118,8 @@ def _tennessee() -> RuleSet:
 
 @_preset(
     "classic", "Classic partnership Spades (game to 500)",
-    "tie", "failed_nil_tricks", "no_bag_penalty", "reneg", "misdeals", "first_dealer", "sit_out_credit",
-    "seating", "trick_leads", "misdeal_redeal", "no_passing",
+    "tie", "failed_nil_tricks", "no_bag_penalty", "reneg", "misdeals", "first_dealer", "sit_out_credit", "movement",
+    "seating", "trick_leads", "misdeal_redeal", "no_passing", "player_bids",
 )  # fmt: skip
 def _classic() -> RuleSet:
     """The classic partnership rules: game to 500, the dealer bids first, nil 100, double nil
@@ -128,10 +129,12 @@ def _classic() -> RuleSet:
     nothing; it adds a two-player game. Silent in the text, our choice as most clubs play:
     equal scores past 500 play one more hand, a failed nil's tricks count as overtricks, a
     reneg hands 3 tricks to the other side, the usual misdeals, the first dealer at random.
-    A couple sitting out a round of a progressive evening is credited with the round's
-    average side score (our reading; the text has no such evening).
-    Also our reading: partners sit opposite, nobody may pass, a trick's winner leads to the
-    next, and a misdeal scores nothing and is dealt again."""
+    A progressive evening's movement between tables, and a couple sitting out a round of it
+    credited with the round's average side score, are our reading (the text has no such evening).
+    Also our reading: partners sit opposite, nobody may pass, a bid is 1 to 13 or nil (the text
+    bids "out of the total possible of thirteen" and names no lowest bid; a player expecting no
+    trick bids nil), a trick's winner leads to the next, and a misdeal scores nothing and is
+    dealt again."""
     return RuleSet(
         target_score=500,
         set_penalty="minus_bid",
@@ -157,7 +160,7 @@ def _classic() -> RuleSet:
     "friendly", "Friendly club tournament (game to 500)",
     "tie", "failed_nil_tricks", "two_nils", "first_dealer", "bidding_starts", "both_nil_exchange",
     "big_bid_overtricks", "spades_lead", "spades_broken", "player_contract", "bag_overflow", "bids_total",
-    "sit_out_credit",
+    "sit_out_credit", "movement",
 )  # fmt: skip
 def _friendly() -> RuleSet:
     """A club's friendly tournament: each player's own bid is scored on its own ("if a player makes
@@ -183,8 +186,8 @@ def _friendly() -> RuleSet:
     books and table talk's 1 book come off the offending player's own tricks, so that player
     alone must still make their bid. The flyer does not say whether the four bids must add up
     to 13: our reading, they need not.
-    A couple sitting out a round of a progressive evening is credited with the round's
-    average side score (our reading; the text has no such evening)."""
+    A progressive evening's movement between tables, and a couple sitting out a round of it
+    credited with the round's average side score, are our reading (the text has no such evening)."""
     return RuleSet(
         target_score=500,
         contract="player",
@@ -287,7 +290,7 @@ _LEAGUE_MISDEALS = ("table_talk_in_bidding", "no_face_cards", "no_spades", "wron
 @_preset(
     "league-300", "League game to 300 (30-minute matches, jokers deck)",
     "big_bid_penalty", "big_bid_overtricks", "bag_overflow", "misdeal_timing", "joker_ranks", "reneg_trick_points",
-    "player_bids", "failed_nil_tricks", "spades_broken", "bids_total", "tie", "sit_out_credit",
+    "player_bids", "failed_nil_tricks", "spades_broken", "bids_total", "tie", "sit_out_credit", "movement",
     "trick_leads", "tricks_kept", "misdeal_redeal", "no_passing",
 )  # fmt: skip
 def _league_300() -> RuleSet:
@@ -313,8 +316,8 @@ def _league_300() -> RuleSet:
     others before it. Silent in the text, our reading: the four bids need not add up to 13,
     and equal scores past the target (untimed) play one more hand, as the text says of a
     game tied when time runs out.
-    A couple sitting out a round of a progressive evening is credited with the round's
-    average side score (our reading; the text has no such evening).
+    A progressive evening's movement between tables, and a couple sitting out a round of it
+    credited with the round's average side score, are our reading (the text has no such evening).
     Also our reading: nobody may pass, a trick's winner leads to the next, each player keeps
     the tricks they win (a nil is made or failed on them), and a misdeal scores nothing and is
     dealt again."""
@@ -353,15 +356,15 @@ def _league_300() -> RuleSet:
     "championship-500", "League championship game to 500 (jokers deck)",
     "big_bid_penalty", "big_bid_overtricks", "bag_overflow", "misdeal_timing", "joker_ranks", "reneg_trick_points",
     "player_bids", "failed_nil_tricks", "spades_broken", "time_limit", "bids_total", "tie", "sit_out_credit",
-    "trick_leads", "tricks_kept", "misdeal_redeal", "no_passing",
+    "movement", "trick_leads", "tricks_kept", "misdeal_redeal", "no_passing",
 )  # fmt: skip
 def _championship_500() -> RuleSet:
     """The league's championship game: as the league game but to 500, with nil 100, blind
     nil 200, both nils 200, 10 for 200 (set: minus 200) and a bag limit of ten costing 100 (the count goes
     back to 0). Our reading: the 30-minute match limit does not apply, the championship game
     is played out.
-    A couple sitting out a round of a progressive evening is credited with the round's
-    average side score (our reading; the text has no such evening)."""
+    A progressive evening's movement between tables, and a couple sitting out a round of it
+    credited with the round's average side score, are our reading (the text has no such evening)."""
     return dataclasses.replace(
         PRESETS["league-300"].rules,
         target_score=500,

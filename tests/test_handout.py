@@ -124,6 +124,7 @@ READING_PHRASES = {
     "player_contract": "partners' extra tricks count together",
     "sit_out_credit": "sitting out a round is credited with",
     "tie_hand": "the extra hand that breaks a round tied",
+    "movement": "partners stay together all evening",
 }
 
 
@@ -276,7 +277,7 @@ def test_the_printed_handout_follows_the_tournaments_format_and_overrides():
     sections = part["sections"]
     text = " ".join(p for s in sections for p in s.paragraphs)
     assert "costs the offending side 2 tricks" in text and "Our reading: a reneg" not in text
-    assert "Partners stay together all evening" in text
+    assert "Our reading: partners stay together all evening" in text  # 001 has no evening of several tables
 
 
 @pytest.mark.parametrize(
@@ -548,3 +549,43 @@ def test_the_fixed_partner_movement_the_text_does_not_describe_is_our_reading():
         ranked == "Our reading: teams are ranked on their total points over all games, as players are when "
         "partners split."
     )
+
+
+# --- the handout re-read against the texts (issue 23, third reading) -----------------------------
+
+
+@pytest.mark.parametrize(("format", "preset"), [(f, p) for f in ("progressive_fixed", "progressive_split")
+                                                for p in ("tennessee", "classic", "friendly", "league-300",
+                                                          "championship-500")])  # fmt: skip
+def test_under_a_text_with_no_evening_of_several_tables_every_movement_sentence_is_our_reading(format, preset):
+    text = movement_text(format, preset)
+    assert text and all(sentence.startswith("Our reading: ") for sentence in text), text
+    assert "the text describes the rest of the movement" not in " ".join(text)
+
+
+@pytest.mark.parametrize("preset", ["progressive", "progressive-500"])
+def test_under_003_the_movement_it_describes_is_not_marked(preset):
+    assert movement_text("progressive_split", preset)[0].startswith("After each round the side with more points")
+    assert movement_text("progressive_fixed", preset)[0].startswith("Partners stay together all evening.")
+
+
+def _table_rows(name: str) -> list[str]:
+    preset = PRESETS[name]
+    return [label for section in handout(preset.rules, readings=preset.readings) for label, _ in section.table]
+
+
+@pytest.mark.parametrize("name", PRESETS)
+def test_the_scoring_tables_reneg_row_is_marked_where_the_reneg_is_our_reading(name):
+    reneg = [label for label in _table_rows(name) if label.lower().endswith("reneg")]
+    assert reneg == ["Our reading: reneg" if "reneg" in PRESETS[name].readings else "Reneg"]
+
+
+def test_001_two_player_game_the_first_card_is_seen_before_it_is_discarded():
+    text = text_of("classic")
+    assert "or discards it before looking at the next one, which they must keep." in text
+    assert "unseen" not in text
+
+
+def test_001_a_bid_from_1_to_13_is_our_reading_as_under_000():
+    sentence = "Our reading: a bid is a number from 1 to 13, or nil: a promise to take no trick at all."
+    assert sentence in text_of("classic") and sentence in text_of("tennessee")

@@ -991,6 +991,32 @@ def test_a_sides_penalty_without_its_player_is_refused_under_players_own_bids(cl
     assert not game.hands.exists()
 
 
+def test_under_players_own_bids_the_phones_preview_scores_each_bid_on_its_own(client, db):
+    game = _friendly_game()
+    values = {"north_bid": "3", "south_bid": "3", "east_bid": "2", "west_bid": "2",
+              "north_tricks": 5, "south_tricks": 1, "east_tricks": 4, "west_tricks": 3}  # fmt: skip
+    html = client.get(at(game, "preview"), {"number": 1, **values}).content.decode()
+    assert (
+        "One partner: bid 3, took 5: made, 3 × 10 = +30" in html and "The other: bid 3, took 1: set, scores 0" in html
+    )
+    assert "NS +32" in html and "EW +43" in html and not game.hands.exists()
+
+
+def test_under_players_own_bids_the_directors_form_asks_which_player_reneged(director_client, db):
+    game = _friendly_game()
+    url = reverse("director:game", args=[game.round.tournament_id, game.pk])
+    html = director_client.get(url).content.decode()
+    assert 'name="south_reneges"' in html and 'name="ns_reneges"' not in html
+    values = {"north_bid": "3", "south_bid": "3", "east_bid": "2", "west_bid": "2",
+              "north_tricks": 5, "south_tricks": 3, "east_tricks": 3, "west_tricks": 2}  # fmt: skip
+    hand_url = reverse("director:game_hand", args=[game.round.tournament_id, game.pk])
+    refused = director_client.post(hand_url, {"number": 1, **values, "ns_reneges": 1})
+    assert refused.status_code == 422 and not game.hands.exists()
+    assert director_client.post(hand_url, {"number": 1, **values, "south_reneges": 1}).status_code == 302
+    game.refresh_from_db()
+    assert (game.hands.get().south_reneges, game.ns_score) == (1, 32)  # South's 3 less 3 books: set, 0
+
+
 def test_tricks_past_13_are_refused_as_the_total_before_any_missing_count(client, game):
     values = {"north_bid": "3", "east_bid": "3", "south_bid": "3", "west_bid": "3",
               "north_tricks": 5, "east_tricks": 5, "south_tricks": 4}  # fmt: skip

@@ -543,6 +543,8 @@ def test_a_new_rule_set_for_the_final_is_confirmed_first_and_then_every_view_sho
         assert "200 to −40" in client.get(public, headers={"HX-Request": "true"}).content.decode()
     phone = client.get(reverse("table:page", args=[game.table.token])).content.decode()
     assert "200" in phone and "120" not in phone
+    header = director_client.get(reverse("director:game", args=[tournament.pk, game.pk])).content.decode()
+    assert "(200)" in header and "(120)" not in header  # the director's game header
     preview = reverse("table:preview", args=[game.table.token, game.round.number])
     assert "NS +200" in client.get(preview, {"number": 2, **hand()}).content.decode()
 

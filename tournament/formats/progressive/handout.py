@@ -4,9 +4,10 @@ set, for the rule handout and under the standings.
 
 Rule text 003 describes the movement for couples who split after every round; what it says of
 teams who stay together is only that the winning team moves on, so the rest of a fixed-partner
-movement is marked "Our reading:". What a sitter-out scores and what the extra hand of a tied
-round counts for are the preset's readings (topics ``sit_out_credit`` and ``tie_hand``) unless
-the tournament set them itself.
+movement is marked "Our reading:". The other texts describe no evening of several tables, so
+under their presets (topic ``movement``) the whole movement is marked. What a sitter-out scores
+and what the extra hand of a tied round counts for are the preset's readings (topics
+``sit_out_credit`` and ``tie_hand``) unless the tournament set them itself.
 """
 
 from __future__ import annotations
@@ -18,25 +19,41 @@ from tournament.formats.progressive import movement
 from tournament.models import Tournament
 from tournament.standings.ranking import CREDIT_WORDS
 
-MOVES = {
-    movement.SPLIT: (
-        "After each round the side with more points at each table moves up one table (table 2's winners "
-        "to table 1, and so on); the winners at table 1 stay. The losers at table 1 go to the last table. "
-        "Partners split: each newcomer partners one of the two players already there. With an odd number "
-        "of couples, table 1's losers sit out a round and come back at the last table. Each player is "
-        "credited with their side's score for the round; the highest total wins.",
-        OUR_READING + "of the two ways the newcomers can split, the one is seated whose partners have not "
-        "played together yet this evening; failing that, the one repeating fewer partnerships.",
-    ),
-    movement.FIXED: (
-        "Partners stay together all evening. After each game the winning team moves up one table (table 2's "
-        "winners to table 1, and so on).",
-        OUR_READING + "the text describes the rest of the movement for couples who split; teams who stay "
-        "together move the same way: the winners at table 1 stay, the losers at table 1 go to the last table, "
-        "and with an odd number of teams table 1's losers sit out a round and come back at the last table.",
-        OUR_READING + "teams are ranked on their total points over all games, as players are when partners split.",
-    ),
-}
+SPLIT_MOVES = (
+    "After each round the side with more points at each table moves up one table (table 2's winners "
+    "to table 1, and so on); the winners at table 1 stay. The losers at table 1 go to the last table. "
+    "Partners split: each newcomer partners one of the two players already there. With an odd number "
+    "of couples, table 1's losers sit out a round and come back at the last table. Each player is "
+    "credited with their side's score for the round; the highest total wins."
+)
+SPLIT_PAIRING = (
+    OUR_READING + "of the two ways the newcomers can split, the one is seated whose partners have not "
+    "played together yet this evening; failing that, the one repeating fewer partnerships."
+)
+FIXED_MOVES = (
+    "Partners stay together all evening. After each game the winning team moves up one table (table 2's "
+    "winners to table 1, and so on)."
+)
+FIXED_REST = (
+    "the winners at table 1 stay, the losers at table 1 go to the last table, and with an odd number of "
+    "teams table 1's losers sit out a round and come back at the last table."
+)
+FIXED_RANKING = (
+    OUR_READING + "teams are ranked on their total points over all games, as players are when partners split."
+)
+
+
+def moves(key: str, readings: frozenset[str]) -> tuple[str, ...]:
+    """How players move between tables, run as ``key`` (split or fixed), marked as the preset's
+    ``readings`` say: under a text with no evening of several tables (topic ``movement``), every
+    sentence is our reading."""
+    if key == movement.SPLIT:
+        return marked("movement", SPLIT_MOVES, readings), SPLIT_PAIRING
+    told = "" if "movement" in readings else (
+        "the text describes the rest of the movement for couples who split; teams who stay together move the "
+        "same way: "
+    )  # fmt: skip
+    return marked("movement", FIXED_MOVES, readings), OUR_READING + told + FIXED_REST, FIXED_RANKING
 
 
 def sit_out_sentence(rules: RuleSet, *, split: bool) -> str:
@@ -63,7 +80,7 @@ def handout_section(tournament: Tournament, *, key: str) -> Section:
     """The handout's "Moving between tables" for ``tournament``, run as ``key`` (split or fixed)."""
     rules, split = tournament.rules, key == movement.SPLIT
     readings = readings_of(tournament.preset, tournament.rule_overrides)
-    paragraphs = [*MOVES[key], marked("sit_out_credit", sit_out_sentence(rules, split=split), readings)]
+    paragraphs = [*moves(key, readings), marked("sit_out_credit", sit_out_sentence(rules, split=split), readings)]
     if tie := tie_hand_sentence(rules, split=split):
         paragraphs.append(marked("tie_hand", tie, readings))
     return Section("Moving between tables", tuple(paragraphs))
