@@ -22,7 +22,7 @@ from scoring import InvalidHand
 from tournament.formats.knockout.reports import place_rows
 from tournament.formats.league.standings import championship_places, league_standings
 from tournament.formats.registry import format_of
-from tournament.models import Game, Hand, Match, Payment, Payout, Tournament
+from tournament.models import Club, Game, Hand, Match, Payment, Payout, Player, RosterPlayer, Tournament
 from tournament.money.ledger import fees_due, ledger
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -420,3 +420,48 @@ def test_a_misdeal_numbered_as_a_hand_of_its_own_becomes_a_deal_of_the_hand_deal
     assert [(h.number, h.misdeal) for h in old] == [(1, ""), (2, "no_spades"), (3, ""), (4, "no_spades"),
                                                      (5, "no_spades"), (6, "")]  # fmt: skip
     assert apps.get_model("tournament", "Game").objects.get(pk=game.pk).time_up_hand == 4
+
+
+def test_several_directors_events_move_into_clubs_with_their_people_and_roster():
+    """Issue 25: each event into the club of its earliest director, else the first superuser's; each
+    member keeps their highest role in the club; each roster person copied into every club whose
+    events they played, each event linking its own club's copy; and back again."""
+    apps = _migrate(("tournament", "0017_prize_name"))
+    old = {m: apps.get_model("tournament", m) for m in ("Tournament", "Membership", "Team", "Player", "RosterPlayer")}
+    users = apps.get_model("auth", "User").objects
+    users.create(username="root", is_superuser=True, is_staff=True)
+    alice, bob, carol = (users.create(username=name, is_staff=True) for name in ("alice", "bob", "carol"))
+    events = {name: old["Tournament"].objects.create(name=name, preset="progressive") for name in "ABCD"}
+    for event, user, role in [("A", bob, "assistant"), ("A", alice, "director"), ("B", bob, "director"),
+                              ("B", carol, "assistant"), ("C", alice, "director"), ("C", carol, "director"),
+                              ("C", bob, "assistant"), ("D", carol, "assistant")]:  # fmt: skip
+        old["Membership"].objects.create(tournament=events[event], user=user, role=role)
+    ada = old["RosterPlayer"].objects.create(name="Ada", key="ada")
+    zed = old["RosterPlayer"].objects.create(name="Zed", key="zed")
+    for event in "ABC":
+        team = old["Team"].objects.create(tournament=events[event], number=1)
+        old["Player"].objects.create(team=team, name="Ada", roster=ada)
+
+    _migrate_to_the_latest()
+    club_of = {t.name: t.club.name for t in Tournament.objects.select_related("club")}
+    assert club_of == {"A": "alice's club", "B": "bob's club", "C": "alice's club", "D": "root's club"}
+    members = {
+        club.name: sorted((m.user.username, m.role) for m in club.members.select_related("user"))
+        for club in Club.objects.all()
+    }
+    assert members == {
+        "alice's club": [("alice", "owner"), ("bob", "assistant"), ("carol", "director")],
+        "bob's club": [("bob", "owner"), ("carol", "assistant")],
+        "root's club": [("carol", "assistant"), ("root", "owner")],
+    }
+    assert sorted(RosterPlayer.objects.values_list("club__name", "name")) == [
+        ("alice's club", "Ada"), ("bob's club", "Ada"), ("root's club", "Zed"),
+    ]  # fmt: skip
+    for player in Player.objects.select_related("roster", "team__tournament"):
+        assert player.roster.club_id == player.team.tournament.club_id  # each event links its own club's Ada
+    assert RosterPlayer.objects.filter(pk=zed.pk, club__name="root's club").exists()
+
+    apps = _migrate(("tournament", "0017_prize_name"))  # and back: members of each of their club's events
+    back = apps.get_model("tournament", "Membership").objects.values_list("tournament__name", "user__username", "role")
+    assert ("C", "bob", "assistant") in set(back) and ("A", "carol", "director") in set(back)
+    assert ("D", "root", "director") in set(back)
