@@ -40,6 +40,7 @@ check: install
 # The venue load comes last: it exits 1 when a national evening misses a target (p95, errors).
 bench: install
 	$(PY) bench/scoring_speed.py
+	$(PY) bench/swiss_pairing.py
 	$(PY) bench/tournament_scale.py
 	$(DEV) $(PY) bench/table_load.py
 	$(DEV) $(PY) bench/print_speed.py
