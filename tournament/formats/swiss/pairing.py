@@ -89,14 +89,19 @@ def pair_round(
         if not matcher.alive[vertex]:
             continue  # already taken as a lower-ranked partner
         candidates = bye_order if vertex == count else range(vertex + 1, count)
+        partners = None  # once the nearest candidate fails: the only ones that can fit
         for candidate in candidates:
-            if not matcher.alive[candidate]:
+            if not matcher.alive[candidate] or (partners is not None and candidate not in partners):
                 continue
             rematch = candidate in forbidden[vertex] if vertex < count else False
             if rematch and budget == 0:
                 continue
             if matcher.fix(vertex, candidate, budget - rematch):
                 break  # some candidate always fits: the budget counted the fewest rematches
+            if budget == 0:
+                # One search then rules out every candidate that cannot fit, so a team that must
+                # reach far down the ranking costs one search, not one a candidate passed over.
+                partners = matcher.partners_in_a_perfect_matching(vertex)
         budget -= rematch
         rematches += rematch
         if vertex == count:
@@ -162,6 +167,20 @@ class _Matcher:
         self.remaining += 2
         return False
 
+    def partners_in_a_perfect_matching(self, vertex: int) -> set[int]:
+        """With the matching perfect on the live vertices: the vertices ``vertex`` can be paired
+        with so that the rest still has a perfect matching. Those are the vertices that some
+        maximum matching of the live graph less ``vertex`` leaves out: the outer vertices of
+        Edmonds' search from its mate, the one vertex left free (Gallai–Edmonds)."""
+        saved = list(self.mate)
+        mate = self.mate[vertex]
+        self.alive[vertex] = False
+        self.mate[vertex] = self.mate[mate] = -1
+        outer = self._augment_through_blossoms(mate)  # the only free vertex: it cannot augment
+        self.alive[vertex] = True
+        self.mate = saved
+        return set(outer or ())
+
     def _join(self, one: int, other: int) -> None:
         self.mate[one], self.mate[other] = other, one
         self.size += 1
@@ -212,9 +231,10 @@ class _Matcher:
                     return True
         return False
 
-    def _augment_through_blossoms(self, root: int) -> None:
+    def _augment_through_blossoms(self, root: int) -> list[int] | None:
         """Edmonds' search from the free vertex ``root`` among the live vertices, shrinking odd
-        cycles (blossoms) to their base; augments along the path if it finds one."""
+        cycles (blossoms) to their base; augments along the path if it finds one (and returns
+        None), else returns the outer vertices: those an even alternating path reaches."""
         mate, alive, neighbours = self.mate, self.alive, self.neighbours
         parent = [-1] * self.vertices
         base = list(range(self.vertices))
@@ -266,10 +286,11 @@ class _Matcher:
                     parent[other] = vertex
                     if mate[other] == -1:
                         self._flip(root, other, parent)
-                        return
+                        return None
                     tree += (other, mate[other])
                     queued[mate[other]] = True
                     queue.append(mate[other])
+        return queue
 
     def _flip(self, root: int, end: int, parent: list[int]) -> None:
         self.free -= {root, end}
