@@ -176,6 +176,19 @@ def test_round_one_pairs_first_with_second_third_with_fourth_and_the_last_has_th
     assert result.rematches == 0
 
 
+@pytest.mark.parametrize(("teams", "pool"), [(12, 5), (20, 9), (64, 9), (256, 9), (256, 101)])
+def test_a_pool_that_met_only_each_other_takes_partners_from_just_above_it(teams, pool):
+    """The ``pool`` lowest-ranked teams have all met each other: greedy Monrad would reach a dead
+    end at the bottom. The teams above them pair 1–2, 3–4, … only while enough of them stay
+    free to take the pool, then each takes the best-ranked pool team left."""
+    ranked = [1000 + 7 * rank for rank in range(teams)]
+    above, below = ranked[: teams - pool], ranked[teams - pool :]
+    met = [frozenset((one, other)) for one, other in combinations(below, 2)]
+    top = len(above) - pool
+    expected = list(zip(above[0:top:2], above[1:top:2], strict=True)) + list(zip(above[top:], below, strict=True))
+    assert pair_round(ranked, met) == RoundPairing(pairs=tuple(expected), bye=None, rematches=0)
+
+
 def test_the_same_round_pairs_the_same_way_however_its_history_is_given():
     rng = random.Random(26)
     for ranked, met, had_bye, result in play(15, 6, rng):
