@@ -188,8 +188,8 @@ def test_score_sheet_html_carries_each_tables_qr_code(running_round, settings):
     url = f"http://10.0.0.5:8000/table/{game.table.token}/"
     assert sheets[1]["url"] == url
     page = PdfReader(io.BytesIO(render_pdf(document.template, document.contexts[0]))).pages[1]
-    printed = [qr_modules(image.image) for image in page.images]  # (the pages share one list of images)
-    assert len(printed) == 4 and [list(row) for row in segno.make(url, error="m").matrix] in printed
+    (printed,) = [qr_modules(image.image) for image in page.images]
+    assert printed == [list(row) for row in segno.make(url, error="m").matrix]
 
 
 def qr_modules(image: Image.Image) -> list[list[bool]]:
@@ -261,8 +261,9 @@ def test_every_score_sheet_has_the_grid_drawn_once_under_it(finished_round, tour
     for page, text in zip(pages, pages_text(data), strict=True):
         assert (round(float(page.mediabox.width)), round(float(page.mediabox.height))) == size
         assert "N bid S bid N took S took Points Bags Total" in text and "Disputes" in text
-    backgrounds = {page["/Contents"][1].idnum for page in pages}  # [save, background, restore, the page's own]
-    assert len(backgrounds) == 1
+    forms = [[xobject.idnum for xobject in page["/Resources"]["/XObject"].values()
+              if xobject["/Subtype"] == "/Form"] for page in pages]  # fmt: skip
+    assert all(len(form) == 1 for form in forms) and len({form[0] for form in forms}) == 1  # one, kept once
 
 
 def test_score_sheets_in_several_chunks_number_their_pages_through(tournament):
@@ -321,30 +322,50 @@ def test_a_drawn_sheet_puts_its_text_where_the_laid_out_sheet_has_it(db, monkeyp
         assert found[text] == pytest.approx(expected[text], abs=0.6), text  # within 0.2 mm
 
 
-def test_a_name_the_drawing_cannot_set_is_laid_out_by_weasyprint(running_round, tournament):
+@pytest.mark.parametrize("name", ["Zoe\u0308 Quinn", "Quinn \u0633\u0627\u0631\u0629", "Quinn \u05e9\u05e8\u05d4"])
+def test_a_name_the_drawing_cannot_set_is_laid_out_by_weasyprint(running_round, tournament, name):
     ada = tournament.teams.get(number=1).players.get(name="Ada")
-    substitute_player(player=ada, substitute="Zoe\u0308 Quinn", from_round=1)  # a combining mark
+    substitute_player(player=ada, substitute=name, from_round=1)  # a combining mark, Arabic, Hebrew
     document = score_sheets(running_round)
     assert [sheet["table"] for sheet in document.contexts[0]["laid_out"]] == [1]
     assert [page["n"] for page in document.contexts[0]["overlay"]["pages"]] == [2, 3, 4]
-    pages = pages_text(produce(tournament, document))
+    data = produce(tournament, document)
+    pages = pages_text(data)
     assert len(pages) == 4 and "Table 1" in pages[0] and "Quinn" in pages[0] and "Table 2" in pages[1]
+    assert "N bid S bid N took" in pages[0]  # the laid-out page has its background under it too
 
 
-def test_an_embedded_font_keeps_the_outlines_of_its_glyphs_and_their_parts_only():
-    face = draw.font()
-    used = {face.glyphs[c] for c in "Aé"}  # é is made of e and an accent
-    font = TTFont(io.BytesIO(draw._subset(face.path, {0, *used})))
-    glyphs = font.getGlyphSet()
-    drawn = {gid for gid, name in enumerate(font.getGlyphOrder()) if _has_outline(glyphs, name)}
-    assert used <= drawn and face.glyphs["e"] in drawn and face.glyphs["B"] not in drawn
-    assert len(font.getGlyphOrder()) == len(face.advances)  # the ids the pages use are kept
+def test_a_drawn_sheet_embeds_only_the_glyphs_it_uses_and_its_text_can_be_copied(db):
+    tournament = make_tournament(couples=2, preset="friendly", split=False)
+    game = start_play(tournament=tournament).games.get()
+    start_round(round_=game.round)
+    substitute_player(player=tournament.teams.get(number=1).players.get(name="Ada"), substitute="José Muñoz",
+                      from_round=1)  # fmt: skip
+    document = score_sheets(game.round)
+    assert document.contexts[0]["overlay"] and not document.contexts[0]["laid_out"]  # drawn, not laid out
+    data = produce(tournament, document)
+    assert "José Muñoz" in pages_text(data)[0]
+    fonts = {str(font["/BaseFont"]): font for font in _fonts(PdfReader(io.BytesIO(data)).pages[0])}
+    drawn = fonts[next(name for name in fonts if name.endswith("+DejaVuSans") and "/FontFile2" in
+                       fonts[name]["/FontDescriptor"])]  # fmt: skip
+    embedded = TTFont(io.BytesIO(drawn["/FontDescriptor"]["/FontFile2"].get_data()))
+    whole = TTFont(draw.finders.find(draw.FONT_FILES["regular"]))
+    glyphs = embedded.getGlyphSet()
+    outlined = [name for name in embedded.getGlyphOrder() if _has_outline(glyphs, name)]
+    assert 20 < len(outlined) < len(whole.getGlyphOrder()) / 4  # the page's letters, not the font's
 
 
 def _has_outline(glyphs, name) -> bool:
     pen = BoundsPen(glyphs)
     glyphs[name].draw(pen)
     return pen.bounds is not None
+
+
+def _fonts(page) -> list:
+    """The fonts the page draws with, its own and its background's."""
+    resources = [page["/Resources"], *(x["/Resources"] for x in page["/Resources"]["/XObject"].values()
+                                       if x["/Subtype"] == "/Form")]  # fmt: skip
+    return [font.get_object() for r in resources for font in r.get("/Font", {}).values()]
 
 
 def test_a_substitute_is_named_on_the_sheet_and_gets_the_slip(running_round, tournament):
