@@ -223,16 +223,20 @@ class _Page:
             path = self.canvas.beginPath()
             path.rect(slot[0] + x, self.height - slot[1] - y - height, width, height)
             self.canvas.clipPath(path, stroke=0, fill=0)
-        lines = self.canvas.beginText()
-        lines.setFont(face.name, style.size)
-        lines.setFillColor(color(style.color))
+        runs = []
         for x, content in placed:
             x = slot[0] + x * PT
             if style.align != "left":
                 x -= face.width(content, style.size, kern=style.kern) * PT / (2 if style.align == "center" else 1)
-            for offset, run in face.runs(content, style.size, kern=style.kern):
-                lines.setTextOrigin(x + offset, baseline)
-                lines.textOut(run)
+            runs += [(x + offset, run) for offset, run in face.runs(content, style.size, kern=style.kern)]
+        # Started at its first run, not at the page's corner: a reader copying the text would take
+        # a move from the corner for a new line.
+        lines = self.canvas.beginText(runs[0][0], baseline)
+        lines.setFont(face.name, style.size)
+        lines.setFillColor(color(style.color))
+        for x, run in runs:
+            lines.setTextOrigin(x, baseline)
+            lines.textOut(run)
         self.canvas.drawText(lines)
         self.canvas.restoreState()
 
