@@ -9,6 +9,7 @@ from decimal import Decimal
 
 import pytest
 import segno
+from django.contrib.staticfiles import finders
 from django.urls import reverse
 from fontTools.pens.boundsPen import BoundsPen
 from fontTools.ttLib import TTFont
@@ -274,6 +275,24 @@ def test_score_sheets_in_several_chunks_number_their_pages_through(tournament):
     assert last["folio"] == "page 15 of 15" and last["table"] == 15
 
 
+def test_chunks_joined_into_one_pdf_give_different_fonts_different_names(db):
+    tournament = make_tournament(couples=30, split=False)
+    round_ = start_play(tournament=tournament)
+    player = round_.seatings.filter(table__number=15).first().player
+    substitute_player(player=player, substitute="Øyvind Ærø", from_round=1)  # letters only the second chunk has
+    document = score_sheets(round_)
+    assert len(document.contexts) == 2 and not any(context["laid_out"] for context in document.contexts)
+    data = produce(tournament, document)
+    assert "Øyvind Ærø" in pages_text(data)[-1]
+    files: dict[str, set[bytes]] = {}
+    for page in PdfReader(io.BytesIO(data)).pages:
+        for font in page["/Resources"]["/Font"].values():
+            font = font.get_object()
+            files.setdefault(str(font["/BaseFont"]), set()).add(font["/FontDescriptor"]["/FontFile2"].get_data())
+    assert all(len(contents) == 1 for contents in files.values())  # a name, one font
+    assert len([name for name in files if name.endswith("+DejaVuSans")]) == 2  # each chunk's own
+
+
 @pytest.mark.parametrize(("pages", "chunks"), [(1, 1), (12, 1), (13, 2), (200, 2), (201, 3), (1000, 10)])
 def test_a_large_document_is_cut_into_chunks_of_at_most_a_hundred_pages(pages, chunks):
     size = chunk_size(pages)
@@ -345,11 +364,10 @@ def test_a_drawn_sheet_embeds_only_the_glyphs_it_uses_and_its_text_can_be_copied
     assert document.contexts[0]["overlay"] and not document.contexts[0]["laid_out"]  # drawn, not laid out
     data = produce(tournament, document)
     assert "José Muñoz" in pages_text(data)[0]
-    fonts = {str(font["/BaseFont"]): font for font in _fonts(PdfReader(io.BytesIO(data)).pages[0])}
-    drawn = fonts[next(name for name in fonts if name.endswith("+DejaVuSans") and "/FontFile2" in
-                       fonts[name]["/FontDescriptor"])]  # fmt: skip
+    fonts = [font.get_object() for font in PdfReader(io.BytesIO(data)).pages[0]["/Resources"]["/Font"].values()]
+    (drawn,) = [font for font in fonts if str(font["/BaseFont"]).endswith("+DejaVuSans")]  # the page's own text
     embedded = TTFont(io.BytesIO(drawn["/FontDescriptor"]["/FontFile2"].get_data()))
-    whole = TTFont(draw.finders.find(draw.FONT_FILES["regular"]))
+    whole = TTFont(finders.find(draw.FONT_FILES["regular"]))
     glyphs = embedded.getGlyphSet()
     outlined = [name for name in embedded.getGlyphOrder() if _has_outline(glyphs, name)]
     assert 20 < len(outlined) < len(whole.getGlyphOrder()) / 4  # the page's letters, not the font's
@@ -359,13 +377,6 @@ def _has_outline(glyphs, name) -> bool:
     pen = BoundsPen(glyphs)
     glyphs[name].draw(pen)
     return pen.bounds is not None
-
-
-def _fonts(page) -> list:
-    """The fonts the page draws with, its own and its background's."""
-    resources = [page["/Resources"], *(x["/Resources"] for x in page["/Resources"]["/XObject"].values()
-                                       if x["/Subtype"] == "/Form")]  # fmt: skip
-    return [font.get_object() for r in resources for font in r.get("/Font", {}).values()]
 
 
 def test_a_substitute_is_named_on_the_sheet_and_gets_the_slip(running_round, tournament):
@@ -505,7 +516,7 @@ def test_a_large_batch_renders_in_the_background_and_reports_progress(client, dj
         if job.status != PrintJob.Status.RUNNING:
             break
         time.sleep(0.1)
-    assert job.status == PrintJob.Status.DONE and job.chunks_done == job.chunks_total == 2  # one a worker
+    assert job.status == PrintJob.Status.DONE and job.chunks_done == job.chunks_total == 2  # progress moved
     finished = client.get(status, HTTP_HX_REQUEST="true")
     assert finished["HX-Redirect"].endswith(f"/print/jobs/{job.pk}/pdf/")
     assert len(pages_text(client.get(finished["HX-Redirect"]).content)) == len(round_.games.all())
