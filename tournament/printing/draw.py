@@ -206,12 +206,17 @@ def draw_pages(pages: Sequence[tuple[tuple[float, float], Sequence[list[Any]], S
 
 @dataclass
 class _Page:
+    """A page being drawn on ``canvas``: a method for each kind of item, taking the item's slot
+    and the item's own values."""
+
     canvas: Any
     height: float  # points
     styles: dict[str, Style]
 
     def text(self, slot: tuple[float, float], y: float, line: float, style_name: str,
              placed: list[tuple[float, str]]) -> None:  # fmt: skip
+        if not placed:
+            return
         style = self.styles[style_name]
         face = font(style.font)
         strut = style.strut or style.size
