@@ -9,6 +9,7 @@ from decimal import Decimal
 
 import pytest
 import segno
+from django.contrib.staticfiles import finders
 from django.urls import reverse
 from fontTools.pens.boundsPen import BoundsPen
 from fontTools.ttLib import TTFont
@@ -188,8 +189,8 @@ def test_score_sheet_html_carries_each_tables_qr_code(running_round, settings):
     url = f"http://10.0.0.5:8000/table/{game.table.token}/"
     assert sheets[1]["url"] == url
     page = PdfReader(io.BytesIO(render_pdf(document.template, document.contexts[0]))).pages[1]
-    printed = [qr_modules(image.image) for image in page.images]  # (the pages share one list of images)
-    assert len(printed) == 4 and [list(row) for row in segno.make(url, error="m").matrix] in printed
+    (printed,) = [qr_modules(image.image) for image in page.images]
+    assert printed == [list(row) for row in segno.make(url, error="m").matrix]
 
 
 def qr_modules(image: Image.Image) -> list[list[bool]]:
@@ -261,8 +262,9 @@ def test_every_score_sheet_has_the_grid_drawn_once_under_it(finished_round, tour
     for page, text in zip(pages, pages_text(data), strict=True):
         assert (round(float(page.mediabox.width)), round(float(page.mediabox.height))) == size
         assert "N bid S bid N took S took Points Bags Total" in text and "Disputes" in text
-    backgrounds = {page["/Contents"][1].idnum for page in pages}  # [save, background, restore, the page's own]
-    assert len(backgrounds) == 1
+    forms = [[xobject.idnum for xobject in page["/Resources"]["/XObject"].values()
+              if xobject["/Subtype"] == "/Form"] for page in pages]  # fmt: skip
+    assert all(len(form) == 1 for form in forms) and len({form[0] for form in forms}) == 1  # one, kept once
 
 
 def test_score_sheets_in_several_chunks_number_their_pages_through(tournament):
@@ -271,6 +273,24 @@ def test_score_sheets_in_several_chunks_number_their_pages_through(tournament):
     assert len(document.contexts) == 2
     last = document.contexts[-1]["sheets"][-1]
     assert last["folio"] == "page 15 of 15" and last["table"] == 15
+
+
+def test_chunks_joined_into_one_pdf_give_different_fonts_different_names(db):
+    tournament = make_tournament(couples=30, split=False)
+    round_ = start_play(tournament=tournament)
+    player = round_.seatings.filter(table__number=15).first().player
+    substitute_player(player=player, substitute="Øyvind Ærø", from_round=1)  # letters only the second chunk has
+    document = score_sheets(round_)
+    assert len(document.contexts) == 2 and not any(context["laid_out"] for context in document.contexts)
+    data = produce(tournament, document)
+    assert "Øyvind Ærø" in pages_text(data)[-1]
+    files: dict[str, set[bytes]] = {}
+    for page in PdfReader(io.BytesIO(data)).pages:
+        for font in page["/Resources"]["/Font"].values():
+            font = font.get_object()
+            files.setdefault(str(font["/BaseFont"]), set()).add(font["/FontDescriptor"]["/FontFile2"].get_data())
+    assert all(len(contents) == 1 for contents in files.values())  # a name, one font
+    assert len([name for name in files if name.endswith("+DejaVuSans")]) == 2  # each chunk's own
 
 
 @pytest.mark.parametrize(("pages", "chunks"), [(1, 1), (12, 1), (13, 2), (200, 2), (201, 3), (1000, 10)])
@@ -321,24 +341,36 @@ def test_a_drawn_sheet_puts_its_text_where_the_laid_out_sheet_has_it(db, monkeyp
         assert found[text] == pytest.approx(expected[text], abs=0.6), text  # within 0.2 mm
 
 
-def test_a_name_the_drawing_cannot_set_is_laid_out_by_weasyprint(running_round, tournament):
+@pytest.mark.parametrize("name", ["Zoe\u0308 Quinn", "Quinn \u0633\u0627\u0631\u0629", "Quinn \u05e9\u05e8\u05d4"])
+def test_a_name_the_drawing_cannot_set_is_laid_out_by_weasyprint(running_round, tournament, name):
     ada = tournament.teams.get(number=1).players.get(name="Ada")
-    substitute_player(player=ada, substitute="Zoe\u0308 Quinn", from_round=1)  # a combining mark
+    substitute_player(player=ada, substitute=name, from_round=1)  # a combining mark, Arabic, Hebrew
     document = score_sheets(running_round)
     assert [sheet["table"] for sheet in document.contexts[0]["laid_out"]] == [1]
     assert [page["n"] for page in document.contexts[0]["overlay"]["pages"]] == [2, 3, 4]
-    pages = pages_text(produce(tournament, document))
+    data = produce(tournament, document)
+    pages = pages_text(data)
     assert len(pages) == 4 and "Table 1" in pages[0] and "Quinn" in pages[0] and "Table 2" in pages[1]
+    assert "N bid S bid N took" in pages[0]  # the laid-out page has its background under it too
 
 
-def test_an_embedded_font_keeps_the_outlines_of_its_glyphs_and_their_parts_only():
-    face = draw.font()
-    used = {face.glyphs[c] for c in "Aé"}  # é is made of e and an accent
-    font = TTFont(io.BytesIO(draw._subset(face.path, {0, *used})))
-    glyphs = font.getGlyphSet()
-    drawn = {gid for gid, name in enumerate(font.getGlyphOrder()) if _has_outline(glyphs, name)}
-    assert used <= drawn and face.glyphs["e"] in drawn and face.glyphs["B"] not in drawn
-    assert len(font.getGlyphOrder()) == len(face.advances)  # the ids the pages use are kept
+def test_a_drawn_sheet_embeds_only_the_glyphs_it_uses_and_its_text_can_be_copied(db):
+    tournament = make_tournament(couples=2, preset="friendly", split=False)
+    game = start_play(tournament=tournament).games.get()
+    start_round(round_=game.round)
+    substitute_player(player=tournament.teams.get(number=1).players.get(name="Ada"), substitute="José Muñoz",
+                      from_round=1)  # fmt: skip
+    document = score_sheets(game.round)
+    assert document.contexts[0]["overlay"] and not document.contexts[0]["laid_out"]  # drawn, not laid out
+    data = produce(tournament, document)
+    assert "José Muñoz" in pages_text(data)[0]
+    fonts = [font.get_object() for font in PdfReader(io.BytesIO(data)).pages[0]["/Resources"]["/Font"].values()]
+    (drawn,) = [font for font in fonts if str(font["/BaseFont"]).endswith("+DejaVuSans")]  # the page's own text
+    embedded = TTFont(io.BytesIO(drawn["/FontDescriptor"]["/FontFile2"].get_data()))
+    whole = TTFont(finders.find(draw.FONT_FILES["regular"]))
+    glyphs = embedded.getGlyphSet()
+    outlined = [name for name in embedded.getGlyphOrder() if _has_outline(glyphs, name)]
+    assert 20 < len(outlined) < len(whole.getGlyphOrder()) / 4  # the page's letters, not the font's
 
 
 def _has_outline(glyphs, name) -> bool:
@@ -484,7 +516,7 @@ def test_a_large_batch_renders_in_the_background_and_reports_progress(client, dj
         if job.status != PrintJob.Status.RUNNING:
             break
         time.sleep(0.1)
-    assert job.status == PrintJob.Status.DONE and job.chunks_done == job.chunks_total == 2  # one a worker
+    assert job.status == PrintJob.Status.DONE and job.chunks_done == job.chunks_total == 2  # progress moved
     finished = client.get(status, HTTP_HX_REQUEST="true")
     assert finished["HX-Redirect"].endswith(f"/print/jobs/{job.pk}/pdf/")
     assert len(pages_text(client.get(finished["HX-Redirect"]).content)) == len(round_.games.all())

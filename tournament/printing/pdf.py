@@ -1,38 +1,33 @@
-"""PDF rendering with WeasyPrint. Every PDF comes from :func:`html_to_pdf`.
+"""PDF rendering: WeasyPrint lays out HTML, ReportLab draws what needs no layout, pikepdf puts
+them together. Every PDF comes from :func:`html_to_pdf`.
 
 ``render_pdf(template_name, context)`` is the whole path for one document. The print jobs of
 :mod:`tournament.printing` split it in two so they can hash the HTML first (to serve an unchanged
 document again): :func:`render_html_chunks`, then :func:`pdf_from_chunks`, which converts a large
-batch (a round's score sheets for 100 tables) in a pool of worker processes, one per core, and
-joins the parts: WeasyPrint's layout is single-threaded.
+batch (a round's score sheets for 100 tables) a chunk at a time, reporting progress, and joins
+the parts.
 
 What makes a page cheap (``bench/print_speed.py`` measures it): what every page shares is laid
 out and drawn once (:func:`_lay_over_backgrounds`), and a page that differs from the others only
 in its text is not laid out at all: a document may carry its pages' text as drawing items
 (:mod:`tournament.printing.draw`, in a ``<script id="pdf-overlay">`` WeasyPrint does not show), which
-are drawn straight over the shared background.
+ReportLab draws and pikepdf lays over the shared background.
 """
 
 from __future__ import annotations
 
 import functools
+import hashlib
 import io
 import json
-import multiprocessing
-import os
 import re
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Any
 
-import pydyf
 from django.conf import settings
 from django.template.loader import render_to_string
 
 from tournament.printing import draw
-
-_pool: ProcessPoolExecutor | None = None
-
 
 OVERLAY = re.compile(r'<script id="pdf-overlay" type="application/json">(.*?)</script>', re.DOTALL)
 
@@ -49,9 +44,8 @@ def html_to_pdf(html: str) -> bytes:
 
     found = OVERLAY.search(html)
     drawn = json.loads(found.group(1)) if found else None
-    return HTML(string=html, base_url=str(settings.BASE_DIR), url_fetcher=_fetcher()).write_pdf(
-        finisher=functools.partial(_lay_over_backgrounds, drawn=drawn)
-    )
+    document = HTML(string=html, base_url=str(settings.BASE_DIR), url_fetcher=_fetcher()).render()
+    return _lay_over_backgrounds(document.write_pdf(), document.pages, drawn)
 
 
 QR = "qr:"
@@ -99,85 +93,82 @@ OVER = "over-"
 SLOT = "slot-"
 
 
-def _lay_over_backgrounds(document: Any, pdf: Any, drawn: dict[str, Any] | None = None) -> None:
-    """Draw each background once and under every page that asks for it.
+def _lay_over_backgrounds(data: bytes, laid_out: Sequence[Any], drawn: dict[str, Any] | None) -> bytes:
+    """``data`` (the PDF of the laid-out pages ``laid_out``) with each background drawn once and
+    under every page that asks for it.
 
-    A page holding an element ``id="background-KEY"`` is not printed: its drawing becomes a
-    content stream shared by every page holding an element ``id="over-KEY-N"``, drawn under that
-    page's own. A document of many pages that differ only in their text (score sheets) lays out
-    and draws its lines, shading and labels once instead of on every page.
+    A page holding an element ``id="background-KEY"`` is not printed: it becomes a form (drawn
+    once, kept once in the PDF) under every page holding an element ``id="over-KEY-N"``. A
+    document of many pages that differ only in their text (score sheets) lays out and draws its
+    lines, shading and labels once instead of on every page.
 
-    ``drawn`` holds more such pages, not laid out but drawn (``{"over": KEY, "n": N, "items":
-    [...]}``, see :func:`tournament.printing.draw.overlay`): their items are placed from the
+    ``drawn`` holds more such pages, not laid out but drawn with ReportLab (``{"over": KEY, "n": N,
+    "items": [...]}``, see :func:`tournament.printing.draw.overlay`): their items are placed from the
     background's elements ``id="slot-KEY-NAME"``, and from ``page-end``, the page's bottom-right
     corner. The pages are put in the order of their N.
     """
-    numbers = pdf.pages["Kids"][0::3]  # the page tree lists its kids as "N 0 R" triples
-    pages = [pdf.objects[number] for number in numbers]
-    backgrounds: dict[str, tuple[Any, Any]] = {}
-    over: list[tuple[Any, str]] = []
-    kept: list[tuple[int, int]] = []  # (place, page object number)
-    for index, (number, page, laid_out) in enumerate(zip(numbers, pages, document.pages, strict=True)):
-        names = list(laid_out.anchors)
+    import pikepdf
+
+    backgrounds: dict[str, int] = {}  # key: the background's page
+    kept: list[tuple[int, int, str | None]] = []  # (place, page, the background under it)
+    for index, page in enumerate(laid_out):
+        names = list(page.anchors)
         if key := next((n.removeprefix(BACKGROUND) for n in names if n.startswith(BACKGROUND)), None):
-            backgrounds[key] = (page, laid_out)
+            backgrounds[key] = index
             continue
-        place = index
+        place, key = index, None
         if name := next((n.removeprefix(OVER) for n in names if n.startswith(OVER)), None):
             key, place = name.rsplit("-", 1)
-            over.append((page, key))
-        kept.append((int(place), number))
+        kept.append((int(place), index, key))
     if not backgrounds:
-        return
-    save, restore = pydyf.Stream([b"q"]), pydyf.Stream([b"Q"])
-    pdf.add_object(save)
-    pdf.add_object(restore)
-    for page, key in over:
-        page["Contents"] = pydyf.Array([save.reference, backgrounds[key][0]["Contents"], restore.reference,
-                                        page["Contents"]])  # fmt: skip
+        return data
+    source = pikepdf.open(io.BytesIO(data))
+    pages = [(place, source.pages[index], key) for place, index, key in kept]
     if drawn:
-        kept += _draw_pages(pdf, backgrounds, drawn, (save, restore))
-    kept.sort()
-    pdf.pages["Kids"] = pydyf.Array([part for _, number in kept for part in (number, 0, "R")])
-    pdf.pages["Count"] = len(kept)
-    names = pdf.catalog.get("Names", {}).get("Dests", {}).get("Names")
-    if names is not None:  # the layers' ids are not places a reader would go to
-        pairs = zip(names[0::2], names[1::2], strict=True)
-        names[:] = [part for name, dest in pairs if not _is_layer(name) for part in (name, dest)]
+        layers = pikepdf.open(io.BytesIO(_draw_pages(laid_out, backgrounds, drawn)))
+        _tag_subsets(layers)
+        pages += [(spec["n"], page, spec["over"]) for spec, page in zip(drawn["pages"], layers.pages, strict=True)]
+    out = pikepdf.new()
+    out.docinfo = out.copy_foreign(source.docinfo)
+    # Copied once: qpdf copies an object of another PDF once however often it is asked for.
+    forms = {key: source.make_indirect(source.pages[index].as_form_xobject()) for key, index in backgrounds.items()}
+    for _, page, key in sorted(pages, key=lambda placed: placed[0]):
+        out.pages.append(page)
+        if key is not None:
+            out.pages[-1].add_underlay(out.copy_foreign(forms[key]))
+    written = io.BytesIO()
+    out.save(written)
+    return written.getvalue()
 
 
-def _draw_pages(
-    pdf: Any, backgrounds: dict[str, tuple[Any, Any]], drawn: dict[str, Any], brackets: tuple[Any, Any]
-) -> list[tuple[int, int]]:
-    """Add the ``drawn`` pages to ``pdf`` (not yet to its page tree): (place, object number) each."""
-    save, restore = brackets
-    first = backgrounds[drawn["pages"][0]["over"]][0]
+def _tag_subsets(pdf: Any) -> None:
+    """Give each font subset in ``pdf`` a tag made from its glyphs. ReportLab tags its subsets
+    AAAAAA+, AAAAAB+ in every PDF it writes, so a document joined from chunks would hold different
+    fonts of one name, which a printer may take for one another."""
+    import pikepdf
+
+    for font in pdf.objects:
+        descriptor = font.get("/FontDescriptor") if isinstance(font, pikepdf.Dictionary) else None
+        if descriptor is None or "/FontFile2" not in descriptor:
+            continue
+        digest = hashlib.sha256(descriptor.FontFile2.read_raw_bytes()).digest()
+        name = pikepdf.Name("/" + "".join(chr(65 + b % 26) for b in digest[:6]) + str(font.BaseFont)[7:])
+        font.BaseFont = descriptor.FontName = name
+
+
+def _draw_pages(laid_out: Sequence[Any], backgrounds: dict[str, int], drawn: dict[str, Any]) -> bytes:
+    """The ``drawn`` pages, each the size of its background, as a PDF of their own."""
     styles = {name: draw.Style(**style) for name, style in drawn["styles"].items()}
-    drawing = draw.Drawing(page_height=float(first["MediaBox"][3]), styles=styles)
-    slots: dict[str, dict[str, tuple[float, float]]] = {}
-    for key, (_, laid_out) in backgrounds.items():
-        prefix = f"{SLOT}{key}-"
+    slots: dict[str, draw.Slots] = {}
+    sizes: dict[str, tuple[float, float]] = {}
+    for key, index in backgrounds.items():
+        page, prefix = laid_out[index], f"{SLOT}{key}-"
         slots[key] = {name.removeprefix(prefix): (x * draw.PX, y * draw.PX)
-                      for name, (x, y, *_) in laid_out.anchors.items() if name.startswith(prefix)}  # fmt: skip
-        slots[key]["page-end"] = (laid_out.width * draw.PX, laid_out.height * draw.PX)
-    made = []
-    for spec in drawn["pages"]:
-        background = backgrounds[spec["over"]][0]
-        content = pydyf.Stream([drawing.page(spec["items"], slots[spec["over"]])], compress=True)
-        pdf.add_object(content)
-        page = pydyf.Dictionary({key: value for key, value in background.items() if key != "Contents"})
-        page["Contents"] = pydyf.Array([save.reference, background["Contents"], restore.reference, content.reference])
-        pdf.add_object(page)
-        made.append((spec["n"], page))
-    resources = drawing.resources(pdf, draw.resolve(pdf, first["Resources"]))
-    for _, page in made:
-        page["Resources"] = resources
-    return [(place, page.number) for place, page in made]
-
-
-def _is_layer(name: Any) -> bool:
-    text = getattr(name, "string", "")
-    return text.startswith((BACKGROUND, OVER, SLOT))
+                      for name, (x, y, *_) in page.anchors.items() if name.startswith(prefix)}  # fmt: skip
+        sizes[key] = (page.width * draw.PX, page.height * draw.PX)
+        slots[key]["page-end"] = sizes[key]
+    return draw.draw_pages([(sizes[spec["over"]], spec["items"], slots[spec["over"]]) for spec in drawn["pages"]],
+                           styles)  # fmt: skip
 
 
 def render_pdf(template_name: str, context: dict[str, Any]) -> bytes:
@@ -190,60 +181,47 @@ def render_html_chunks(template_name: str, contexts: Sequence[dict[str, Any]]) -
     return [render_to_string(template_name, context) for context in contexts]
 
 
-WORKERS = max(1, min(os.cpu_count() or 1, 4))
 SMALL_BATCH = 12
 CHUNK_PAGES = 100
+LEAST_CHUNKS = 2  # so that a large batch's progress bar moves before it is done
 
 
 def chunk_size(pages: int) -> int:
-    """Pages per chunk: a small batch in one piece (no pool overhead); a large one in at least
-    one chunk a worker and at most ``CHUNK_PAGES`` a chunk, so that a worker's memory stays
-    bounded and the progress bar moves (it moves a chunk at a time)."""
+    """Pages per chunk: a small batch in one piece; a large one in at least ``LEAST_CHUNKS``
+    chunks and at most ``CHUNK_PAGES`` a chunk, so that the memory a chunk takes stays bounded
+    and the progress bar moves (it moves a chunk at a time)."""
     if pages <= SMALL_BATCH:
         return max(1, pages)
-    chunks = max(WORKERS, -(-pages // CHUNK_PAGES))
+    chunks = max(LEAST_CHUNKS, -(-pages // CHUNK_PAGES))
     return -(-pages // chunks)
 
 
 def pdf_from_chunks(chunks: Sequence[str], on_progress: Callable[[int], None] | None = None) -> bytes:
-    """Convert HTML chunks to one PDF, in worker processes when there is more than one chunk.
+    """Convert HTML chunks to one PDF, a chunk after another.
 
     ``on_progress(done)`` is called as chunks finish, with how many are done so far.
     """
-    if len(chunks) == 1:
-        pdf = html_to_pdf(chunks[0])
-        if on_progress:
-            on_progress(1)
-        return pdf
-    futures = {_workers().submit(html_to_pdf, chunk): index for index, chunk in enumerate(chunks)}
-    parts: dict[int, bytes] = {}
-    for future in as_completed(futures):
-        parts[futures[future]] = future.result()
+    parts = []
+    for chunk in chunks:
+        parts.append(html_to_pdf(chunk))
         if on_progress:
             on_progress(len(parts))
-    return join_pdfs([parts[i] for i in range(len(chunks))])
+    return parts[0] if len(parts) == 1 else join_pdfs(parts)
 
 
 def join_pdfs(parts: Sequence[bytes]) -> bytes:
-    from pypdf import PdfWriter
+    """One PDF of the pages of ``parts`` in order (with the first part's title and author)."""
+    import pikepdf
 
-    writer = PdfWriter()
+    out = pikepdf.new()
     for part in parts:
-        writer.append(io.BytesIO(part))
-    out = io.BytesIO()
-    writer.write(out)
-    return out.getvalue()
-
-
-def _workers() -> ProcessPoolExecutor:
-    """A pool kept for the life of the process; its workers are forked from a server that has
-    WeasyPrint loaded already, so a batch does not pay for importing it."""
-    global _pool
-    if _pool is None:
-        context = multiprocessing.get_context("forkserver")
-        context.set_forkserver_preload(["weasyprint", "fontTools.subset"])
-        _pool = ProcessPoolExecutor(max_workers=WORKERS, mp_context=context)
-    return _pool
+        source = pikepdf.open(io.BytesIO(part))
+        if not out.pages:
+            out.docinfo = out.copy_foreign(source.docinfo)
+        out.pages.extend(source.pages)
+    written = io.BytesIO()
+    out.save(written)
+    return written.getvalue()
 
 
 # --- placing text in fixed columns ---------------------------------------------------------------
