@@ -405,3 +405,18 @@ def test_once_no_round_is_in_play_the_last_backup_queues_no_other(playing, backu
     assert len(_files(backup_dir)) == 1
     assert not backups.queued_backups(club_id=playing.club_id).exists()
     assert backups.backup_club.call(club_id=999) is None  # a club deleted meanwhile: nothing to do
+
+
+@pytest.mark.django_db
+def test_a_backup_that_cannot_be_queued_is_logged_and_the_round_starts_all_the_same(
+    tournament, backup_dir, monkeypatch, django_capture_on_commit_callbacks, caplog
+):
+    def database_gone(**kwargs):
+        raise RuntimeError("the queue is unreachable")
+
+    monkeypatch.setattr(backups, "schedule", database_gone)
+    round_ = start_play(tournament=tournament)
+    with django_capture_on_commit_callbacks(execute=True):
+        start_round(round_=round_)
+    assert Round.objects.get(pk=round_.pk).status == Round.Status.RUNNING
+    assert "the queue is unreachable" in caplog.text
