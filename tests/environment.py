@@ -12,6 +12,9 @@ import os
 import pytest
 
 os.environ.setdefault("DJANGO_DEBUG", "true")
+# No backups queued as rounds start (nor written by a test's worker into the checkout) unless a
+# test turns them on (tests/test_operations.py).
+os.environ.setdefault("SPADES_BACKUP_MINUTES", "0")
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -15,6 +15,9 @@ import dj_database_url
 import django
 from django.core.exceptions import ImproperlyConfigured
 
+from tournament.operations.errors import start_sentry
+from tournament.operations.logs import logging_config
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
@@ -83,6 +86,7 @@ INSTALLED_APPS = [
     "axes",
     "django_tasks",
     "django_tasks_db",
+    "health_check",
     "tournament",
     # The event formats (tournament.formats): one line a format.
     "tournament.formats.progressive",
@@ -187,6 +191,13 @@ SPADES_SNAPSHOT_SECONDS = _env_int("SPADES_SNAPSHOT_SECONDS", 5)
 SPADES_PRINT_STALE_SECONDS = _env_int("SPADES_PRINT_STALE_SECONDS", 30)
 SPADES_PRINT_KEEP_DAYS = _env_int("SPADES_PRINT_KEEP_DAYS", 3)
 
+# Backups (tournament.operations.backups, `manage.py backup`): written here; while a club has an
+# event in play the worker writes the club's every SPADES_BACKUP_MINUTES (0: never); files older
+# than SPADES_BACKUP_KEEP_DAYS are deleted, but never a club's newest.
+SPADES_BACKUP_DIR = Path(os.environ.get("SPADES_BACKUP_DIR") or BASE_DIR / "backups")
+SPADES_BACKUP_MINUTES = _env_int("SPADES_BACKUP_MINUTES", 15)
+SPADES_BACKUP_KEEP_DAYS = _env_int("SPADES_BACKUP_KEEP_DAYS", 14)
+
 # Background work runs in its own process (`manage.py db_worker`), queued in the database, so
 # several app servers and several workers share one queue (tournament.printing.jobs).
 TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
@@ -220,6 +231,8 @@ WHITENOISE_USE_FINDERS = DEBUG
 WHITENOISE_AUTOREFRESH = DEBUG
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    # Backups (tournament.operations.backups), in SPADES_BACKUP_DIR below.
+    "backups": {"BACKEND": "django.core.files.storage.FileSystemStorage", "OPTIONS": {"location": SPADES_BACKUP_DIR}},
     "staticfiles": {
         "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
         if DEBUG
@@ -231,6 +244,8 @@ STORAGES = {
 # HTTPS. A venue network served over plain HTTP sets DJANGO_HTTPS=false; see README.
 HTTPS = _env_bool("DJANGO_HTTPS", default=not DEBUG)
 SECURE_SSL_REDIRECT = HTTPS
+# A load balancer probes /health/ over plain HTTP, behind the TLS it ends itself.
+SECURE_REDIRECT_EXEMPT = [r"^health/"]
 SESSION_COOKIE_SECURE = HTTPS
 CSRF_COOKIE_SECURE = HTTPS
 SECURE_HSTS_SECONDS = _env_int("DJANGO_HSTS_SECONDS", 31_536_000) if HTTPS else 0
@@ -264,15 +279,20 @@ CONTENT_SECURITY_POLICY = {
 
 # Server errors go to standard error (gunicorn's error log) with their tracebacks; so do the
 # app's own warnings (a print job that failed, say) and refused requests (a rejected Host header).
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "formatters": {"plain": {"format": "{asctime} {levelname} {name}: {message}", "style": "{"}},
-    "handlers": {"stderr": {"class": "logging.StreamHandler", "formatter": "plain"}},
-    "loggers": {
-        "django.request": {"handlers": ["stderr"], "level": "ERROR", "propagate": False},
-        # A request for a host name the app does not answer to (a misconfigured address, a scan).
-        "django.security": {"handlers": ["stderr"], "level": "WARNING", "propagate": False},
-        "tournament": {"handlers": ["stderr"], "level": "WARNING", "propagate": False},
-    },
-}
+# LOG_FORMAT=json writes each line as a JSON object, for a hosted service's log collector.
+try:
+    LOGGING = logging_config(os.environ.get("LOG_FORMAT") or "plain")
+except ValueError as error:
+    raise ImproperlyConfigured(str(error)) from None
+
+# Error reports to Sentry when SENTRY_DSN names a project; nothing is sent anywhere otherwise.
+SENTRY_DSN = os.environ.get("SENTRY_DSN", "")
+if SENTRY_DSN:
+    start_sentry(
+        dsn=SENTRY_DSN,
+        environment=os.environ.get("SENTRY_ENVIRONMENT") or "production",
+        release=os.environ.get("SENTRY_RELEASE") or None,
+    )
+
+# /health/ fails when a queued task (a print, a backup) has waited this long for a worker.
+SPADES_TASK_BACKLOG_MINUTES = _env_int("SPADES_TASK_BACKLOG_MINUTES", 5)

@@ -10,6 +10,7 @@ from tournament.events import views as events
 from tournament.formats.registry import all_formats
 from tournament.matches import views as matches
 from tournament.money import views as money
+from tournament.operations import health
 from tournament.play import views as play
 from tournament.printing import views as printing
 from tournament.roster import views as roster
@@ -86,4 +87,6 @@ urlpatterns = [
     path("login/", auth_views.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),
+    path("health/", health.everything, name="health"),
+    path("health/server/", health.server, name="health_server"),
 ]

@@ -13,6 +13,7 @@ from tournament.clocks.services import start_round_clock
 from tournament.formats.registry import format_of
 from tournament.locking import lock_tournament
 from tournament.models import Round, Tournament
+from tournament.operations import backups
 
 User = AbstractBaseUser | None
 
@@ -26,6 +27,9 @@ def called(round_: Round) -> str:
 def start_play(*, tournament: Tournament, by: User = None) -> Round:
     """Seat the first round (or wave) of play as the format does; returns that round."""
     locked = lock_tournament(tournament.pk)
+    # A knockout's bracket starts playing here, not through start_round: its backups start here too
+    # (robust: a backup that cannot be queued is logged, and play starts all the same).
+    transaction.on_commit(lambda: backups.schedule(club_id=locked.club_id), robust=True)
     return format_of(locked).start(tournament=locked, by=by)
 
 
@@ -39,6 +43,8 @@ def start_round(*, round_: Round, start_clock: bool = False) -> None:
     locked.start(called=called(locked))
     if start_clock and tournament.rules.time_limit_minutes:
         start_round_clock(round_=locked)
+    # While the club plays, the worker backs it up every few minutes (queued once per club).
+    transaction.on_commit(lambda: backups.schedule(club_id=tournament.club_id), robust=True)
     round_.refresh_from_db()
 
 
