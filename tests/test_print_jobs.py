@@ -94,7 +94,8 @@ def test_a_job_waiting_with_no_worker_ever_seen_says_to_start_one(director_clien
     page = director_client.get(_status_url(job)).content.decode()
     assert "No print worker has been seen yet: start it with <code>manage.py db_worker</code>" in page
     assert "<code>make run</code> starts it" in page
-    assert "No print worker has been seen yet" in director_client.get(reverse("director:print", args=[tournament.pk])).content.decode()
+    print_page = director_client.get(reverse("director:print", args=[tournament.pk])).content.decode()
+    assert "No print worker has been seen yet" in print_page
 
 
 def test_a_job_waiting_since_the_worker_was_last_seen_minutes_ago_says_how_long(director_client, tournament, db_queue):
@@ -108,7 +109,7 @@ def test_a_job_just_queued_or_behind_a_working_worker_says_nothing_of_a_missing_
     fresh = _job(tournament, queued_at=_ago(1))
     assert "No print worker" not in director_client.get(_status_url(fresh)).content.decode()
     waiting = _job(tournament, queued_at=_ago(30), key="waiting")
-    _job(tournament, status=PrintJob.Status.RENDERING, key="busy", lease_until=timezone.now() + datetime.timedelta(seconds=59))
+    _job(tournament, PrintJob.Status.RENDERING, key="busy", lease_until=timezone.now() + datetime.timedelta(seconds=59))
     assert jobs.worker_missing(waiting) is False  # the busy worker renewed its lease a second ago
     assert "No print worker" not in director_client.get(_status_url(waiting)).content.decode()
 

@@ -11,6 +11,7 @@ one database, spoken to over HTTP only.
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import re
@@ -48,11 +49,14 @@ user = User.objects.create_user("dee", password="correct-horse-battery", is_staf
 a_club().members.create(user=user, role="owner")
 print(json.dumps(None))
 """
-EVENT = PREPARE.removesuffix("print(json.dumps(None))\n") + """
+EVENT = (
+    PREPARE.removesuffix("print(json.dumps(None))\n")
+    + """
 tournament = make_tournament(couples={couples})
 start_round(round_=start_play(tournament=tournament))
 print(json.dumps([tournament.pk, tournament.tables.count()]))
 """
+)
 # A worker whose render of a print waits first, long enough to be killed while it holds the lease.
 SLOW_WORKER = """
 import sys, time, django
@@ -82,7 +86,8 @@ class Processes:
         return json.loads(done.stdout.strip().splitlines()[-1])
 
     def start(self, command: list[str]) -> subprocess.Popen:
-        process = subprocess.Popen(command, cwd=ROOT, env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
+        process = subprocess.Popen(command, cwd=ROOT, env=self.env, **quiet)
         self.running.append(process)
         return process
 
@@ -138,8 +143,6 @@ def _pdf_pages(director: Director, path: str) -> list[str]:
     with director.opener.open(request, timeout=60) as response:
         assert response.headers["Content-Type"] == "application/pdf"
         data = response.read()
-    import io
-
     return [page.extract_text() for page in PdfReader(io.BytesIO(data)).pages]
 
 
