@@ -106,7 +106,7 @@ def retry(job: PrintJob) -> bool:
 def worker_last_seen() -> datetime.datetime | None:
     """When a worker was last seen at work: a task started or finished, or a lease renewed."""
     tasks = DBTaskResult.objects.aggregate(started=Max("started_at"), finished=Max("finished_at"))
-    leased = PrintJob.objects.aggregate(until=Max("lease_until"))["until"]
+    leased = PrintJob.objects.filter(status=PrintJob.Status.RENDERING).aggregate(until=Max("lease_until"))["until"]
     renewed = leased - datetime.timedelta(seconds=settings.SPADES_PRINT_LEASE_SECONDS) if leased else None
     seen = [moment for moment in (tasks["started"], tasks["finished"], renewed) if moment]
     return max(seen, default=None)
