@@ -301,6 +301,16 @@ def test_old_pdfs_expire_by_command_and_when_a_job_finishes(director_client, tou
     assert sorted(PrintJob.objects.values_list("document", flat=True)) == ["c", "e", "standings"]
 
 
+def test_pruning_deletes_the_task_queues_records_of_old_renders_only(tournament, db_queue):
+    for _ in range(3):
+        render_print_job.enqueue(0)
+    old, recent, waiting = DBTaskResult.objects.all()
+    DBTaskResult.objects.filter(pk=old.pk).update(status="SUCCESSFUL", finished_at=_ago(4 * 86400))
+    DBTaskResult.objects.filter(pk=recent.pk).update(status="SUCCESSFUL", finished_at=_ago(60))
+    call_command("prune_print_jobs")
+    assert set(DBTaskResult.objects.values_list("pk", flat=True)) == {recent.pk, waiting.pk}
+
+
 def test_a_job_deleted_while_it_rendered_finishes_quietly(tournament):
     finished(999_999)  # nothing to do, nothing raised
     assert PrintJob.objects.count() == 0

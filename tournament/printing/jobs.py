@@ -167,8 +167,12 @@ def finished(job_id: int) -> None:
 
 def prune(days: int | None = None) -> int:
     """Delete print jobs older than ``days`` (``SPADES_PRINT_KEEP_DAYS`` by default) but those a
-    worker is rendering; how many were deleted."""
+    worker is rendering, and the task queue's records of renders finished before then; how many
+    print jobs were deleted."""
     keep = settings.SPADES_PRINT_KEEP_DAYS if days is None else days
-    old = PrintJob.objects.filter(created_at__lt=timezone.now() - datetime.timedelta(days=keep))
+    cutoff = timezone.now() - datetime.timedelta(days=keep)
+    old = PrintJob.objects.filter(created_at__lt=cutoff)
     deleted, _ = old.exclude(Q(status=PrintJob.Status.RENDERING) & ~PrintJob.lease_expired()).delete()
+    renders = DBTaskResult.objects.finished().filter(task_path=render_print_job.module_path, finished_at__lt=cutoff)
+    renders.delete()
     return deleted
