@@ -114,8 +114,11 @@ def worker_last_seen() -> datetime.datetime | None:
 
 def worker_missing(job: PrintJob) -> bool:
     """True when ``job`` has waited in the queue longer than a free worker would take to pick it
-    up and no worker has been seen at work meanwhile: the page says to start one."""
+    up and no worker has been seen at work meanwhile (none holds a live lease, as one busy with a
+    long print does): the page says to start one."""
     if not job.is_queued or job.waited() < QUEUE_PATIENCE:
+        return False
+    if PrintJob.objects.filter(status=PrintJob.Status.RENDERING, lease_until__gte=timezone.now()).exists():
         return False
     seen = worker_last_seen()
     return seen is None or seen < timezone.now() - QUEUE_PATIENCE
