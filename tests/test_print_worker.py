@@ -11,6 +11,7 @@ one database, spoken to over HTTP only.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import os
@@ -86,7 +87,8 @@ class Processes:
         return json.loads(done.stdout.strip().splitlines()[-1])
 
     def start(self, command: list[str]) -> subprocess.Popen:
-        quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
+        # A session of its own: killing it kills what it started too (a PDF renderer's helpers).
+        quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL, "start_new_session": True}
         process = subprocess.Popen(command, cwd=ROOT, env=self.env, **quiet)
         self.running.append(process)
         return process
@@ -106,11 +108,16 @@ class Processes:
                 time.sleep(0.05)
         raise RuntimeError("the app did not start")
 
+    @staticmethod
+    def kill(process: subprocess.Popen) -> None:
+        """SIGKILL to the process and every process it started."""
+        with contextlib.suppress(ProcessLookupError):  # gone already, with its group
+            os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+
     def stop(self) -> None:
         for process in self.running:
-            if process.poll() is None:
-                process.kill()
-            process.wait()
+            self.kill(process)
 
 
 @pytest.fixture
@@ -178,8 +185,7 @@ def test_a_job_whose_worker_was_killed_mid_render_is_finished_by_another_worker(
     first = app.start([sys.executable, "-c", SLOW_WORKER])
     _, status = _print(director, f"/t/{tournament_id}/print/score-sheets/?round=1")
     _until(lambda: "Rendering the PDF" in director.get(status, "status").words)
-    first.send_signal(signal.SIGKILL)
-    first.wait()
+    app.kill(first)
     time.sleep(3.5)  # the lease runs out; the first poll after it queues the job again
     assert "Waiting for the print worker" in director.get(status, "status").words
     app.start(WORKER)
