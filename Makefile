@@ -25,7 +25,11 @@ $(STAMP): pyproject.toml | $(PY)
 run: install
 	$(DEV) $(PY) manage.py migrate --noinput
 	$(DEV) $(PY) manage.py demo --port $(PORT)
-	$(DEV) $(PY) manage.py runserver 127.0.0.1:$(PORT)
+	@# The print worker beside the web server (prints queue until a worker takes them): Ctrl-C,
+	@# or the server stopping for any reason, stops the worker too.
+	@$(DEV) sh -c '$(PY) manage.py db_worker --no-reload --no-startup-delay & worker=$$!; \
+		trap "kill $$worker 2>/dev/null; wait $$worker" EXIT INT TERM; \
+		$(PY) manage.py runserver 127.0.0.1:$(PORT)'
 
 test: install
 	$(PY) -m pytest
@@ -44,6 +48,7 @@ bench: install
 	$(PY) bench/tournament_scale.py
 	$(DEV) $(PY) bench/table_load.py
 	$(DEV) $(PY) bench/print_speed.py
+	$(DEV) $(PY) bench/print_worker.py
 	$(DEV) $(PY) bench/knockout_scale.py
 	$(DEV) $(PY) bench/table_taps.py
 	$(DEV) $(PY) bench/league.py

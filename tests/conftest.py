@@ -128,6 +128,14 @@ def _pages_built_for_each_viewer(settings):
     settings.SPADES_SNAPSHOT_SECONDS = 0
 
 
+@pytest.fixture(autouse=True)
+def _tasks_run_at_once(settings):
+    """Background tasks (a print's rendering) run as they are queued, so a test needs no worker
+    process and a print comes back as a PDF; tests/test_print_worker.py runs the real database
+    queue with real `db_worker` processes."""
+    settings.TASKS = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"}}
+
+
 @pytest.fixture
 def director(django_user_model):
     """A superuser, who reaches every tournament, and owns the tests' club (tests of who may reach

@@ -63,6 +63,7 @@ director_patterns = [
     path(T + "print/", printing.documents, name="print"),
     path(T + "print/jobs/<int:job_id>/", printing.job_status, name="print_job"),
     path(T + "print/jobs/<int:job_id>/pdf/", printing.job_pdf, name="print_job_pdf"),
+    path(T + "print/jobs/<int:job_id>/retry/", printing.job_retry, name="print_job_retry"),
     path(T + "print/<slug:name>/", printing.document, name="print_document"),
     path(T + "export/standings.csv", transfer.export_standings, name="export_standings"),
     path(T + "export/hands.csv", transfer.export_hands, name="export_hands"),

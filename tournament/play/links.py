@@ -48,6 +48,7 @@ export DJANGO_SECRET_KEY=... DJANGO_ALLOWED_HOSTS=192.168.1.20 DATABASE_URL=... 
 .venv/bin/python manage.py collectstatic --noinput
 .venv/bin/python manage.py createsuperuser          # the director's login
 .venv/bin/python manage.py check --deploy
+.venv/bin/python manage.py db_worker --no-reload 2>&1 | tee -a spades-worker.log &   # the print worker
 .venv/bin/gunicorn tournament.wsgi --bind 0.0.0.0:{SERVE_PORT} --workers 2 \\
     --access-logfile - --error-logfile - 2>&1 | tee -a spades.log"""
 

@@ -1,10 +1,15 @@
-"""Print jobs: a document rendered as a PDF, at once or in a background thread with its progress.
+"""Print jobs: a document's PDF, rendered by the print worker (``manage.py db_worker``), never in a
+web request.
 
-- A job being rendered beats a heartbeat into its row every few seconds. A running job whose
-  heartbeat stopped (its worker was restarted mid-render, or it ran on another app server that
-  went away) is stale: the next request that looks at it claims it, by an atomic update only
-  one server can win, and renders it again from the HTML kept in the row. So several app
-  servers on one PostgreSQL share the jobs, whichever of them a request lands on.
+- :func:`produce` stores the job (its HTML, in chunks) and puts :func:`render_print_job` on the
+  task queue (django-tasks' database backend, so every app server and worker shares it). A
+  document whose HTML has not changed is served from the PDF rendered before.
+- A worker starting a job takes its lease and renews it as each chunk finishes. ``db_worker``
+  does not run again a task whose worker died, so a job whose lease ran out is taken over by the
+  next request that looks at it (status poll, print page, the document's link): one UPDATE that
+  only one caller can win puts it back in the queue, and another worker renders it from the
+  HTML kept in its row. A worker that lost its lease (it was slow, not dead) stops at its next
+  chunk rather than write over the new owner's work.
 - When a job is done, the HTML it was made from is dropped, older PDFs of the same document
   are deleted (they are superseded), and PDFs older than ``SPADES_PRINT_KEEP_DAYS`` expire.
   ``manage.py prune_print_jobs`` does the expiry on demand.
@@ -15,111 +20,49 @@ from __future__ import annotations
 import datetime
 import hashlib
 import logging
-import threading
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+import uuid
 
 from django.conf import settings
-from django.db import DatabaseError, close_old_connections, connection, transaction
-from django.db.models import Q
+from django.db import transaction
+from django.db.models import Max, Q
 from django.utils import timezone
+from django_tasks import task
+from django_tasks_db.models import DBTaskResult
 
 from tournament.models import PrintJob, Tournament
 from tournament.printing import pdf
 from tournament.printing.documents import Document
 
 log = logging.getLogger(__name__)
-HEARTBEAT_SECONDS = 5
+
+# A queued job waiting this long means no worker is free: if none has been seen working either,
+# the page says to start one.
+QUEUE_PATIENCE = datetime.timedelta(seconds=5)
 
 
-def _cutoff() -> datetime.datetime:
-    return timezone.now() - datetime.timedelta(seconds=settings.SPADES_PRINT_STALE_SECONDS)
+class LeaseLost(Exception):
+    """This worker's lease on a job ran out and another took the job over."""
 
 
-def _stale_filter() -> Q:
-    cutoff = _cutoff()
-    return Q(status=PrintJob.Status.RUNNING) & (
-        Q(heartbeat_at__lt=cutoff) | Q(heartbeat_at__isnull=True, created_at__lt=cutoff)
-    )
+def _lease_until() -> datetime.datetime:
+    return timezone.now() + datetime.timedelta(seconds=settings.SPADES_PRINT_LEASE_SECONDS)
 
 
-def is_stale(job: PrintJob) -> bool:
-    """A running job nobody has rendered for a while: its process stopped."""
-    beat = job.heartbeat_at or job.created_at
-    return job.status == PrintJob.Status.RUNNING and beat < _cutoff()
+def _enqueue(job_id: int) -> None:
+    # Called inside the transaction that queues the job: with the database backend the task's row
+    # commits with the job's (the worker sees both or neither), so no crash between the two can
+    # leave a queued job that no task will ever render.
+    render_print_job.enqueue(job_id)
 
 
-def claim(job: PrintJob) -> bool:
-    """Take over a stale job; True for exactly one of several servers (or threads) trying."""
-    taken = PrintJob.objects.filter(_stale_filter(), pk=job.pk).update(heartbeat_at=timezone.now(), chunks_done=0)
-    return taken == 1
-
-
-@contextmanager
-def heartbeat(job_id: int) -> Iterator[None]:
-    """Beat the job's heartbeat while the block renders it."""
-    PrintJob.objects.filter(pk=job_id).update(heartbeat_at=timezone.now())
-    stop = threading.Event()
-
-    def beat() -> None:
-        try:
-            while not stop.wait(HEARTBEAT_SECONDS):
-                PrintJob.objects.filter(pk=job_id).update(heartbeat_at=timezone.now())
-        except DatabaseError:
-            log.warning("print job %s: heartbeat stopped", job_id, exc_info=True)
-        finally:
-            connection.close()
-
-    thread = threading.Thread(target=beat, daemon=True)
-    thread.start()
-    try:
-        yield
-    finally:
-        stop.set()
-        thread.join(timeout=1)
-
-
-def resume_if_stale(job: PrintJob, render: Callable[[int, list[str]], None]) -> bool:
-    """Render ``job`` again (in a background thread, with ``render(job_id, chunks)``) if its
-    process stopped and this request wins the claim. True if it was resumed."""
-    if not is_stale(job) or not job.html or not claim(job):
-        return False
-    log.warning("print job %s was left unfinished; rendering it again", job.pk)
-    threading.Thread(target=render, args=(job.pk, list(job.html)), daemon=True).start()
-    return True
-
-
-def finished(job_id: int) -> None:
-    """A job is done: drop its HTML, delete the PDFs it supersedes, let old ones expire."""
-    job = PrintJob.objects.only("tournament_id", "document", "created_at").filter(pk=job_id).first()
-    if job is None:
-        return  # superseded itself while it rendered
-    PrintJob.objects.filter(pk=job_id).update(html=[])
-    same = PrintJob.objects.filter(tournament_id=job.tournament_id, document=job.document)
-    same.filter(created_at__lte=job.created_at).exclude(pk=job_id).exclude(status=PrintJob.Status.RUNNING).delete()
-    prune()
-
-
-def prune(days: int | None = None) -> int:
-    """Delete print jobs older than ``days`` (``SPADES_PRINT_KEEP_DAYS`` by default) that are not
-    being rendered; how many were deleted."""
-    keep = settings.SPADES_PRINT_KEEP_DAYS if days is None else days
-    old = PrintJob.objects.filter(created_at__lt=timezone.now() - datetime.timedelta(days=keep))
-    deleted, _ = old.filter(~Q(status=PrintJob.Status.RUNNING) | _stale_filter()).delete()
-    return deleted
-
-
-# --- rendering ----------------------------------------------------------------------------------------
-
-
-def produce(tournament: Tournament, document: Document, *, background: bool = True) -> PrintJob:
-    """The job for ``document``: an existing one for the same HTML, else a new one, rendered now
-    (one chunk, or ``background`` off) or in a background thread."""
+def produce(tournament: Tournament, document: Document) -> PrintJob:
+    """The job for ``document``: an existing one for the same HTML (taken over if its worker
+    stopped), else a new one, queued for the worker."""
     chunks = pdf.render_html_chunks(document.template, document.contexts)
     key = hashlib.sha256("\x00".join([str(tournament.pk), document.template, *chunks]).encode()).hexdigest()
-    job = PrintJob.objects.filter(key=key).first()
-    if job and job.status != PrintJob.Status.FAILED and not is_stale(job):
-        return job
+    job = PrintJob.objects.defer("pdf", "html").filter(key=key).first()
+    if job and job.status != PrintJob.Status.FAILED:
+        return look_after(job)
     with transaction.atomic():
         PrintJob.objects.filter(key=key).delete()
         job, created = PrintJob.objects.get_or_create(
@@ -127,39 +70,112 @@ def produce(tournament: Tournament, document: Document, *, background: bool = Tr
             defaults={"tournament": tournament, "document": document.name, "title": document.title,
                       "chunks_total": len(chunks), "html": chunks},
         )  # fmt: skip
-    if not created:
-        return job  # a second request for the same document got here first
-    if len(chunks) == 1 or not background:
-        _render(job.pk, chunks)
-        job.refresh_from_db()
-    else:
-        threading.Thread(target=_render_in_thread, args=(job.pk, chunks), daemon=True).start()
+        if created:
+            _enqueue(job.pk)
+    job.refresh_from_db()  # a backend that runs tasks at once (the tests') has rendered it already
     return job
 
 
-def _render(job_id: int, chunks: list[str]) -> None:
+def look_after(job: PrintJob) -> PrintJob:
+    """``job``, put back in the queue first if it was rendering and its lease ran out (by one
+    UPDATE: of several servers looking at once, exactly one does it)."""
+    if job.status != PrintJob.Status.RENDERING or (job.lease_until and job.lease_until >= timezone.now()):
+        return job
+    with transaction.atomic():
+        taken = PrintJob.objects.filter(PrintJob.lease_expired(), pk=job.pk).update(
+            status=PrintJob.Status.QUEUED, queued_at=timezone.now(), lease_owner="", lease_until=None, chunks_done=0
+        )
+        if taken:
+            log.warning("print job %s lost its worker; queued again", job.pk)
+            _enqueue(job.pk)
+    job.refresh_from_db()
+    return job
+
+
+def retry(job: PrintJob) -> bool:
+    """Queue a failed job again; False if it was not failed (another request retried it first)."""
+    with transaction.atomic():
+        taken = PrintJob.objects.filter(pk=job.pk, status=PrintJob.Status.FAILED).update(
+            status=PrintJob.Status.QUEUED, queued_at=timezone.now(), error="", chunks_done=0
+        )
+        if taken:
+            _enqueue(job.pk)
+    return bool(taken)
+
+
+def worker_last_seen() -> datetime.datetime | None:
+    """When a worker was last seen at work: a task started or finished, or a lease renewed."""
+    tasks = DBTaskResult.objects.aggregate(started=Max("started_at"), finished=Max("finished_at"))
+    leased = PrintJob.objects.filter(status=PrintJob.Status.RENDERING).aggregate(until=Max("lease_until"))["until"]
+    renewed = leased - datetime.timedelta(seconds=settings.SPADES_PRINT_LEASE_SECONDS) if leased else None
+    seen = [moment for moment in (tasks["started"], tasks["finished"], renewed) if moment]
+    return max(seen, default=None)
+
+
+def worker_missing(job: PrintJob) -> bool:
+    """True when ``job`` has waited in the queue longer than a free worker would take to pick it
+    up and no worker has been seen at work meanwhile (none holds a live lease, as one busy with a
+    long print does): the page says to start one."""
+    if not job.is_queued or job.waited() < QUEUE_PATIENCE:
+        return False
+    if PrintJob.objects.filter(status=PrintJob.Status.RENDERING, lease_until__gte=timezone.now()).exists():
+        return False
+    seen = worker_last_seen()
+    return seen is None or seen < timezone.now() - QUEUE_PATIENCE
+
+
+# --- in the worker ------------------------------------------------------------------------------------
+
+
+@task()
+def render_print_job(job_id: int) -> None:
+    """Render a queued job under a lease (see the module's docstring). Does nothing if the job is
+    gone (superseded) or no longer queued (another worker has it, or it is done)."""
+    owner = uuid.uuid4().hex
+    mine = PrintJob.objects.filter(pk=job_id, lease_owner=owner, status=PrintJob.Status.RENDERING)
+    taken = PrintJob.objects.filter(pk=job_id, status=PrintJob.Status.QUEUED).update(
+        status=PrintJob.Status.RENDERING, lease_owner=owner, lease_until=_lease_until(), chunks_done=0
+    )
+    if not taken:
+        return
+    chunks = PrintJob.objects.values_list("html", flat=True).get(pk=job_id)
+
     def progress(done: int) -> None:
-        PrintJob.objects.filter(pk=job_id).update(chunks_done=done)
+        if not mine.update(chunks_done=done, lease_until=_lease_until()):
+            raise LeaseLost
 
     try:
-        with heartbeat(job_id):
-            data = pdf.pdf_from_chunks(chunks, on_progress=progress)
+        data = pdf.pdf_from_chunks(chunks, on_progress=progress)
+    except LeaseLost:
+        log.warning("print job %s was taken over by another worker; stopping", job_id)
+        return
     except Exception as error:
         log.exception("rendering print job %s failed", job_id)
-        PrintJob.objects.filter(pk=job_id).update(status=PrintJob.Status.FAILED, error=str(error)[:2000])
+        mine.update(status=PrintJob.Status.FAILED, error=str(error)[:2000], lease_until=None)
         return
-    PrintJob.objects.filter(pk=job_id).update(status=PrintJob.Status.DONE, pdf=data, finished_at=timezone.now())
-    finished(job_id)
+    if mine.update(status=PrintJob.Status.DONE, pdf=data, html=[], finished_at=timezone.now(), lease_until=None):
+        finished(job_id)
 
 
-def _render_in_thread(job_id: int, chunks: list[str]) -> None:
-    close_old_connections()
-    try:
-        _render(job_id, chunks)
-    finally:
-        connection.close()
+def finished(job_id: int) -> None:
+    """A job is done: delete the PDFs it supersedes, let old ones expire."""
+    job = PrintJob.objects.only("tournament_id", "document", "created_at").filter(pk=job_id).first()
+    if job is None:
+        return  # superseded itself while it rendered
+    same = PrintJob.objects.filter(tournament_id=job.tournament_id, document=job.document)
+    older = same.filter(created_at__lte=job.created_at).exclude(pk=job_id)
+    older.filter(status__in=[PrintJob.Status.DONE, PrintJob.Status.FAILED]).delete()
+    prune()
 
 
-def resume(job: PrintJob) -> None:
-    """Render ``job`` again if the process rendering it stopped (see the module's docstring)."""
-    resume_if_stale(job, _render_in_thread)
+def prune(days: int | None = None) -> int:
+    """Delete print jobs older than ``days`` (``SPADES_PRINT_KEEP_DAYS`` by default) but those a
+    worker is rendering, and the task queue's records of renders finished before then; how many
+    print jobs were deleted."""
+    keep = settings.SPADES_PRINT_KEEP_DAYS if days is None else days
+    cutoff = timezone.now() - datetime.timedelta(days=keep)
+    old = PrintJob.objects.filter(created_at__lt=cutoff)
+    deleted, _ = old.exclude(Q(status=PrintJob.Status.RENDERING) & ~PrintJob.lease_expired()).delete()
+    renders = DBTaskResult.objects.finished().filter(task_path=render_print_job.module_path, finished_at__lt=cutoff)
+    renders.delete()
+    return deleted

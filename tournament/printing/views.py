@@ -1,11 +1,13 @@
-"""Printing: the list of documents, and each document as a PDF (at once, or with progress)."""
+"""Printing: the list of documents and recent prints, and each document as a PDF, rendered by the
+print worker (queued, rendering with its progress, ready, or failed with a retry)."""
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
 
 from tournament.formats.registry import format_of
-from tournament.models import PrintJob, Round
+from tournament.models import PrintJob, Round, Tournament
 from tournament.pages import director_required, render_page, round_or_404, tournament_or_404, whole_number
 from tournament.play.links import base_url, unreachable_by_phones
 from tournament.printing import jobs
@@ -18,23 +20,33 @@ def _pdf_response(job: PrintJob) -> HttpResponse:
     return response
 
 
+def _job_context(tournament: Tournament, job: PrintJob) -> dict:
+    missing = jobs.worker_missing(job)
+    return {"tournament": tournament, "job": job, "worker_missing": missing,
+            "worker_seen": jobs.worker_last_seen() if missing else None}  # fmt: skip
+
+
 @director_required
+@require_GET
 def documents(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = tournament_or_404(tournament_id)
     event_format = format_of(tournament)
     rounds = list(tournament.rounds.order_by("number"))
     for round_ in rounds:
         round_.title = event_format.round_title(round_)
+    recent = [jobs.look_after(job) for job in tournament.print_jobs.defer("pdf", "html")[:10]]
+    missing = any(jobs.worker_missing(job) for job in recent)
     context = {"tournament": tournament, "event_format": event_format,
                "format_documents": event_format.documents(tournament),
                "rounds": [r for r in rounds if r.status != Round.Status.CLOSED],
                "finished": [r for r in reversed(rounds) if r.status == Round.Status.CLOSED],
-               "jobs": tournament.print_jobs.defer("pdf")[:10],
+               "jobs": recent, "worker_missing": missing, "worker_seen": jobs.worker_last_seen() if missing else None,
                "unreachable": unreachable_by_phones(base_url(request))}  # fmt: skip
     return render(request, "director/print.html", context)
 
 
 @director_required
+@require_GET
 def document(request: HttpRequest, tournament_id: int, name: str) -> HttpResponse:
     tournament = tournament_or_404(tournament_id)
     if name in ROUND_DOCUMENTS:
@@ -47,14 +59,14 @@ def document(request: HttpRequest, tournament_id: int, name: str) -> HttpRespons
     job = jobs.produce(tournament, doc)
     if job.status == PrintJob.Status.DONE:
         return _pdf_response(job)
-    return render(request, "director/print_job.html", {"tournament": tournament, "job": job}, status=202)
+    return render(request, "director/print_job.html", _job_context(tournament, job), status=202)
 
 
 @director_required
+@require_GET
 def job_status(request: HttpRequest, tournament_id: int, job_id: int) -> HttpResponse:
     tournament = tournament_or_404(tournament_id)
-    job = get_object_or_404(PrintJob.objects.defer("pdf"), pk=job_id, tournament=tournament)
-    jobs.resume(job)
+    job = jobs.look_after(get_object_or_404(PrintJob.objects.defer("pdf", "html"), pk=job_id, tournament=tournament))
     if job.status == PrintJob.Status.DONE:
         target = reverse("director:print_job_pdf", args=[tournament.pk, job.pk])
         if request.htmx:
@@ -62,10 +74,20 @@ def job_status(request: HttpRequest, tournament_id: int, job_id: int) -> HttpRes
             response["HX-Redirect"] = target
             return response
         return redirect(target)
-    return render_page(request, "director/print_job.html", "progress", {"tournament": tournament, "job": job})
+    return render_page(request, "director/print_job.html", "progress", _job_context(tournament, job))
 
 
 @director_required
+@require_POST
+def job_retry(request: HttpRequest, tournament_id: int, job_id: int) -> HttpResponse:
+    tournament = tournament_or_404(tournament_id)
+    job = get_object_or_404(PrintJob.objects.defer("pdf", "html"), pk=job_id, tournament=tournament)
+    jobs.retry(job)
+    return redirect("director:print_job", tournament.pk, job.pk)
+
+
+@director_required
+@require_GET
 def job_pdf(request: HttpRequest, tournament_id: int, job_id: int) -> HttpResponse:
     tournament = tournament_or_404(tournament_id)
     job = get_object_or_404(PrintJob, pk=job_id, tournament=tournament, status=PrintJob.Status.DONE)
