@@ -24,6 +24,7 @@ from django.db import DatabaseError, close_old_connections, connection, transact
 from django.db.models import Q
 from django.utils import timezone
 
+from tournament.clubs import locale
 from tournament.models import PrintJob, Tournament
 from tournament.printing import pdf
 from tournament.printing.documents import Document
@@ -115,7 +116,8 @@ def prune(days: int | None = None) -> int:
 def produce(tournament: Tournament, document: Document, *, background: bool = True) -> PrintJob:
     """The job for ``document``: an existing one for the same HTML, else a new one, rendered now
     (one chunk, or ``background`` off) or in a background thread."""
-    chunks = pdf.render_html_chunks(document.template, document.contexts)
+    with locale.using(tournament.club):  # its club's times and currency, in a request or not
+        chunks = pdf.render_html_chunks(document.template, document.contexts)
     key = hashlib.sha256("\x00".join([str(tournament.pk), document.template, *chunks]).encode()).hexdigest()
     job = PrintJob.objects.filter(key=key).first()
     if job and job.status != PrintJob.Status.FAILED and not is_stale(job):
