@@ -133,6 +133,21 @@ def test_a_message_about_money_uses_the_clubs_symbol(director_client, berlin):
     assert "paid €20.00 cash" in response.content.decode()
 
 
+def test_a_refused_payment_names_the_amounts_in_the_clubs_currency(director_client, berlin):
+    team = berlin.teams.get(number=1)
+    url = reverse("director:payments", args=[berlin.pk, team.pk])
+    response = director_client.post(url, {"kind": "payment", "amount": "25.00", "method": "cash"})
+    assert response.status_code == 422
+    assert "€20.00 at most (due €20.00, paid €0.00)" in response.content.decode()
+
+
+def test_a_payment_and_a_payout_name_their_amount_in_the_active_clubs_currency(berlin):
+    payment = paid_at_moment(berlin)
+    assert str(payment) == "Payment of $20.00 for team 1"  # no club active: the default symbol
+    with locale.using(berlin.club):
+        assert str(payment) == "Payment of €20.00 for team 1"
+
+
 def test_the_tables_phone_page_shows_a_disputes_time_in_the_clubs_zone(client, berlin, chicago):
     for tournament, shown in ((berlin, "raised 20:05"), (chicago, "raised 13:05")):
         hand = hand_at_moment(tournament)
