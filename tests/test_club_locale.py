@@ -166,11 +166,12 @@ class _Fixed:
         return MOMENT
 
 
+@pytest.mark.parametrize("htmx", [{}, {"HTTP_HX_REQUEST": "true"}], ids=["page", "poll"])
 @pytest.mark.parametrize("page", ["public:standings", "public:projector"])
-def test_a_public_page_says_as_of_when_in_the_clubs_zone(client, berlin, chicago, monkeypatch, page):
+def test_a_public_page_says_as_of_when_in_the_clubs_zone(client, berlin, chicago, monkeypatch, page, htmx):
     monkeypatch.setattr(snapshot, "timezone", _Fixed)
-    euros = client.get(reverse(page, args=[berlin.pk])).content.decode()
-    dollars = client.get(reverse(page, args=[chicago.pk])).content.decode()
+    euros = client.get(reverse(page, args=[berlin.pk]), **htmx).content.decode()
+    dollars = client.get(reverse(page, args=[chicago.pk]), **htmx).content.decode()
     assert "20:05" in euros and "19:05" not in euros and "13:05" not in euros
     assert "13:05" in dollars and "20:05" not in dollars
 

@@ -58,8 +58,7 @@ def test_a_poll_while_nothing_changed_is_served_without_ranking_again(client, sn
         with CaptureQueriesContext(connection) as queries:
             again = _poll(client, running_round.tournament)
     assert "Ada 256" in first and again == first
-    # The club's time zone and currency (tournament.clubs.middleware), then the tournament's change stamp.
-    assert len(queries) == 2, "only the club's zone and the tournament's change stamp are read"
+    assert len(queries) == 1, "only the tournament's change stamp is read"
 
 
 @pytest.mark.django_db
