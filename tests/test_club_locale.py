@@ -89,6 +89,7 @@ def assert_nothing_active() -> None:
         ("20", "CHF", "CHF 20.00"),
         ("-150", "kr", "−kr 150.00"),
         ("0.5", "R$", "R$0.50"),
+        ("5", "Fr.", "Fr. 5.00"),
     ],
 )
 def test_an_amount_is_written_after_its_symbol_and_a_code_is_set_apart_by_a_space(amount, symbol, shown):

@@ -63,12 +63,13 @@ def using(club: HasLocale) -> Iterator[None]:
 
 def format_money(value: object, symbol: str | None = None) -> str:
     """``value`` as an amount with two decimals and a thousands comma, after ``symbol`` (the current
-    one by default): "$1,250.00", "€20.00", "−£5.00". A symbol ending in a letter is a code or
-    an abbreviation and is set apart by a space: "CHF 20.00", "kr 150.00". Not a number: ""."""
+    one by default): "$1,250.00", "€20.00", "−£5.00". A symbol ending in a letter or a full stop
+    is a code or an abbreviation and is set apart by a space: "CHF 20.00", "Fr. 5.00". Not a
+    number: ""."""
     try:
         amount = Decimal(str(value if value is not None else 0)).quantize(Decimal("0.01"))
     except InvalidOperation:
         return ""
     symbol = currency() if symbol is None else symbol
-    prefix = f"{symbol} " if symbol[-1:].isalpha() else symbol
+    prefix = f"{symbol} " if symbol[-1:].isalpha() or symbol.endswith(".") else symbol
     return f"−{prefix}{-amount:,.2f}" if amount < 0 else f"{prefix}{amount:,.2f}"
