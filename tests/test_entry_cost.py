@@ -85,10 +85,11 @@ def test_a_new_hand_is_scored_alone_on_the_stored_totals_in_a_bounded_number_of_
         client.post(url, {"number": number, **even_hand(7)}, HTTP_HX_REQUEST="true")
     replays.clear()
     hand = {"number": earlier + 1, "entry_key": entry_key, **even_hand(7)}
-    # The link's game; BEGIN, the lock, the game again (with its tournament and its last hand's
-    # number), the key when one is sent; the hand, its revision, the totals; the seats' names;
-    # for the round's fourth hand, which ends the game, whether a hand of it waits on the director.
-    with django_assert_max_num_queries(9 + bool(entry_key) + (earlier == 3)):
+    # The club's time zone and currency (tournament.clubs.middleware); the link's game; BEGIN, the
+    # lock, the game again (with its tournament and its last hand's number), the key when one is
+    # sent; the hand, its revision, the totals; the seats' names; for the round's fourth hand, which
+    # ends the game, whether a hand of it waits on the director.
+    with django_assert_max_num_queries(10 + bool(entry_key) + (earlier == 3)):
         response = client.post(url, hand, HTTP_HX_REQUEST="true", **next_form)
     assert response.status_code == 200 and f"Hand {earlier + 1} saved." in response.content.decode()
     assert replays == [1], "one replay, of the new hand alone: the hands before it stand in the totals"

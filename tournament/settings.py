@@ -104,6 +104,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # A club's event in the club's time zone and currency symbol (tournament.clubs.locale).
+    "tournament.clubs.middleware.ClubLocaleMiddleware",
     "csp.middleware.CSPMiddleware",
     # A write that waited too long for its tournament's lock answers 503 (tournament.locking).
     "tournament.locking.BusyMiddleware",

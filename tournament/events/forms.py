@@ -9,6 +9,7 @@ from typing import Any
 from django import forms
 from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
+from django.utils import timezone
 
 from scoring import InvalidRules, RuleSet, rules_from_json
 from scoring.presets import FINAL_PRESETS, PRESETS
@@ -48,6 +49,9 @@ class TournamentForm(forms.ModelForm):
                 clubs, help_text="The club whose people run it and whose roster it uses."
             )
             self.order_fields(["club"])
+            home = _home_club(clubs, self.initial.get("club"))
+            if home is not None:  # the event's day is its club's today, not the server's
+                self.initial["date"] = timezone.localdate(timezone=home.zone)
         if self.instance.pk and self.instance.rule_overrides:
             own = format_named(self.instance.format).rule_fields  # the format's own form shows those
             shown = {name: value for name, value in self.instance.rule_overrides.items() if name not in own}
@@ -173,3 +177,9 @@ class TournamentForm(forms.ModelForm):
 def _kind(event_format: EventFormat) -> str:
     """A format's kind for a legend: "Knockout" of "Knockout: single elimination (…)"."""
     return event_format.label.split(":")[0].split(",")[0]
+
+
+def _home_club(clubs: QuerySet[Club], chosen: object) -> Club | None:
+    """The club a new event goes into, if already known: the one asked for, else the only one."""
+    picked = list(clubs.filter(pk=chosen)[:1]) if str(chosen or "").isdigit() else list(clubs[:2])
+    return picked[0] if len(picked) == 1 else None

@@ -28,7 +28,7 @@ class HandRevision(models.Model):
         ordering = ["hand", "changed_at", "id"]
 
     def __str__(self) -> str:
-        return f"{self.hand} by {self.get_source_display()} at {self.changed_at:%H:%M:%S}"
+        return f"{self.hand} by {self.get_source_display()} at {timezone.localtime(self.changed_at):%H:%M:%S}"
 
     def changes(self) -> list[tuple[str, object, object]]:
         """(field in words, before, after) for each value this revision changed."""

@@ -1,6 +1,6 @@
 """Money: fees paid and refunded, the prizes a tournament pays and the payouts to their winners.
 
-Amounts are :class:`~decimal.Decimal` dollars and cents throughout.
+Amounts are :class:`~decimal.Decimal`, two decimals, in the club's currency throughout.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from django.db.models.functions import Lower
 from django.utils import timezone
 
 from scoring import words
+from tournament.clubs.locale import format_money
 from tournament.models.events import MONEY, Player, Team, Tournament
 
 
@@ -42,7 +43,7 @@ class Payment(models.Model):
         constraints = [models.CheckConstraint(condition=Q(amount__gt=0), name="payment_amount_positive")]
 
     def __str__(self) -> str:
-        return f"{self.get_kind_display()} of ${self.amount} for team {self.team.number}"
+        return f"{self.get_kind_display()} of {format_money(self.amount)} for team {self.team.number}"
 
     @property
     def signed_amount(self) -> Decimal:
@@ -139,7 +140,7 @@ class Payout(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.prize}: ${self.amount} to {self.recipient}"
+        return f"{self.prize}: {format_money(self.amount)} to {self.recipient}"
 
     @property
     def recipient(self) -> str:

@@ -18,10 +18,10 @@ class PaymentForm(forms.ModelForm):
         widgets = {"amount": forms.NumberInput(attrs={"step": "0.01", "min": "0.01", "inputmode": "decimal"})}
 
     def clean_amount(self) -> Decimal:
-        """Dollars and cents: "1e3" is $1,000.00, and fractions of a cent are refused."""
+        """An amount with two decimals: "1e3" is 1,000.00, and fractions of a cent are refused."""
         amount = self.cleaned_data["amount"].quantize(Decimal("0.01"))
         if amount != self.cleaned_data["amount"]:
-            raise ValidationError("Give the amount in dollars and cents.", code="cents")
+            raise ValidationError("Give the amount with two decimals at most (whole cents).", code="cents")
         return amount
 
 

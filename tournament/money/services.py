@@ -15,6 +15,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
+from tournament.clubs.locale import format_money
 from tournament.locking import lock_tournament
 from tournament.models import Payment, Payout, Prize, Team, Tournament
 from tournament.money.ledger import fees_due, team_paid
@@ -31,13 +32,14 @@ def record_payment(*, team: Team, amount: Decimal, kind: str, method: str, note:
     team = Team.objects.get(pk=team.pk)
     paid = team_paid(team)
     if kind == Payment.Kind.REFUND and amount > paid:
-        message = f"A refund cannot exceed what the team has paid (${paid})."
+        message = f"A refund cannot exceed what the team has paid ({format_money(paid, tournament.club.currency)})."
         raise ValidationError({"amount": ValidationError(message, code="refund_too_large")})
     owed = max(fees_due(tournament)[team.pk] - paid, Decimal("0.00"))
     if kind == Payment.Kind.PAYMENT and amount > owed:
+        sums = [format_money(value, tournament.club.currency) for value in (owed, owed + paid, paid)]
         message = (
-            f"A payment cannot be more than the team still owes of its fees: ${owed} at most "
-            f"(due ${owed + paid}, paid ${paid})."
+            f"A payment cannot be more than the team still owes of its fees: {sums[0]} at most "
+            f"(due {sums[1]}, paid {sums[2]})."
         )
         raise ValidationError({"amount": ValidationError(message, code="overpayment")})
     return Payment.objects.create(team=team, kind=kind, amount=amount, method=method, note=note, recorded_by=by)

@@ -14,11 +14,11 @@ from typing import Any
 from scoring import RuleSet, Seat
 from scoring.describe import Event, Section, handout, summary
 from scoring.presets import find_preset, readings_of
+from tournament.clubs.locale import format_money
 from tournament.formats.registry import RulePart, format_of
 from tournament.models import Payout, Prize, Round, Tournament, playing_name
 from tournament.money.ledger import ledger, payment_entries, teams_with_balance, totals_by_method
 from tournament.play.links import qr_svg, table_url
-from tournament.templatetags.money import money
 
 
 @dataclass(frozen=True)
@@ -135,17 +135,20 @@ def handout_event(tournament: Tournament) -> Event:
     rounds = tournament.rounds_planned if "rounds_planned" in event_format.uses else None
     # An event not saved yet (a preview) has no prizes to ask for.
     prizes = (
-        tuple(_prize_words(p) for p in tournament.prizes.order_by("-kind", "place", "division"))
+        tuple(
+            _prize_words(p, tournament.club.currency) for p in tournament.prizes.order_by("-kind", "place", "division")
+        )
         if tournament.pk
         else ()
     )
     return Event(rounds=rounds, round_name=event_format.round_name.lower(), prizes=prizes)
 
 
-def _prize_words(prize: Prize) -> str:
-    """A prize as the handout lists it: "1st place $100.00", "High Women 25% of the fees"."""
+def _prize_words(prize: Prize, currency: str) -> str:
+    """A prize as the handout lists it, in its club's ``currency``: "1st place $100.00", "High
+    Women 25% of the fees"."""
     if prize.amount is not None:
-        return f"{prize} {money(prize.amount)}"
+        return f"{prize} {format_money(prize.amount, currency)}"
     return f"{prize} {prize.share_percent.normalize():f}% of the fees"
 
 

@@ -29,6 +29,7 @@ from django.utils import timezone
 from django_tasks import task
 from django_tasks_db.models import DBTaskResult
 
+from tournament.clubs import locale
 from tournament.models import PrintJob, Tournament
 from tournament.printing import pdf
 from tournament.printing.documents import Document
@@ -58,7 +59,8 @@ def _enqueue(job_id: int) -> None:
 def produce(tournament: Tournament, document: Document) -> PrintJob:
     """The job for ``document``: an existing one for the same HTML (taken over if its worker
     stopped), else a new one, queued for the worker."""
-    chunks = pdf.render_html_chunks(document.template, document.contexts)
+    with locale.using(tournament.club):  # its club's times and currency, in a request or not
+        chunks = pdf.render_html_chunks(document.template, document.contexts)
     key = hashlib.sha256("\x00".join([str(tournament.pk), document.template, *chunks]).encode()).hexdigest()
     job = PrintJob.objects.defer("pdf", "html").filter(key=key).first()
     if job and job.status != PrintJob.Status.FAILED:

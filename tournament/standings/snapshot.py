@@ -71,7 +71,10 @@ def polled(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
     def wrapper(request: HttpRequest, tournament_id: int, *args: Any, **kwargs: Any) -> HttpResponse:
         if not request.htmx:
             return view(request, tournament_id, *args, **kwargs)
-        changed_at = Tournament.objects.filter(pk=tournament_id).values_list("changed_at", flat=True).first()
+        # Read with the club's time zone by tournament.clubs.middleware; read here without it.
+        changed_at = getattr(request, "tournament_changed_at", None) or (
+            Tournament.objects.filter(pk=tournament_id).values_list("changed_at", flat=True).first()
+        )
         if changed_at is None:
             raise Http404("No such tournament.")
 

@@ -1,16 +1,13 @@
-"""``{{ amount|money }}``: dollars and cents, always two decimals, minus sign in front."""
-
-from decimal import Decimal, InvalidOperation
+"""``{{ amount|money }}``: the amount in the current club's currency (:mod:`tournament.clubs.locale`),
+two decimals, minus sign in front: "$1,250.00", "−€20.00", "CHF 5.00"."""
 
 from django import template
+
+from tournament.clubs.locale import format_money
 
 register = template.Library()
 
 
 @register.filter
 def money(value: object) -> str:
-    try:
-        amount = Decimal(str(value if value is not None else 0)).quantize(Decimal("0.01"))
-    except InvalidOperation:
-        return ""
-    return f"−${-amount:,.2f}" if amount < 0 else f"${amount:,.2f}"
+    return format_money(value)

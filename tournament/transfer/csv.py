@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import io
 
+from django.utils import timezone
+
 from scoring import Seat
 from tournament.models import HAND_FIELDS, Game, Hand, Seating, Tournament
 from tournament.play.board import hands_by_game, names_at
@@ -46,17 +48,20 @@ HAND_CSV_HEADER = [
     "NS reneges", "EW reneges", "NS table talk", "EW table talk",
     "north reneges", "east reneges", "south reneges", "west reneges",
     "north table talk", "east table talk", "south table talk", "west table talk", "misdeal", "NS points", "EW points",
-    "NS score", "EW score", "disputed", "confirmed by",
+    "NS score", "EW score", "disputed", "confirmed by", "entered at",
 ]  # fmt: skip
+"""The hands CSV's columns; "entered at" is headed with the club's time zone its times are in."""
 
 
 def hands_csv(tournament: Tournament) -> str:
-    """Every hand of every table, with the points it scored and the running score."""
+    """Every hand of every table, with the points it scored and the running score, and when it
+    was first entered, in the club's time zone, which its column names."""
+    zone = tournament.club.zone
     names = names_at(Seating.objects.filter(round__tournament=tournament))
     hands = hands_by_game(Hand.objects.filter(game__round__tournament=tournament).order_by("game_id", "number", "deal"))
     out = io.StringIO()
     writer = csvsafe.writer(out)
-    writer.writerow(HAND_CSV_HEADER)
+    writer.writerow([*HAND_CSV_HEADER[:-1], f"entered at ({zone.key})"])
     games = Game.objects.filter(round__tournament=tournament).select_related(
         "round", "table", "match__home", "match__away"
     )
@@ -78,5 +83,6 @@ def hands_csv(tournament: Tournament) -> str:
                     else ["", "", "", ""]
                 )
                 + ["yes" if hand.disputed else "", hand.confirmed_by]
+                + [timezone.localtime(hand.entered_at, zone).strftime("%Y-%m-%d %H:%M:%S")]
             )
     return out.getvalue()

@@ -23,6 +23,7 @@ from typing import Any
 
 from django.db import models
 from django.db.models import Prefetch
+from django.utils import timezone
 
 from tournament.formats.registry import format_of
 from tournament.models import (
@@ -148,7 +149,9 @@ NOT_EXPORTED_MODELS: dict[type[models.Model], str] = {
 
 
 def _json(value: Any) -> Any:
-    if isinstance(value, datetime.date):  # a datetime too
+    if isinstance(value, datetime.datetime) and timezone.is_aware(value):
+        return timezone.localtime(value).isoformat()  # in the club's zone, with its offset
+    if isinstance(value, datetime.date):  # a naive datetime too
         return value.isoformat()
     if isinstance(value, Decimal):
         return str(value)
@@ -168,7 +171,13 @@ def _user(user: Any) -> str | None:
 
 
 def export_tournament(tournament: Tournament) -> dict[str, Any]:
-    """Everything about ``tournament`` as JSON-ready data (see the module docstring)."""
+    """Everything about ``tournament`` as JSON-ready data (see the module docstring); its times in
+    ISO 8601 with the offset of its club's time zone (``2026-11-20T19:30:00-06:00``)."""
+    with timezone.override(tournament.club.zone):
+        return _export(tournament)
+
+
+def _export(tournament: Tournament) -> dict[str, Any]:
     # The roster joined, not prefetched: Django prefetches a foreign key with one OR per row on
     # SQLite, and 4,000 players' ORs are deeper than SQLite parses.
     players = Prefetch("players", queryset=Player.objects.select_related("roster"))

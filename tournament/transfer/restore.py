@@ -25,6 +25,7 @@ from django.db import models
 
 from scoring import InvalidHand, Seat, Side
 from tournament.clocks.services import MAX_EXTRA_MINUTES
+from tournament.clubs.locale import format_money
 from tournament.formats.registry import EventFormat, choices, format_of
 from tournament.matches.rules import winner_from_games
 from tournament.models import (
@@ -186,7 +187,7 @@ def _teams(plan: Plan, entries: list[Any], users: dict) -> dict[tuple[int, int],
             _payment(plan, Row(entry_, f"Team {number}, payment {i}"), team, users)
         paid = _pool([p for p in plan.payments if p.team is team])
         if paid < 0:
-            fail(row.where, f"its refunds exceed what it paid (net ${paid})", "refund_too_large")
+            fail(row.where, f"its refunds exceed what it paid (net {format_money(paid)})", "refund_too_large")
     return players
 
 
@@ -571,7 +572,11 @@ def _prize(plan: Plan, row: Row, players: dict, users: dict, pool: Decimal) -> N
             fail(o.where, "amount cannot be negative", "negative")
         total += payout.amount
         if total > value + CENT:
-            fail(o.where, f"the payouts come to ${total}, more than the prize's ${value}", "over_prize")
+            fail(
+                o.where,
+                f"the payouts come to {format_money(total)}, more than the prize's {format_money(value)}",
+                "over_prize",
+            )
         plan.payouts.append(payout)
 
 

@@ -122,9 +122,9 @@ class Row:
         except InvalidOperation:
             fail(self.where, f'{key} must be an amount such as "20.00"', "type")
         if not amount.is_finite() or abs(amount) >= Decimal("100000000"):
-            fail(self.where, f"{key} must be an amount under $100,000,000, not {str(value)[:40]}", "range")
+            fail(self.where, f"{key} must be an amount under 100,000,000, not {str(value)[:40]}", "range")
         if amount != amount.quantize(CENT):
-            fail(self.where, f"{key} must be in dollars and cents, not {value}", "cents")
+            fail(self.where, f"{key} must be in whole cents (two decimals at most), not {value}", "cents")
         return amount.quantize(CENT)
 
     def when(self, key: str, *, optional: bool = False) -> datetime.datetime | None:

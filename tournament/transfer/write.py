@@ -16,6 +16,7 @@ from django.db import DatabaseError, models, transaction
 from django.db.models import F, Max
 from django.utils import timezone
 
+from tournament.clubs import locale
 from tournament.locking import lock_tournament
 from tournament.models import (
     Clock,
@@ -56,10 +57,11 @@ def import_tournament(
     club = replace.club if replace is not None else club
     if club is None:
         raise ValidationError("Choose the club the tournament goes into.", code="no_club")
-    plan = check(data, replace=replace)
+    with locale.using(club):  # a time without an offset in the file is the club's; amounts in its currency
+        plan = check(data, replace=replace)
     plan.tournament.club = club
     if replace is None and club.tournaments.filter(name=plan.tournament.name).exists():
-        plan.tournament.name = restored_name(plan.tournament.name, timezone.localdate())
+        plan.tournament.name = restored_name(plan.tournament.name, timezone.localdate(timezone=club.zone))
     try:
         with transaction.atomic():
             return _write(plan, by=by, replace=replace)
