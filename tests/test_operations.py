@@ -34,6 +34,13 @@ from tournament.transfer.export import export_tournament
 ROOT = Path(__file__).resolve().parent.parent
 
 
+@pytest.fixture(autouse=True)
+def _database_queue(settings):
+    """This file tests the real queue (the backlog, what a worker picks up): the database backend,
+    not the suite's default of running each task as it is queued."""
+    settings.TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+
+
 @pytest.fixture
 def backup_dir(settings, tmp_path):
     """The backups' storage in the test's own folder, and backups every 15 minutes in play (the
