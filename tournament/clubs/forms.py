@@ -94,5 +94,11 @@ class SignUpForm(UserCreationForm):
 
     def __init__(self, *args: Any, email: bool, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.fields["username"].help_text = "Letters, digits and @ . + - _ only; you log in with it."
+        self.fields[
+            "password1"
+        ].help_text = "At least 8 characters, not all digits, not a common password and not like your user name."
+        self.fields["password2"].label = "The password again"
+        self.fields["password2"].help_text = ""
         if not email:
             del self.fields["email"]
