@@ -287,3 +287,16 @@ def test_a_logged_in_person_becomes_the_first_owner_with_one_button(client, pers
 def test_an_invitation_for_a_director_is_not_an_owners(club):
     invitation, _ = invite(club_id=club.pk, role=Role.DIRECTOR, by=None, days=7)
     assert invitation.club == club and invitation.role == Role.DIRECTOR
+
+
+def test_with_email_a_new_account_may_give_its_address_for_resets(client, club, settings, django_user_model):
+    settings.SPADES_EMAIL = True
+    _, token = invite(club_id=club.pk, role=Role.ASSISTANT, by=None, days=7)
+    data = {
+        "username": "nina",
+        "email": "nina@example.org",
+        "password1": "river-bend-42x",
+        "password2": "river-bend-42x",
+    }
+    assert client.post(reverse("join", args=[token]), data).status_code == 302
+    assert django_user_model.objects.get(username="nina").email == "nina@example.org"
