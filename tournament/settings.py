@@ -205,6 +205,47 @@ SPADES_BACKUP_KEEP_DAYS = _env_int("SPADES_BACKUP_KEEP_DAYS", 14)
 # several app servers and several workers share one queue (tournament.printing.jobs).
 TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
 
+
+def parse_email_url(url: str) -> dict:
+    """Django's EMAIL_* settings from ``EMAIL_URL``: ``smtp://user:password@host:port`` (plain),
+    ``smtp+tls://…`` (STARTTLS, port 587 unless given), ``smtp+ssl://…`` (port 465 unless given)
+    or ``console://`` (mail printed to standard output, for trying it out)."""
+    from urllib.parse import unquote, urlsplit
+
+    parts = urlsplit(url)
+    if parts.scheme == "console":
+        return {"EMAIL_BACKEND": "django.core.mail.backends.console.EmailBackend"}
+    ports = {"smtp": 25, "smtp+tls": 587, "smtp+ssl": 465}
+    if parts.scheme not in ports or not parts.hostname:
+        raise ImproperlyConfigured(
+            f"EMAIL_URL must look like smtp://user:password@host:port, smtp+tls://…, smtp+ssl://… or console://, "
+            f"not {parts.scheme + '://…' if parts.scheme else repr(url)}"
+        )
+    try:
+        port = parts.port or ports[parts.scheme]
+    except ValueError:
+        raise ImproperlyConfigured("EMAIL_URL's port must be a whole number") from None
+    return {
+        "EMAIL_BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+        "EMAIL_HOST": parts.hostname,
+        "EMAIL_PORT": port,
+        "EMAIL_HOST_USER": unquote(parts.username or ""),
+        "EMAIL_HOST_PASSWORD": unquote(parts.password or ""),
+        "EMAIL_USE_TLS": parts.scheme == "smtp+tls",
+        "EMAIL_USE_SSL": parts.scheme == "smtp+ssl",
+    }
+
+
+# Email (invitations and password resets by email) only when EMAIL_URL names a server; unset, no
+# page offers email and links are made and copied by hand (README: "People and accounts").
+EMAIL_URL = os.environ.get("EMAIL_URL", "")
+SPADES_EMAIL = bool(EMAIL_URL)
+if SPADES_EMAIL:
+    globals().update(parse_email_url(EMAIL_URL))
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Spades Director <webmaster@localhost>")
+# A password reset link (made by a superuser or an owner, or sent by email) works this long, once.
+PASSWORD_RESET_TIMEOUT = _env_int("SPADES_RESET_LINK_HOURS", 72) * 3600
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},

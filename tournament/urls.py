@@ -6,6 +6,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from tournament.clocks import views as clocks
+from tournament.clubs import urls as clubs
 from tournament.events import views as events
 from tournament.formats.registry import all_formats
 from tournament.matches import views as matches
@@ -81,6 +82,9 @@ for pages in {id(f.urls): f.urls for f in all_formats() if f.urls is not None}.v
     director_patterns += pages.director_patterns
     public_patterns += pages.public_patterns
 
+# A club's pages, invitations and password reset links (tournament.clubs).
+director_patterns += clubs.director_patterns
+
 urlpatterns = [
     path("table/", include(("tournament.play.phone_urls", "table"))),
     path("", include((director_patterns, "director"))),
@@ -90,4 +94,5 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("health/", health.everything, name="health"),
     path("health/server/", health.server, name="health_server"),
+    *clubs.urlpatterns,
 ]
