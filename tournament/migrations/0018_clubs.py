@@ -20,7 +20,7 @@ class Migration(migrations.Migration):
             fields=[
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
                 ('name', models.CharField(max_length=120)),
-                ('time_zone', models.CharField(default='UTC', help_text="Times on the club's pages, sheets and exports, e.g. America/Chicago.", max_length=64, validators=[tournament.models.clubs.validate_time_zone])),
+                ('time_zone', models.CharField(default=tournament.models.clubs.default_time_zone, help_text="Times on the club's pages, sheets and exports, e.g. America/Chicago.", max_length=64, validators=[tournament.models.clubs.validate_time_zone])),
                 ('currency', models.CharField(default='$', help_text='The symbol printed before amounts of money, e.g. $, £ or €.', max_length=8)),
                 ('created_at', models.DateTimeField(default=django.utils.timezone.now)),
             ],

@@ -26,6 +26,11 @@ def validate_time_zone(value: str) -> None:
         )
 
 
+def default_time_zone() -> str:
+    """A new club's zone: the server's (``DJANGO_TIME_ZONE``), read when the club is made."""
+    return settings.TIME_ZONE
+
+
 class Club(models.Model):
     """A card club: it owns its tournaments (:attr:`tournaments`), its roster (:attr:`roster`) and
     its people (:attr:`members`). Its time zone and currency symbol are used on every page, sheet
@@ -33,7 +38,7 @@ class Club(models.Model):
 
     name = models.CharField(max_length=120)
     time_zone = models.CharField(
-        max_length=64, default=settings.TIME_ZONE, validators=[validate_time_zone],
+        max_length=64, default=default_time_zone, validators=[validate_time_zone],
         help_text="Times on the club's pages, sheets and exports, e.g. America/Chicago.",
     )  # fmt: skip
     currency = models.CharField(
