@@ -21,7 +21,7 @@ from tournament.formats.swiss.forms import SwissSettingsForm
 from tournament.formats.swiss.models import LateEntry, SwissSettings, suggested_rounds
 from tournament.formats.swiss.services import entrants_changed, score_missed_rounds, swap_teams
 from tournament.formats.swiss.simulation import SIMULATION
-from tournament.formats.swiss.standings import round_plan, swiss_matches, swiss_standings
+from tournament.formats.swiss.standings import swiss_matches, swiss_standings
 from tournament.formats.swiss.table import Alone, Played, Tiebreak, swiss_table
 from tournament.models import Game, Match, Prize, Round, RoundNotReady, Seating, Team, Tournament
 from tournament.money.services import award_prizes
@@ -50,7 +50,8 @@ def make_swiss(couples: int = 4, **settings) -> Tournament:
 
 def pairs(tournament: Tournament, number: int) -> list[tuple[int, int]]:
     """Round ``number``'s pairings by team number, table 1 first."""
-    return [(m.home.number, m.away.number) for m in round_plan(tournament, number).matches]
+    matches = swiss_matches(tournament).filter(round=number, table__isnull=False).select_related("home", "away")
+    return [(m.home.number, m.away.number) for m in matches.order_by("number")]
 
 
 def bye_of(tournament: Tournament, number: int) -> int | None:
