@@ -362,6 +362,20 @@ def test_the_swiss_page_shows_the_round_its_pairings_in_rank_order_and_the_bye(d
 
 
 @pytest.mark.django_db
+def test_starting_play_from_the_dashboard_leads_to_the_swiss_page_and_a_closed_rounds_board_stays_the_cores(
+    director_client,
+):
+    tournament = make_swiss(4, rounds=2)
+    response = director_client.post(reverse("director:seat_first", args=[tournament.pk]))
+    assert response.url == reverse("director:swiss", args=[tournament.pk])
+    play(tournament.rounds.get(number=1))
+    close_round(round_=tournament.rounds.get(number=1))
+    dashboard = director_client.get(reverse("director:dashboard", args=[tournament.pk])).content.decode()
+    assert reverse("director:round_board", args=[tournament.pk, 1]) in dashboard
+    assert reverse("director:swiss", args=[tournament.pk]) in dashboard
+
+
+@pytest.mark.django_db
 def test_before_round_1_the_swiss_page_says_how_rounds_are_paired(director_client):
     tournament = make_swiss(4)
     page = director_client.get(reverse("director:swiss", args=[tournament.pk])).content.decode()

@@ -70,6 +70,13 @@ class Swiss(EventFormat):
         return (f"Round {round_.number} closed; round {following.number} is paired from the standings.",
                 reverse("director:swiss", args=[tournament.pk]))  # fmt: skip
 
+    def play_url(self, tournament: Tournament, round_: Round) -> str:
+        """The Swiss page runs the round being paired or played; a closed round's board is the core's."""
+        latest = tournament.rounds.order_by("-number").first()
+        if latest is not None and latest.pk == round_.pk:
+            return reverse("director:swiss", args=[tournament.pk])
+        return super().play_url(tournament, round_)
+
     def progress(self, tournament: Tournament) -> tuple[int, int, str]:
         closed = tournament.rounds.filter(status=Round.Status.CLOSED).count()
         return closed, settings_of(tournament).rounds, "rounds played"
