@@ -64,9 +64,6 @@ def _seat(tournament: Tournament, round_: Round) -> Round:
     """Pair ``round_`` (planned, nothing seated) and seat it: each pairing at a table in rank
     order, its first game, seats and clock; the bye as a match won without play."""
     number = round_.number
-    if number > 1:
-        entries = LateEntry.objects.filter(team__tournament=tournament, joined_round__gt=number)
-        entries.update(joined_round=number)  # a round re-paired earlier than first planned
     pairing = _pairing(tournament, number)
     if len(pairing.pairs) < 1:
         raise ValidationError("A Swiss round needs at least two teams still playing.", code="too_few_teams")

@@ -13,7 +13,7 @@ from django.views.decorators.http import require_POST
 from tournament.formats.swiss import services
 from tournament.formats.swiss.forms import MissedRoundsForm, SwapForm
 from tournament.formats.swiss.models import LateEntry, settings_of
-from tournament.formats.swiss.standings import round_plan, swiss_matches, swiss_standings
+from tournament.formats.swiss.standings import round_plan, swiss_standings
 from tournament.models import Round, Team, Tournament
 from tournament.pages import director_required, tournament_or_404, whole_number
 from tournament.play.board import board
@@ -104,7 +104,6 @@ def _standings_context(tournament_id: int) -> dict:
         "settings": settings_of(tournament),
         "current": round_ if round_ and not round_.is_closed else None,
         "plan": round_plan(tournament, round_.number) if round_ and not round_.is_closed else None,
-        "played": swiss_matches(tournament).filter(status="finished").exists(),
     }
 
 
