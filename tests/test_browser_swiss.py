@@ -136,7 +136,7 @@ def test_a_nine_team_four_round_swiss_played_on_phones(browser, live_server, des
         context.close()
 
 
-def test_the_projector_shows_the_next_rounds_pairings_in_rank_order(browser, live_server, screenshot):
+def test_the_projector_shows_the_next_rounds_pairings_in_rank_order(browser, live_server, director, screenshot):
     from tests.test_swiss import play
     from tournament.play.rounds import close_round, start_play
 
@@ -153,4 +153,9 @@ def test_the_projector_shows_the_next_rounds_pairings_in_rank_order(browser, liv
         page.goto(f"/s/{tournament.pk}/")
         assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
         screenshot(page, f"swiss-public-next-round-{name}")
+        _log_in(page, director)
+        page.goto(f"/t/{tournament.pk}/swiss/")
+        assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+        assert page.locator(".swiss-pairings .card").first.inner_text().startswith("Table 1")
+        screenshot(page, f"swiss-board-{name}")
         context.close()
