@@ -592,3 +592,17 @@ def test_the_simulate_command_runs_from_the_shell_on_a_throwaway_database(tmp_pa
 def test_simulate_refuses_more_rounds_than_a_field_can_play_without_rematches():
     with pytest.raises(ValueError, match="--rounds"):
         SIMULATION.run({"teams": 4, "rounds": 4, "seed": 1, "best_of": 1})
+
+
+@pytest.mark.django_db
+def test_a_swiss_rounds_score_sheets_and_the_cores_event_documents_print(director_client):
+    tournament = make_swiss(5, rounds=2)
+    play(start_play(tournament=tournament))
+    close_round(round_=tournament.rounds.get(number=1))
+    url = lambda name: reverse("director:print_document", args=[tournament.pk, name])  # noqa: E731
+    sheets = _pdf_text(director_client.get(url("score-sheets") + "?round=2"))
+    assert "round 2, match 1" in sheets and "round 2, match 2" in sheets
+    standings = _pdf_text(director_client.get(url("standings")))
+    assert "Ada & Ben" in standings
+    page = director_client.get(reverse("director:print", args=[tournament.pk])).content.decode()
+    assert "Swiss standings" in page and "Pairings" in page and "How pairings" not in page
