@@ -52,6 +52,7 @@ bench: install
 	$(DEV) $(PY) bench/knockout_scale.py
 	$(DEV) $(PY) bench/table_taps.py
 	$(DEV) $(PY) bench/league.py
+	$(DEV) $(PY) bench/swiss_scale.py
 	$(DEV) $(PY) bench/import_lock.py
 	$(PY) bench/venue_load.py
 

@@ -92,6 +92,7 @@ INSTALLED_APPS = [
     "tournament.formats.progressive",
     "tournament.formats.knockout",
     "tournament.formats.league",
+    "tournament.formats.swiss",
 ]
 
 MIDDLEWARE = [
