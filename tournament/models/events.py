@@ -139,7 +139,8 @@ class Team(models.Model):
         null=True, blank=True, validators=[MinValueValidator(1)], help_text="Knockouts: 1 is the top seed."
     )
     registered_at = models.DateTimeField(default=timezone.now)
-    # A league: the night a late joiner's matches start, the night a withdrawn team's walkovers start.
+    # Formats of numbered rounds: the round (a league's night) a late joiner's matches start, and the
+    # round a withdrawn team stops being paired (a league's walkovers start then).
     joined_night = models.PositiveSmallIntegerField(null=True, blank=True)
     withdrawn_night = models.PositiveSmallIntegerField(null=True, blank=True)
     results_voided = models.BooleanField(default=False, help_text="League: a withdrawn team's played results voided.")

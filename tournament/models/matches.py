@@ -91,6 +91,7 @@ class Match(models.Model):
         FINAL = "final", "Final"
         THIRD_PLACE = "third-place", "Third place"
         LEAGUE = "league", "League"
+        SWISS = "swiss", "Swiss round"
 
     class Status(models.TextChoices):
         WAITING = "waiting", "Waiting for its teams"
@@ -168,7 +169,7 @@ class Match(models.Model):
     def in_sentence(self) -> str:
         """The name inside a sentence, with its article where it takes one: "the semi-final,
         match 5", "the final", but "night 3, match 2" (a night is named by its number)."""
-        return self.label if self.is_league else f"the {self.label}"
+        return self.label if self.in_round else f"the {self.label}"
 
     @property
     def subject(self) -> str:
@@ -187,6 +188,12 @@ class Match(models.Model):
     @property
     def is_league(self) -> bool:
         return self.stage == self.Stage.LEAGUE
+
+    @property
+    def in_round(self) -> bool:
+        """A match of a numbered round (a league's night, a Swiss round), not of a bracket: it is
+        named by its round's number ("night 3, match 2"), with no article."""
+        return self.stage in (self.Stage.LEAGUE, self.Stage.SWISS)
 
     @property
     def is_final(self) -> bool:

@@ -241,8 +241,9 @@ def _sheet(
 
 def _closed_caption(tournament: Tournament, game: Game) -> str:
     """What a closed round's sheet says where the QR code was, by what was played: a knockout
-    match (a league's championship too), or the round of a progressive event or a league night."""
-    if game.match is not None and not game.match.is_league:
+    match (a league's championship too), or a round (of a progressive event, a league night, a
+    Swiss round)."""
+    if game.match is not None and not game.match.in_round:
         return "Match over: scores are final"
     return f"{format_of(tournament).round_name} closed: scores are final"
 

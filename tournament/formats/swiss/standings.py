@@ -15,10 +15,8 @@ from tournament.models import Game, Match, Player, Round, Team, Tournament
 from tournament.standings.ranking import Standing
 from tournament.standings.rows import StandingRow
 
-# The core has no stage of its own for a Swiss pairing: a Swiss match is named and read like a
-# league's fixture (its round in its name, no article: "round 3, match 2"), and only this package
-# reads a Swiss tournament's matches, so the league's stage value serves.
-STAGE = Match.Stage.LEAGUE
+# A Swiss pairing's match: of a numbered round (Match.in_round), named "round 3, match 2".
+STAGE = Match.Stage.SWISS
 
 
 def swiss_matches(tournament: Tournament):
