@@ -184,6 +184,57 @@ def test_an_imported_tournament_belongs_to_the_club_it_was_imported_into(client,
     assert role_of(olive, tournament.pk) is None
 
 
+def test_a_director_of_two_clubs_sees_each_clubs_events_under_its_name(client, staff):
+    olive = staff("olive")
+    north, south = create_club(name="North club", owner=olive), a_club("South club")
+    grant(club=south, user=olive, role=ClubMember.Role.ASSISTANT)
+    make_tournament(couples=0, name="North open", club=north)
+    make_tournament(couples=0, name="South open", club=south)
+    make_tournament(couples=0, name="Nobody's night", club=a_club("Third club"))
+    html = _as(client, olive).get(reverse("director:home")).content.decode()
+    assert html.index("North club") < html.index("North open") < html.index("South club") < html.index("South open")
+    assert "Nobody's night" not in html and "Third club" not in html
+    new = reverse("director:tournament_new")
+    assert f'href="{new}?club={north.pk}"' in html and f'href="{new}?club={south.pk}"' not in html  # assistant there
+    assert reverse("director:club_roster", args=[south.pk]) in html
+
+
+def test_new_tournament_from_a_clubs_section_goes_into_that_club(client, staff):
+    olive = staff("olive")
+    first, second = create_club(name="First club", owner=olive), create_club(name="Second club", owner=olive)
+    form = _as(client, olive).get(reverse("director:tournament_new"), {"club": second.pk}).content.decode()
+    assert f'<option value="{second.pk}" selected>Second club</option>' in form
+    assert client.post(reverse("director:tournament_new"), NEW | {"club": second.pk}).status_code == 302
+    assert Tournament.objects.get(name="Spring Open").club == second
+    refused = client.post(reverse("director:tournament_new"), NEW | {"club": a_club("Not hers").pk, "name": "X"})
+    assert refused.status_code == 422 and "club" in refused.context["form"].errors
+    assert not Tournament.objects.filter(name="X").exists() and first.tournaments.count() == 0
+
+
+def test_an_import_into_a_club_the_director_does_not_run_is_refused(client, staff, tournament):
+    olive = staff("olive")
+    create_club(name="Olive's club", owner=olive)
+    create_club(name="Olive's other club", owner=olive)
+    body = json.dumps(export_tournament(tournament)).encode()
+    client = _as(client, olive)
+    for club, error in ((None, "Choose the club the new tournament goes into."),
+                        (tournament.club_id, "Select a valid choice")):  # fmt: skip
+        upload = SimpleUploadedFile("t.json", body)
+        response = client.post(reverse("director:import"), {"file": upload} | ({"club": club} if club else {}))
+        assert response.status_code == 422 and error in response.content.decode()
+    assert Tournament.objects.count() == 1
+
+
+def test_a_restore_in_place_stays_in_its_club_and_needs_no_club_chosen(client, staff, tournament):
+    olive = staff("olive")
+    grant(club=tournament.club, user=olive, role=ClubMember.Role.DIRECTOR)
+    create_club(name="Olive's own club", owner=olive)
+    upload = SimpleUploadedFile("t.json", json.dumps(export_tournament(tournament)).encode())
+    response = _as(client, olive).post(reverse("director:import"), {"file": upload, "replace": tournament.pk})
+    assert response.status_code == 302
+    assert Tournament.objects.get().club == a_club()
+
+
 def test_an_assistant_is_not_shown_links_to_money_or_rules(client, owned):
     tournament, owner, helper = owned
     fees = reverse("director:fees", args=[tournament.pk])
