@@ -4,7 +4,8 @@ pages ask.
 A superuser reaches everything. Anyone else reaches only the clubs they are a member of
 (:class:`~tournament.models.ClubMember`) and those clubs' tournaments: an owner or a director all
 of their pages, an assistant the pages that run the event (registration and check-in, rounds,
-hands and their corrections, standings, printing) but nothing that changes money or the rules.
+hands and their corrections, standings, printing, reading the club's roster) but nothing that
+changes money, the rules or the roster's names.
 Only the owner (or a superuser) manages the club's people and settings. Someone who is not a
 member gets a 404, as if the club or tournament did not exist; an assistant on a director's page
 gets a 403 that says why.
