@@ -7,12 +7,13 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
-from tests.conftest import a_club, even_hand, make_tournament
+from tests.conftest import a_club, even_hand, finish_game, make_tournament
 from tests.test_views_director import NEW
-from tournament.access import ASSISTANT_PAGES, role_of, visible_tournaments
+from tournament.access import ASSISTANT_PAGES, MONEY_DOCUMENTS, role_of, visible_tournaments
 from tournament.clubs.services import create_club, grant
-from tournament.models import ClubMember, Hand, Payment, Round, Tournament
-from tournament.play.rounds import start_play
+from tournament.models import ClubMember, Hand, Invitation, Payment, Round, Tournament
+from tournament.play.rounds import start_play, start_round
+from tournament.printing.catalog import EVENT_DOCUMENTS, ROUND_DOCUMENTS
 from tournament.transfer.export import export_tournament
 from tournament.urls import director_patterns
 
@@ -182,6 +183,57 @@ def test_an_imported_tournament_belongs_to_the_club_it_was_imported_into(client,
     assert role_of(olive, tournament.pk) is None
 
 
+def test_a_director_of_two_clubs_sees_each_clubs_events_under_its_name(client, staff):
+    olive = staff("olive")
+    north, south = create_club(name="North club", owner=olive), a_club("South club")
+    grant(club=south, user=olive, role=ClubMember.Role.ASSISTANT)
+    make_tournament(couples=0, name="North open", club=north)
+    make_tournament(couples=0, name="South open", club=south)
+    make_tournament(couples=0, name="Nobody's night", club=a_club("Third club"))
+    html = _as(client, olive).get(reverse("director:home")).content.decode()
+    assert html.index("North club") < html.index("North open") < html.index("South club") < html.index("South open")
+    assert "Nobody's night" not in html and "Third club" not in html
+    new = reverse("director:tournament_new")
+    assert f'href="{new}?club={north.pk}"' in html and f'href="{new}?club={south.pk}"' not in html  # assistant there
+    assert reverse("director:club_roster", args=[south.pk]) in html
+
+
+def test_new_tournament_from_a_clubs_section_goes_into_that_club(client, staff):
+    olive = staff("olive")
+    first, second = create_club(name="First club", owner=olive), create_club(name="Second club", owner=olive)
+    form = _as(client, olive).get(reverse("director:tournament_new"), {"club": second.pk}).content.decode()
+    assert f'<option value="{second.pk}" selected>Second club</option>' in form
+    assert client.post(reverse("director:tournament_new"), NEW | {"club": second.pk}).status_code == 302
+    assert Tournament.objects.get(name="Spring Open").club == second
+    refused = client.post(reverse("director:tournament_new"), NEW | {"club": a_club("Not hers").pk, "name": "X"})
+    assert refused.status_code == 422 and "club" in refused.context["form"].errors
+    assert not Tournament.objects.filter(name="X").exists() and first.tournaments.count() == 0
+
+
+def test_an_import_into_a_club_the_director_does_not_run_is_refused(client, staff, tournament):
+    olive = staff("olive")
+    create_club(name="Olive's club", owner=olive)
+    create_club(name="Olive's other club", owner=olive)
+    body = json.dumps(export_tournament(tournament)).encode()
+    client = _as(client, olive)
+    for club, error in ((None, "Choose the club the new tournament goes into."),
+                        (tournament.club_id, "Select a valid choice")):  # fmt: skip
+        upload = SimpleUploadedFile("t.json", body)
+        response = client.post(reverse("director:import"), {"file": upload} | ({"club": club} if club else {}))
+        assert response.status_code == 422 and error in response.content.decode()
+    assert Tournament.objects.count() == 1
+
+
+def test_a_restore_in_place_stays_in_its_club_and_needs_no_club_chosen(client, staff, tournament):
+    olive = staff("olive")
+    grant(club=tournament.club, user=olive, role=ClubMember.Role.DIRECTOR)
+    create_club(name="Olive's own club", owner=olive)
+    upload = SimpleUploadedFile("t.json", json.dumps(export_tournament(tournament)).encode())
+    response = _as(client, olive).post(reverse("director:import"), {"file": upload, "replace": tournament.pk})
+    assert response.status_code == 302
+    assert Tournament.objects.get().club == a_club()
+
+
 def test_an_assistant_is_not_shown_links_to_money_or_rules(client, owned):
     tournament, owner, helper = owned
     fees = reverse("director:fees", args=[tournament.pk])
@@ -196,3 +248,217 @@ def test_an_assistant_is_not_shown_links_to_money_or_rules(client, owned):
 
 def test_every_page_an_assistant_may_use_exists():
     assert {pattern.name for pattern in director_patterns} >= ASSISTANT_PAGES
+
+
+# --- every director URL, from the URL resolver ------------------------------------------------------
+#
+# Each director page (URL name) is classified here by the events it is tried on; a page added
+# later fails test_every_director_page_is_classified until it is. Its arguments are filled with
+# real objects of club A: a progressive event with a round under way, a knockout and a league
+# under way, a roster person, print jobs. A director of club B, the assistant of club A and a
+# director of club A then try every page (and every document of each format).
+
+# A club's people and invitations: its owner's (a director of the club gets 403 there).
+OWNER_PAGES = {"club_member", "club_member_remove", "club_reset_link", "club_invite", "club_invitation_revoke"}
+NO_OBJECT, CLUB, SUPERUSER = "none", "club", "superuser"
+ON = {
+    NO_OBJECT: {"home", "tournament_new", "import", "clubs"},
+    CLUB: {"club_roster", "roster_player", "roster_rename", "club", *OWNER_PAGES},
+    SUPERUSER: {"accounts", "account_reset_link"},  # every account: a superuser's page, 404 to anyone else
+    "progressive": {
+        "dashboard", "tournament_edit", "roster_search", "teams", "team_add", "team_edit", "team_status",
+        "team_check_in", "team_remove", "team_arrive", "team_substitute", "payments", "fees", "seat_first",
+        "round_board", "round_links", "round_start", "round_close", "round_clock", "start_clocks", "game",
+        "game_hand", "game_tie", "game_reissue", "game_resolve", "standings", "prizes", "prize_add",
+        "prizes_award", "prize_delete", "payout_paid", "print", "print_job", "print_job_pdf", "print_job_retry",
+        "print_document", "export_standings", "export_hands", "export_json", "round", "round_swap",
+    },
+    "knockout": {
+        "clock", "match", "match_swap", "match_decide", "bracket", "seeds", "match_table", "dashboard", "print",
+        "print_document", "export_standings", "export_hands", "export_json",
+    },
+    "league": {
+        "league_schedule", "league_build", "league_postpone", "league_join", "league_withdraw", "league_night",
+        "league_night_open", "league_table", "league_championship", "dashboard", "print", "print_document",
+        "export_standings", "export_hands", "export_json",
+    },
+}  # fmt: skip
+
+
+def _director_urls() -> dict[str, list[str]]:
+    """Every URL name of the "director" namespace, as the resolver has it (formats' included
+    pages too), with the names of its arguments."""
+    from django.urls import URLResolver, get_resolver
+
+    def walk(patterns, inside: bool, prefix: list[str]):
+        for entry in patterns:
+            here = [*prefix, *entry.pattern.converters]
+            if isinstance(entry, URLResolver):
+                yield from walk(entry.url_patterns, inside or entry.namespace == "director", here)
+            elif inside and entry.name:
+                yield entry.name, here
+
+    return dict(walk(get_resolver().url_patterns, False, []))
+
+
+def test_every_director_page_is_classified():
+    pages = _director_urls()
+    classified = set().union(*ON.values())
+    assert set(pages) - classified == set(), "classify these pages in ON: which events to try them on"
+    assert classified - set(pages) == set(), "these pages no longer exist"
+    assert {"roster_player", "export_json", "print_document", "bracket", "league_table"} <= set(pages)
+
+
+@pytest.fixture
+def club_a(db, django_user_model):
+    """Club A with everything a director page can name, its director and assistant; club B's
+    director, who has an event of their own."""
+    from tests.events import knockout_under_way, league_in_season
+    from tournament.formats.registry import format_of
+    from tournament.models import Payout, PrintJob, Prize, RosterPlayer
+    from tournament.play.games import flag_dispute
+    from tournament.simulation.play import SIMULATION_CLUB
+
+    club = a_club(SIMULATION_CLUB)  # where the knockout's and the league's simulations put them
+    progressive = make_tournament(club=club, name="A's progressive")
+    round_ = start_play(tournament=progressive)
+    start_round(round_=round_)
+    game = round_.games.get(table__number=1)
+    finish_game(game, hands=1)
+    flag_dispute(hand=game.hands.get(number=1), note="NS say they took 8")
+    prize = Prize.objects.create(tournament=progressive, place=1, amount=10)
+    payout = Payout.objects.create(prize=prize, team=progressive.teams.get(number=1), amount=10)
+    jobs = [
+        PrintJob.objects.create(tournament=progressive, document=name, title=name, key=name, pdf=b"%PDF-1.4",
+                                status=PrintJob.Status.DONE, html=[])
+        for name in ("standings", "payouts")
+    ]  # fmt: skip
+    events = {"progressive": progressive, "knockout": knockout_under_way(), "league": league_in_season()}
+    assert {event.club for event in events.values()} == {club}
+    director = django_user_model.objects.create_user("dora")
+    assistant = django_user_model.objects.create_user("abe")
+    grant(club=club, user=director, role=ClubMember.Role.DIRECTOR)
+    grant(club=club, user=assistant, role=ClubMember.Role.ASSISTANT)
+    stranger = django_user_model.objects.create_user("bea")
+    make_tournament(couples=2, name="B's own night", club=create_club(name="Club B", owner=stranger))
+    person = RosterPlayer.objects.filter(club=club).first()
+    common = {"club_id": club.pk, "person_id": person.pk, "prize_id": prize.pk, "payout_id": payout.pk,
+              "member_id": club.members.get(user=assistant).pk, "user_id": assistant.pk,
+              "invitation_id": Invitation.issue(club=club, role=ClubMember.Role.ASSISTANT)[0].pk}  # fmt: skip
+
+    def objects(kind: str) -> dict:
+        event = events[kind]
+        match = event.matches.filter(status="playing").order_by("position", "number").first()
+        current = event.rounds.exclude(status="closed").order_by("number").first()
+        return common | {
+            "tournament_id": event.pk,
+            "team_id": event.teams.order_by("number").first().pk,
+            "number": current.number,
+            "game_id": game.pk if kind == "progressive" else match.games.first().pk,
+            "match_id": match.pk if match else None,
+            "clock_id": event.clocks.first().pk if event.clocks.exists() else None,
+        }
+
+    def documents(kind: str) -> list[tuple[str, str]]:
+        """Every document of the event: its name, and the query a round's needs."""
+        event = events[kind]
+        names = [*EVENT_DOCUMENTS, *(d.name for d in format_of(event).documents(event) if d.offered)]
+        number = event.rounds.order_by("number").last().number
+        return [(name, "") for name in names] + [(name, f"?round={number}") for name in ROUND_DOCUMENTS]
+
+    cases = []  # (page, url, kwargs)
+    for kind, pages in ON.items():
+        # A print job's pages first: printing its document anew supersedes (deletes) the job.
+        for page in sorted(pages, key=lambda name: (not name.startswith("print_job"), name)):
+            needs = _director_urls()[page]
+            if kind in (NO_OBJECT, CLUB, SUPERUSER):
+                cases.append((page, reverse(f"director:{page}", kwargs={k: common[k] for k in needs}), {}))
+                continue
+            found = objects(kind)
+            unknown = set(needs) - set(found) - {"name", "job_id"}
+            assert not unknown, f"{page}: give the club's objects for {unknown} in club_a's objects()"
+            kwargs = {k: 1 if (page, k) == ("game_resolve", "number") else found[k] for k in needs if k in found}
+            if page == "print_document":
+                for name, query in documents(kind):
+                    cases.append((page, reverse(f"director:{page}", kwargs=kwargs | {"name": name}) + query,
+                                  kwargs | {"name": name}))  # fmt: skip
+            elif "job_id" in needs:
+                cases += [(page, reverse(f"director:{page}", kwargs=kwargs | {"job_id": j.pk}), {"job_id": j.pk})
+                          for j in jobs]  # fmt: skip
+            else:
+                assert None not in kwargs.values(), (page, kwargs)
+                cases.append((page, reverse(f"director:{page}", kwargs=kwargs), kwargs))
+    return {"club": club, "director": director, "assistant": assistant, "stranger": stranger, "cases": cases,
+            "names": [e.name for e in events.values()] + [person.name, club.name]}  # fmt: skip
+
+
+def _all_rows() -> dict[str, set[str]]:
+    from django.apps import apps
+
+    return {
+        m.__name__: {repr(r) for r in m.objects.values_list()} for m in apps.get_app_config("tournament").get_models()
+    }
+
+
+def test_another_clubs_director_gets_404_on_every_page_export_and_roster_entry(client, club_a):
+    client.force_login(club_a["stranger"])
+    before = _all_rows()
+    wrong = []
+    for page, target, _ in club_a["cases"]:
+        if page in ON[NO_OBJECT]:  # their own: nothing of club A on it
+            html = client.get(target).content.decode()
+            wrong += [(page, "shows", name) for name in club_a["names"] if name in html]
+            continue
+        for method in (client.get, client.post):
+            status = method(target).status_code
+            if status != 404:
+                wrong.append((page, method.__name__, target, status))
+    assert wrong == []
+    assert _all_rows() == before  # nothing written, nothing rendered
+
+
+def _assistant_may(page: str, kwargs: dict) -> bool:
+    from tournament.formats.registry import all_formats
+    from tournament.models import PrintJob
+
+    listed = page in ASSISTANT_PAGES or any(page in f.assistant_pages for f in all_formats())
+    document = (
+        kwargs.get("name")
+        or PrintJob.objects.filter(pk=kwargs.get("job_id")).values_list("document", flat=True).first()
+    )
+    return listed and document not in MONEY_DOCUMENTS
+
+
+def test_the_clubs_assistant_is_refused_exactly_the_pages_the_roles_keep_for_directors(client, club_a):
+    client.force_login(club_a["assistant"])
+    wrong = []
+    for page, target, kwargs in club_a["cases"]:
+        if page in ON[NO_OBJECT]:
+            continue  # their home page, creating and importing events: below
+        status = client.get(target).status_code
+        if page in ON[SUPERUSER]:
+            if (status, client.post(target).status_code) != (404, 404):
+                wrong.append((page, target, status))
+        elif _assistant_may(page, kwargs):
+            if status in (403, 404) or status >= 500:
+                wrong.append((page, target, status))
+        else:
+            post = client.post(target).status_code
+            if (status, post) != (403, 403):
+                wrong.append((page, target, status, post))
+    assert wrong == []
+    for page in ("tournament_new", "import"):
+        assert client.get(reverse(f"director:{page}")).status_code == 403
+    home = client.get(reverse("director:home")).content.decode()
+    assert club_a["club"].name in home and "New tournament" not in home
+
+
+def test_the_clubs_director_reaches_every_page(client, club_a):
+    client.force_login(club_a["director"])
+    wrong = []
+    for page, target, _ in club_a["cases"]:
+        status = client.get(target).status_code
+        expected = 403 if page in OWNER_PAGES else 404 if page in ON[SUPERUSER] else None
+        if status != expected and (expected or status in (403, 404) or status >= 500):
+            wrong.append((page, target, status))
+    assert wrong == []

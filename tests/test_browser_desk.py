@@ -5,6 +5,7 @@ ledger, a person's history, a substitute, and a game's disputes on both screens.
 from decimal import Decimal
 
 import pytest
+from django.urls import reverse
 
 from scoring import HandEntry
 from tests.conftest import DESKTOP, PHONE, even_hand, finish_game, make_tournament
@@ -48,7 +49,8 @@ def test_the_desk_at_phone_and_desktop_sizes(browser, live_server, director, eve
         page.goto(f"/t/{evening.pk}/fees/")
         assert "student rate" in page.inner_text("table.money-list")
         screenshot(page, f"{size}-fees-ledger")
-        page.goto(f"/roster/{RosterPlayer.objects.get(name='Ada').pk}/")
+        ada = RosterPlayer.objects.get(name="Ada")
+        page.goto(reverse("director:roster_player", args=[ada.club_id, ada.pk]))
         assert "Last week" in page.inner_text("table.history")
         assert _fits(page)
         screenshot(page, f"{size}-roster-history")

@@ -21,6 +21,7 @@ from scoring import HandEntry
 from scoring.presets import played_before_third_pass
 from tests.conftest import a_club, even_hand, finish_game, make_tournament
 from tests.events import EVENTS, correct_hand, one_hand
+from tournament.clubs.services import create_club
 from tournament.events.services import update_tournament
 from tournament.formats.registry import format_of
 from tournament.models import (
@@ -304,7 +305,9 @@ def test_only_a_director_of_the_event_may_restore_over_it(client, django_user_mo
     ClubMember.objects.create(club=event.club, user=helper, role=ClubMember.Role.ASSISTANT)
     client.force_login(helper)
     before = _counts()
-    response = _post(client, exported, replace=event.pk)
+    assert _post(client, exported, replace=event.pk).status_code == 403  # an assistant imports nothing
+    other = create_club(name="Hank's own club", owner=helper)  # a director, but of another club
+    response = _post(client, exported, replace=event.pk, club=other.pk)
     assert response.status_code == 422 and "replace" in response.context["form"].errors
     assert _counts() == before
 

@@ -68,10 +68,15 @@ def test_logged_out_visitors_reach_nothing_of_the_directors(client, objects, nam
 
 
 @pytest.mark.parametrize("name", GET_PAGES + POST_ONLY)
-def test_a_logged_in_non_staff_user_is_not_a_director(client, django_user_model, objects, name):
+def test_a_logged_in_user_in_no_club_reaches_no_event(client, django_user_model, objects, name):
+    """Not staff, in no club: the home page says how to join one; every event's page is a 404, and
+    creating or importing one a 403."""
     client.force_login(django_user_model.objects.create_user("player", password="x" * 12))
     response = client.post(url(name, objects)) if name in POST_ONLY else client.get(url(name, objects))
-    assert response.status_code == 302
+    expected = {"home": 200, "tournament_new": 403, "import": 403}.get(name, 404)
+    assert response.status_code == expected
+    if name == "home":
+        assert "You belong to no club yet" in response.content.decode()
 
 
 @pytest.mark.parametrize("name", GET_PAGES)

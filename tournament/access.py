@@ -4,7 +4,8 @@ pages ask.
 A superuser reaches everything. Anyone else reaches only the clubs they are a member of
 (:class:`~tournament.models.ClubMember`) and those clubs' tournaments: an owner or a director all
 of their pages, an assistant the pages that run the event (registration and check-in, rounds,
-hands and their corrections, standings, printing) but nothing that changes money or the rules.
+hands and their corrections, standings, printing, reading the club's roster) but nothing that
+changes money, the rules or the roster's names.
 Only the owner (or a superuser) manages the club's people and settings. Someone who is not a
 member gets a 404, as if the club or tournament did not exist; an assistant on a director's page
 gets a 403 that says why.
@@ -38,6 +39,7 @@ ASSISTANT_PAGES = frozenset({
     "standings", "print", "print_document", "print_job", "print_job_pdf", "print_job_retry",
     "export_standings", "export_hands",
     "match", "match_swap", "clock", "round_clock", "start_clocks",
+    "roster_search", "club_roster", "roster_player",
 })  # fmt: skip
 # Printed documents about money: the director's, like the pages they come from.
 MONEY_DOCUMENTS = frozenset({"payouts", "fee-ledger"})
@@ -78,6 +80,13 @@ def club_role(user: Any, club_id: int) -> str | None:
     return ClubMember.objects.filter(club_id=club_id, user=user).values_list("role", flat=True).first()
 
 
+def club_roles(user: Any) -> dict[int, str]:
+    """``user``'s role in each club they may open, by club id (a superuser owns every club)."""
+    if user.is_superuser:
+        return dict.fromkeys(Club.objects.values_list("pk", flat=True), Role.OWNER)
+    return dict(ClubMember.objects.filter(user=user).values_list("club_id", "role"))
+
+
 def role_of(user: Any, tournament_id: int) -> str | None:
     """``user``'s role in the tournament (their role in its club), or None if they have none there."""
     if user.is_superuser:
@@ -89,11 +98,20 @@ def role_of(user: Any, tournament_id: int) -> str | None:
 def check_page(user: Any, tournament_id: int, page: str, kwargs: Mapping[str, Any]) -> str:
     """``user``'s role, if they may open director page ``page`` of the tournament; else raise
     :class:`Http404` (not theirs) or :class:`PermissionDenied` (an assistant on a director's page)."""
-    role = role_of(user, tournament_id)
+    return _allowed(role_of(user, tournament_id), page, kwargs, "No such tournament.")
+
+
+def check_club_page(user: Any, club_id: int, page: str, kwargs: Mapping[str, Any]) -> str:
+    """:func:`check_page` for a page of a club (its roster, its people): ``user``'s role there, if
+    they may open ``page``; else :class:`Http404` (not a member) or :class:`PermissionDenied`."""
+    return _allowed(club_role(user, club_id), page, kwargs, "No such club.")
+
+
+def _allowed(role: str | None, page: str, kwargs: Mapping[str, Any], missing: str) -> str:
     if role is None:
-        raise Http404("No such tournament.")
+        raise Http404(missing)
     if not may_open(role, page, kwargs):
-        raise PermissionDenied("This page is for the tournament's director: assistants run rounds and hands only.")
+        raise PermissionDenied("This page is for the club's directors: assistants run rounds and hands only.")
     return role
 
 

@@ -14,22 +14,25 @@ from django.utils.cache import patch_cache_control
 from tournament import access
 from tournament.models import Game, Hand, Round, Team, Tournament
 
-_staff_required: Callable = user_passes_test(lambda user: user.is_active and user.is_staff)
+_member_required: Callable = user_passes_test(lambda user: user.is_active and user.is_authenticated)
 
 
 def director_required(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-    """Every director page: a logged-in, active staff member (anyone else is sent to the login
-    page) who may open this page of this tournament (:func:`tournament.access.check_page`: 404
-    if it is not theirs, 403 for an assistant on a director's page). The answer is never
-    cached: it holds names and money, and a shared laptop's browser must not keep it."""
+    """Every director page: a logged-in, active user (anyone else is sent to the login page) who
+    may open this page of this tournament or club, by their role in its club
+    (:func:`tournament.access.check_page`, :func:`~tournament.access.check_club_page`: 404 if it
+    is not theirs, 403 for an assistant on a director's page). A page of neither (the home page,
+    a new tournament, the import) scopes itself to the user's clubs. The answer is never cached:
+    it holds names and money, and a shared laptop's browser must not keep it."""
 
-    @_staff_required
+    @_member_required
     @wraps(view)
     def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        page = request.resolver_match.url_name
         if "tournament_id" in kwargs:
-            request.role = access.check_page(
-                request.user, kwargs["tournament_id"], request.resolver_match.url_name, kwargs
-            )
+            request.role = access.check_page(request.user, kwargs["tournament_id"], page, kwargs)
+        elif "club_id" in kwargs:
+            request.role = access.check_club_page(request.user, kwargs["club_id"], page, kwargs)
         response = view(request, *args, **kwargs)
         patch_cache_control(response, private=True, no_store=True)
         return response

@@ -79,7 +79,9 @@ class TournamentForm(forms.ModelForm):
         """The fields as the page groups them: (legend, the formats using them separated by
         spaces, or "" for every format, fields), every format's first."""
         formats = list(all_formats())
-        common = ("Every format", "", [self[name] for name in self.fields if name not in USED_BY_SOME])
+        # A hidden field (the club, when the director runs only one) goes with form.hidden_fields.
+        shown = [self[name] for name in self.fields if name not in USED_BY_SOME and not self[name].is_hidden]
+        common = ("Every format", "", shown)
         groups = [common]
         for name, legend in USED_BY_SOME.items():
             users = " ".join(f.key for f in formats if name in f.uses)

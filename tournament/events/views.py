@@ -1,8 +1,10 @@
 """The director's tournament pages: the list, creating and editing, the dashboard."""
 
+from dataclasses import dataclass
+
 from django.contrib import messages
-from django.core.exceptions import ValidationError
-from django.http import Http404, HttpRequest, HttpResponse
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
@@ -13,22 +15,43 @@ from tournament import access
 from tournament.events import services
 from tournament.events.forms import TournamentForm
 from tournament.formats.registry import format_of
-from tournament.models import Round, Team, Tournament
+from tournament.models import Club, Round, Team, Tournament
 from tournament.money.ledger import ledger
 from tournament.pages import director_required, tournament_or_404
 
 
+@dataclass(frozen=True)
+class ClubSection:
+    """One of the user's clubs on the home page, with its events (latest first)."""
+
+    club: Club
+    role: str
+    directs: bool  # may create and import events in it
+    tournaments: list[Tournament]
+
+
 @director_required
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "director/home.html", {"tournaments": access.visible_tournaments(request.user)})
+    """The user's clubs, each with its events; someone in no club is told how to join one."""
+    roles = access.club_roles(request.user)
+    events: dict[int, list[Tournament]] = {pk: [] for pk in roles}
+    for tournament in Tournament.objects.filter(club__in=roles):
+        events[tournament.club_id].append(tournament)
+    sections = [
+        ClubSection(club, roles[club.pk], access.may_open(roles[club.pk], "tournament_new"), events[club.pk])
+        for club in Club.objects.filter(pk__in=roles)
+    ]
+    context = {"sections": sections, "directs_any": any(s.directs for s in sections)}
+    return render(request, "director/home.html", context)
 
 
 @director_required
 @require_http_methods(["GET", "POST"])
 def tournament_new(request: HttpRequest) -> HttpResponse:
+    """A new tournament in a club the user directs (``?club=<id>`` chooses it beforehand)."""
     clubs = access.directed_clubs(request.user)
     if not clubs.exists():
-        raise Http404("You direct no club's events: a club's owner can invite you.")
+        raise PermissionDenied("Only a club's owner or directors create its events: an owner can invite you.")
     form = TournamentForm(request.POST or None, clubs=clubs, initial={"club": request.GET.get("club")})
     if request.method == "POST" and form.is_valid():
         tournament = form.save(commit=False)

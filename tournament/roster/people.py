@@ -1,4 +1,5 @@
-"""The club roster: names to pick from as they are typed, a person's events, a name corrected."""
+"""A club's roster: names to pick from as they are typed, its people, a person's events in the
+club, a name corrected. Each club has its own: nothing here reaches another club's."""
 
 from __future__ import annotations
 
@@ -7,12 +8,14 @@ from datetime import date
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Count, Max, QuerySet
+from django.db.models import Count, Max
 
 from tournament.formats.registry import format_of
-from tournament.models import Club, Player, RosterPlayer, Tournament, roster_key
+from tournament.locking import lock_club
+from tournament.models import Player, RosterPlayer, Tournament, roster_key
 
 SUGGESTIONS = 8
+LISTED = 100  # people on a roster page at once; a search finds the others
 
 
 @dataclass(frozen=True)
@@ -22,18 +25,23 @@ class Suggestion:
     last_played: date | None
 
 
-def suggestions(text: str, clubs: QuerySet[Club]) -> list[Suggestion]:
-    """Roster names containing ``text`` on the rosters of ``clubs`` (the ones the director may
-    see), the most recently seen first."""
+def suggestions(text: str, club_id: int) -> list[Suggestion]:
+    """The club's roster names containing ``text``, the most recently seen first."""
     key = roster_key(text)
     if len(key) < 2:
         return []
-    people = (
-        RosterPlayer.objects.filter(key__contains=key, club__in=clubs)
+    return people(club_id, key)[:SUGGESTIONS]
+
+
+def people(club_id: int, key: str = "") -> list[Suggestion]:
+    """The club's roster (the names containing ``key``, as :func:`roster_key` spells it), the
+    most recently seen first: at most :data:`LISTED`."""
+    found = (
+        RosterPlayer.objects.filter(club_id=club_id, key__contains=key)
         .annotate(events=Count("entries__team__tournament", distinct=True), last=Max("entries__team__tournament__date"))
-        .order_by("-last", "key")[:SUGGESTIONS]
+        .order_by("-last", "key")[:LISTED]
     )
-    return [Suggestion(p, p.events, p.last) for p in people]
+    return [Suggestion(p, p.events, p.last) for p in found]
 
 
 @dataclass(frozen=True)
@@ -48,10 +56,10 @@ class EventLine:
     entrants: int
 
 
-def history(person: RosterPlayer, tournaments: QuerySet[Tournament]) -> list[EventLine]:
-    """``person``'s events among ``tournaments``, latest first, each with their place in it."""
+def history(person: RosterPlayer) -> list[EventLine]:
+    """``person``'s events in their club, latest first, each with their place in it."""
     entries = (
-        Player.objects.filter(roster=person, team__tournament__in=tournaments)
+        Player.objects.filter(roster=person, team__tournament__club=person.club_id)
         .select_related("team__tournament")
         .prefetch_related("team__players")
         .order_by("-team__tournament__date", "-team__tournament_id")
@@ -84,9 +92,10 @@ def history(person: RosterPlayer, tournaments: QuerySet[Tournament]) -> list[Eve
 
 @transaction.atomic
 def rename_roster_player(*, person: RosterPlayer, name: str) -> None:
-    """Correct a name on the club roster; every event keeps the name it was played under. The
-    roster is the club's, not one tournament's: this takes no tournament's lock."""
+    """Correct a name on the club's roster; every event keeps the name it was played under. The
+    roster is the club's, not one tournament's: this takes the club's lock."""
     if not name.strip():
         raise ValidationError({"name": "Give the name."}, code="required")
+    lock_club(person.club_id)
     RosterPlayer.objects.get(pk=person.pk).rename(name)
     person.refresh_from_db()

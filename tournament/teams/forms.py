@@ -7,17 +7,16 @@ from typing import Any
 
 from django import forms
 from django.core.exceptions import ValidationError
-from django.urls import reverse_lazy
 
 from tournament.models import Player, Team
 
 
 def roster_field(name: str) -> dict[str, Any]:
-    """A name field that offers the club roster's names as they are typed (htmx fills its list)."""
+    """A name field that offers the club roster's names as they are typed (htmx fills its list
+    from the tournament's roster search, which :class:`RegistrationForm` names)."""
     return {
         "list": f"roster-{name}",
         "autocomplete": "off",
-        "hx-get": reverse_lazy("director:roster_search"),
         "hx-trigger": "input changed delay:200ms",
         "hx-target": f"#roster-{name}",
         "hx-swap": "innerHTML",
@@ -60,8 +59,12 @@ class RegistrationForm(forms.Form):
     first = forms.CharField(label="Player 1", max_length=80, widget=forms.TextInput(attrs=roster_field("first")))
     second = forms.CharField(label="Player 2", max_length=80, widget=forms.TextInput(attrs=roster_field("second")))
 
-    def __init__(self, *args: Any, divisions: Collection[str] = (), autofocus: bool = False, **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, search_url: str, divisions: Collection[str] = (), autofocus: bool = False, **kwargs: Any
+    ) -> None:
         super().__init__(*args, **kwargs)
+        for name in ("first", "second"):  # the roster of the tournament's club
+            self.fields[name].widget.attrs["hx-get"] = search_url
         self.fields["first_division"] = DivisionField(divisions=divisions, label="Player 1's division")
         self.fields["second_division"] = DivisionField(divisions=divisions, label="Player 2's division")
         self.has_divisions = bool(divisions)

@@ -6,6 +6,7 @@ from django.core.exceptions import ValidationError
 from django.forms import modelformset_factory
 from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
 from tournament.formats.registry import format_of
@@ -28,7 +29,8 @@ def _registration_form(
     tournament: Tournament, data: QueryDict | None = None, autofocus: bool = False
 ) -> RegistrationForm:
     """The registration form, its divisions those the tournament's prizes name."""
-    return RegistrationForm(data, divisions=tournament.prize_divisions(), autofocus=autofocus)
+    search_url = reverse("director:roster_search", args=[tournament.pk])
+    return RegistrationForm(data, search_url=search_url, divisions=tournament.prize_divisions(), autofocus=autofocus)
 
 
 def _registration_context(tournament: Tournament, form: RegistrationForm) -> dict:

@@ -32,10 +32,17 @@ class ImportForm(forms.Form):
         self.fields["club"] = ClubChoiceField(
             clubs, label="Into the club", help_text="The club a new tournament belongs to (a restore stays in its own)."
         )
+        self.fields["club"].required = False  # a restore needs none: clean() asks it of a new tournament
         self.fields["replace"].queryset = directed
         self.fields["replace"].label_from_instance = lambda t: f"In place of {t}"
         limit = settings.SPADES_IMPORT_MAX_MB
         self.fields["file"].help_text = f"At most {limit} MB; a 1,000-table event of 8 rounds exports about 25 MB."
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if not data.get("replace") and not data.get("club") and "club" not in self.errors:
+            self.add_error("club", ValidationError("Choose the club the new tournament goes into.", code="required"))
+        return data
 
     def clean_file(self) -> Any:
         upload = self.cleaned_data["file"]

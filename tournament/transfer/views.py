@@ -3,7 +3,7 @@
 import json
 
 from django.contrib import messages
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.text import slugify
@@ -48,9 +48,14 @@ def export_json(request: HttpRequest, tournament_id: int) -> HttpResponse:
 @director_required
 @require_http_methods(["GET", "POST"])
 def import_json(request: HttpRequest) -> HttpResponse:
+    """A tournament export imported as a new tournament of a club the user directs, or restored in
+    place of one of its tournaments (which stays in its club)."""
+    clubs = access.directed_clubs(request.user)
+    if not clubs.exists():
+        raise PermissionDenied("Only a club's owner or directors import its events.")
     form = ImportForm(
         request.POST or None, request.FILES or None,
-        directed=access.directed_tournaments(request.user), clubs=access.directed_clubs(request.user),
+        directed=access.directed_tournaments(request.user), clubs=clubs, initial={"club": request.GET.get("club")},
     )  # fmt: skip
     if request.method == "POST" and form.is_valid():
         replace = form.cleaned_data["replace"]
