@@ -1,4 +1,4 @@
-"""Knockout and league events with something in every part of their state, for the import's
+"""Knockout, league and Swiss events with something in every part of their state, for the import's
 tests: built through the services as a director would, with random legal hands."""
 
 from __future__ import annotations
@@ -22,12 +22,13 @@ from tournament.formats.league.services import (
 from tournament.formats.league.simulation import create_league, play_league
 from tournament.formats.league.standings import league_matches
 from tournament.formats.registry import format_of
+from tournament.formats.swiss.simulation import create_swiss
 from tournament.matches.services import settle_match
 from tournament.models import Game, HandRevision, Match, Tournament
 from tournament.money.services import record_payment
 from tournament.play.games import flag_dispute
 from tournament.play.hands import enter_hand
-from tournament.play.rounds import start_round
+from tournament.play.rounds import close_round, start_play, start_round
 from tournament.simulation.play import hand_entry, play_game, play_round
 from tournament.teams.services import register_team
 
@@ -117,6 +118,22 @@ def league_in_season() -> Tournament:
         one_hand(others[0].games.get(), rng)
         pause_clock(clock=others[0].clock)
         add_minutes(clock=others[0].clock, minutes=3)
+    tournament.refresh_from_db()
+    return tournament
+
+
+def swiss_under_way() -> Tournament:
+    """A Swiss of 7 (a bye each round) in round 2: round 1 played and closed, a late team paired
+    from round 2 with its missed round lost, round 2 under way with one hand played at table 1."""
+    rng = random.Random(6)
+    tournament = create_swiss(teams=7, rounds=4, seed=6)
+    round_ = start_play(tournament=tournament)
+    start_round(round_=round_)
+    play_round(round_, rng)
+    register_team(tournament=tournament, names=["Late", "Comer"])
+    round_ = close_round(round_=round_)
+    start_round(round_=round_)
+    one_hand(round_.games.order_by("table__number").first(), rng)
     tournament.refresh_from_db()
     return tournament
 

@@ -254,8 +254,8 @@ def test_every_page_an_assistant_may_use_exists():
 #
 # Each director page (URL name) is classified here by the events it is tried on; a page added
 # later fails test_every_director_page_is_classified until it is. Its arguments are filled with
-# real objects of club A: a progressive event with a round under way, a knockout and a league
-# under way, a roster person, print jobs. A director of club B, the assistant of club A and a
+# real objects of club A: a progressive event with a round under way, a knockout, a league and a
+# Swiss under way, a roster person, print jobs. A director of club B, the assistant of club A and a
 # director of club A then try every page (and every document of each format).
 
 # A club's people and invitations: its owner's (a director of the club gets 403 there).
@@ -276,6 +276,10 @@ ON = {
     "knockout": {
         "clock", "match", "match_swap", "match_decide", "bracket", "seeds", "match_table", "dashboard", "print",
         "print_document", "export_standings", "export_hands", "export_json",
+    },
+    "swiss": {
+        "swiss", "swiss_swap", "swiss_missed", "swiss_standings", "dashboard", "print", "print_document",
+        "export_standings", "export_hands", "export_json",
     },
     "league": {
         "league_schedule", "league_build", "league_postpone", "league_join", "league_withdraw", "league_night",
@@ -313,7 +317,7 @@ def test_every_director_page_is_classified():
 def club_a(db, django_user_model):
     """Club A with everything a director page can name, its director and assistant; club B's
     director, who has an event of their own."""
-    from tests.events import knockout_under_way, league_in_season
+    from tests.events import knockout_under_way, league_in_season, swiss_under_way
     from tournament.formats.registry import format_of
     from tournament.models import Payout, PrintJob, Prize, RosterPlayer
     from tournament.play.games import flag_dispute
@@ -333,7 +337,8 @@ def club_a(db, django_user_model):
                                 status=PrintJob.Status.DONE, html=[])
         for name in ("standings", "payouts")
     ]  # fmt: skip
-    events = {"progressive": progressive, "knockout": knockout_under_way(), "league": league_in_season()}
+    events = {"progressive": progressive, "knockout": knockout_under_way(), "league": league_in_season(),
+              "swiss": swiss_under_way()}  # fmt: skip
     assert {event.club for event in events.values()} == {club}
     director = django_user_model.objects.create_user("dora")
     assistant = django_user_model.objects.create_user("abe")
@@ -352,7 +357,8 @@ def club_a(db, django_user_model):
         current = event.rounds.exclude(status="closed").order_by("number").first()
         return common | {
             "tournament_id": event.pk,
-            "team_id": event.teams.order_by("number").first().pk,
+            # a Swiss's last team arrived late (its missed rounds have a page); elsewhere any team
+            "team_id": event.teams.order_by("-number" if kind == "swiss" else "number").first().pk,
             "number": current.number,
             "game_id": game.pk if kind == "progressive" else match.games.first().pk,
             "match_id": match.pk if match else None,

@@ -184,7 +184,7 @@ def test_a_roster_persons_page_dates_in_the_clubs_zone(director_client, berlin):
     RosterPlayer.objects.filter(pk=person.pk).update(
         created_at=datetime.datetime(2026, 11, 20, 23, 30, tzinfo=datetime.UTC)
     )
-    html = director_client.get(reverse("director:roster_player", args=[person.pk])).content.decode()
+    html = director_client.get(reverse("director:roster_player", args=[person.club_id, person.pk])).content.decode()
     assert "since Sat Nov 21, 2026" in html
 
 
