@@ -1,11 +1,15 @@
 """Printed documents: each renders, its text (real, extractable) says what it must, and the
 rule handout follows the rule set."""
 
+import contextlib
 import datetime
 import functools
 import io
+import sys
+import threading
 from decimal import Decimal
 
+import pikepdf
 import pytest
 import segno
 from django.contrib.staticfiles import finders
@@ -14,11 +18,12 @@ from fontTools.pens.boundsPen import BoundsPen
 from fontTools.ttLib import TTFont
 from PIL import Image
 from pypdf import PdfReader
+from reportlab.pdfbase import pdfmetrics
 
 from scoring import HandEntry
 from scoring.describe import handout
 from scoring.presets import PRESETS, rules_from_json
-from tests.conftest import even_hand, finish_game, make_tournament, tie_then_break
+from tests.conftest import even_hand, finish_game, make_tournament, repeats, tie_then_break
 from tests.test_knockout import knockout_event, win_game
 from tests.test_league import finish, make_league
 from tournament.clocks.services import start_round_clock
@@ -292,6 +297,20 @@ def test_chunks_joined_into_one_pdf_give_different_fonts_different_names(db):
     assert len([name for name in files if name.endswith("+DejaVuSans")]) == 2  # each chunk's own
 
 
+def embedded_fonts(data: bytes) -> dict[str, set[bytes]]:
+    """Each font name in ``data``, wherever the font is used (a page, a background's form), with the
+    font files embedded under it (a Type 0 font's through its descendant)."""
+    found: dict[str, set[bytes]] = {}
+    with pikepdf.open(io.BytesIO(data)) as source:
+        for font in source.objects:
+            if not isinstance(font, pikepdf.Dictionary) or font.get("/Type") != "/Font":
+                continue
+            described = font.DescendantFonts[0] if font.get("/Subtype") == "/Type0" else font
+            if "/FontDescriptor" in described:
+                found.setdefault(str(font.BaseFont), set()).add(described.FontDescriptor.FontFile2.read_bytes())
+    return found
+
+
 @pytest.mark.parametrize(("pages", "chunks"), [(1, 1), (12, 1), (13, 2), (200, 2), (201, 3), (1000, 10)])
 def test_a_large_document_is_cut_into_chunks_of_at_most_a_hundred_pages(pages, chunks):
     size = chunk_size(pages)
@@ -351,6 +370,53 @@ def test_a_name_the_drawing_cannot_set_is_laid_out_by_weasyprint(running_round, 
     pages = pages_text(data)
     assert len(pages) == 4 and "Table 1" in pages[0] and "Quinn" in pages[0] and "Table 2" in pages[1]
     assert "N bid S bid N took" in pages[0]  # the laid-out page has its background under it too
+
+
+def test_two_threads_drawing_at_once_embed_the_same_font_as_one_alone(db, monkeypatch):
+    face = draw.font()
+    letters = "".join(sorted(face.characters - {" "}))  # accents too: glyphs made of others, read from the file
+    items = [draw.text("top", n / 6, 5, "body", (10, letters[n : n + 60])) for n in range(0, len(letters), 60)]
+
+    def drawn() -> bytes:
+        return draw.draw_pages([((595, 842), items, {"top": (0, 0)})], {"body": draw.Style(size=10)})
+
+    alone = embedded_fonts(drawn())
+    # Each subsetting waits (a while at most) for the other thread's, so that without the lock the
+    # two run together, and tiny time slices switch between them often.
+    subsetting = pdfmetrics.getFont(face.name).face
+    cut, meet, inside, most = subsetting.makeSubset, threading.Barrier(2), [], []
+
+    def together(subset):
+        with contextlib.suppress(threading.BrokenBarrierError):  # broken: the other thread waits for the lock
+            meet.wait(timeout=1)
+        inside.append(subset)
+        most.append(len(inside))
+        try:
+            return cut(subset)
+        finally:
+            inside.remove(subset)
+
+    def draw_into(results: list) -> None:
+        try:
+            results.append(embedded_fonts(drawn()) == alone)
+        except Exception as error:  # a broken subset can fail the drawing itself (an IndexError)
+            results.append(error)
+
+    monkeypatch.setattr(subsetting, "makeSubset", together)
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        for _ in range(repeats(6)):
+            results: list = []
+            threads = [threading.Thread(target=draw_into, args=(results,)) for _ in range(2)]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+            assert results == [True, True]
+    finally:
+        sys.setswitchinterval(interval)
+    assert max(most) == 1  # one subsetting at a time
 
 
 def test_a_drawn_sheet_embeds_only_the_glyphs_it_uses_and_its_text_can_be_copied(db):
