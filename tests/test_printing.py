@@ -1,11 +1,16 @@
 """Printed documents: each renders, its text (real, extractable) says what it must, and the
 rule handout follows the rule set."""
 
+import contextlib
 import datetime
 import functools
 import io
+import json
+import sys
+import threading
 from decimal import Decimal
 
+import pikepdf
 import pytest
 import segno
 from django.contrib.staticfiles import finders
@@ -14,11 +19,12 @@ from fontTools.pens.boundsPen import BoundsPen
 from fontTools.ttLib import TTFont
 from PIL import Image
 from pypdf import PdfReader
+from reportlab.pdfbase import pdfmetrics
 
 from scoring import HandEntry
 from scoring.describe import handout
 from scoring.presets import PRESETS, rules_from_json
-from tests.conftest import even_hand, finish_game, make_tournament, tie_then_break
+from tests.conftest import even_hand, finish_game, make_tournament, repeats, tie_then_break
 from tests.test_knockout import knockout_event, win_game
 from tests.test_league import finish, make_league
 from tournament.clocks.services import start_round_clock
@@ -28,7 +34,7 @@ from tournament.money.services import award_prizes, record_payment
 from tournament.play.games import flag_dispute, resolve_dispute
 from tournament.play.hands import enter_hand
 from tournament.play.rounds import close_round, start_play, start_round
-from tournament.printing import documents, draw, jobs
+from tournament.printing import documents, draw, jobs, pdf
 from tournament.printing.pdf import CHUNK_PAGES, SMALL_BATCH, chunk_size, render_pdf, spaced_line, text_width
 from tournament.printing.sheets import blank_sheet, score_sheets
 from tournament.teams.services import substitute_player
@@ -283,13 +289,40 @@ def test_chunks_joined_into_one_pdf_give_different_fonts_different_names(db):
     assert len(document.contexts) == 2 and not any(context["laid_out"] for context in document.contexts)
     data = produce(tournament, document)
     assert "Øyvind Ærø" in pages_text(data)[-1]
-    files: dict[str, set[bytes]] = {}
-    for page in PdfReader(io.BytesIO(data)).pages:
-        for font in page["/Resources"]["/Font"].values():
-            font = font.get_object()
-            files.setdefault(str(font["/BaseFont"]), set()).add(font["/FontDescriptor"]["/FontFile2"].get_data())
+    files = embedded_fonts(data)
     assert all(len(contents) == 1 for contents in files.values())  # a name, one font
     assert len([name for name in files if name.endswith("+DejaVuSans")]) == 2  # each chunk's own
+
+
+def embedded_fonts(data: bytes) -> dict[str, set[bytes]]:
+    """Each font name in ``data``, wherever the font is used (a page, a background's form), with the
+    font files embedded under it (a Type 0 font's through its descendant)."""
+    found: dict[str, set[bytes]] = {}
+    with pikepdf.open(io.BytesIO(data)) as source:
+        for font in source.objects:
+            if not isinstance(font, pikepdf.Dictionary) or font.get("/Type") != "/Font":
+                continue
+            described = font.DescendantFonts[0] if font.get("/Subtype") == "/Type0" else font
+            if "/FontDescriptor" in described:
+                found.setdefault(str(font.BaseFont), set()).add(described.FontDescriptor.FontFile2.read_bytes())
+    return found
+
+
+APP_FONT_PAGE = """<html><head><style>@font-face { font-family: "Spades Sans"; src: url(static/fonts/DejaVuSans.ttf) }
+body { font-family: "Spades Sans" }</style></head><body><p>%s</p></body></html>"""
+
+
+def test_laid_out_chunks_joined_into_one_pdf_give_their_different_fonts_different_names(db):
+    data = pdf.pdf_from_chunks([APP_FONT_PAGE % "Alpha beta", APP_FONT_PAGE % "Zygote QUIXOTIC wumpus"])
+    assert pages_text(data) == ["Alpha beta", "Zygote QUIXOTIC wumpus"]
+    fonts = embedded_fonts(data)
+    assert all(len(files) == 1 for files in fonts.values())  # a name, one font
+    assert len([name for name in fonts if name.endswith("+Spades-Sans")]) == 2  # each chunk's own letters
+
+
+def test_chunks_with_the_same_letters_share_their_font_name(db):
+    fonts = embedded_fonts(pdf.pdf_from_chunks([APP_FONT_PAGE % "Alpha beta", APP_FONT_PAGE % "beta Alpha"]))
+    assert len([name for name in fonts if name.endswith("+Spades-Sans")]) == 1
 
 
 @pytest.mark.parametrize(("pages", "chunks"), [(1, 1), (12, 1), (13, 2), (200, 2), (201, 3), (1000, 10)])
@@ -353,6 +386,53 @@ def test_a_name_the_drawing_cannot_set_is_laid_out_by_weasyprint(running_round, 
     assert "N bid S bid N took" in pages[0]  # the laid-out page has its background under it too
 
 
+def test_two_threads_drawing_at_once_embed_the_same_font_as_one_alone(db, monkeypatch):
+    face = draw.font()
+    letters = "".join(sorted(face.characters - {" "}))  # accents too: glyphs made of others, read from the file
+    items = [draw.text("top", n / 6, 5, "body", (10, letters[n : n + 60])) for n in range(0, len(letters), 60)]
+
+    def drawn() -> bytes:
+        return draw.draw_pages([((595, 842), items, {"top": (0, 0)})], {"body": draw.Style(size=10)})
+
+    alone = embedded_fonts(drawn())
+    # Each subsetting waits (a while at most) for the other thread's, so that without the lock the
+    # two run together, and tiny time slices switch between them often.
+    subsetting = pdfmetrics.getFont(face.name).face
+    cut, meet, inside, most = subsetting.makeSubset, threading.Barrier(2), [], []
+
+    def together(subset):
+        with contextlib.suppress(threading.BrokenBarrierError):  # broken: the other thread waits for the lock
+            meet.wait(timeout=1)
+        inside.append(subset)
+        most.append(len(inside))
+        try:
+            return cut(subset)
+        finally:
+            inside.remove(subset)
+
+    def draw_into(results: list) -> None:
+        try:
+            results.append(embedded_fonts(drawn()) == alone)
+        except Exception as error:  # a broken subset can fail the drawing itself (an IndexError)
+            results.append(error)
+
+    monkeypatch.setattr(subsetting, "makeSubset", together)
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        for _ in range(repeats(6)):
+            results: list = []
+            threads = [threading.Thread(target=draw_into, args=(results,)) for _ in range(2)]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+            assert results == [True, True]
+    finally:
+        sys.setswitchinterval(interval)
+    assert max(most) == 1  # one subsetting at a time
+
+
 def test_a_drawn_sheet_embeds_only_the_glyphs_it_uses_and_its_text_can_be_copied(db):
     tournament = make_tournament(couples=2, preset="friendly", split=False)
     game = start_play(tournament=tournament).games.get()
@@ -376,6 +456,48 @@ def _has_outline(glyphs, name) -> bool:
     pen = BoundsPen(glyphs)
     glyphs[name].draw(pen)
     return pen.bounds is not None
+
+
+def layered_page(pages: str, drawn: list[dict] | None = None) -> str:
+    """A document of ``pages`` (HTML) carrying ``drawn`` pages (the overlay's) to be drawn."""
+    overlay = draw.overlay({"body": draw.Style(size=10)}, drawn) if drawn is not None else None
+    script = f'<script id="pdf-overlay" type="application/json">{json.dumps(overlay)}</script>' if overlay else ""
+    return f"""<html><head><style>section {{ page-break-after: always }}</style></head>
+<body>{script}{pages}</body></html>"""
+
+
+BACKGROUND_PAGE = '<section id="background-sheet">Grid<span id="slot-sheet-top"></span></section>'
+TABLE_2 = [{"over": "sheet", "n": 2, "items": [draw.text("top", 10, 5, "body", (0, "Table 2"))]}]
+
+
+def test_laid_out_and_drawn_pages_are_put_over_their_background_in_order(db):
+    data = pdf.html_to_pdf(layered_page(BACKGROUND_PAGE + '<section id="over-sheet-1">Table 1</section>', TABLE_2))
+    assert pages_text(data) == ["Grid Table 1", "Grid Table 2"]
+
+
+@pytest.mark.parametrize(("pages", "drawn"), [
+    ('<section id="over-sheet-1">Table 1</section>', TABLE_2),  # no background at all
+    ('<section id="over-sheet-1">Table 1</section>', None),
+    (BACKGROUND_PAGE.replace("sheet", "slip") + '<section id="over-sheet-1">Table 1</section>', None),  # another one
+])  # fmt: skip
+def test_pages_over_a_background_the_document_lacks_stop_the_print_with_a_clear_error(db, pages, drawn):
+    with pytest.raises(ValueError, match=r"over the background 'sheet', but none of its pages is that background"):
+        pdf.html_to_pdf(layered_page(pages, drawn))
+
+
+def test_every_pdf_opened_to_lay_pages_over_a_background_or_join_parts_is_closed(db, monkeypatch):
+    opened, closed = [], []
+
+    def recorded(make):
+        return lambda *args, **kwargs: opened.append(make(*args, **kwargs)) or opened[-1]
+
+    monkeypatch.setattr(pikepdf, "open", recorded(pikepdf.open))
+    monkeypatch.setattr(pikepdf, "new", recorded(pikepdf.new))
+    monkeypatch.setattr(pikepdf.Pdf, "close", lambda self, close=pikepdf.Pdf.close: closed.append(self) or close(self))
+    part = pdf.html_to_pdf(layered_page(BACKGROUND_PAGE + '<section id="over-sheet-1">Table 1</section>', TABLE_2))
+    assert len(pages_text(pdf.join_pdfs([part, part]))) == 4
+    assert len(opened) == 3 + 3  # laying over: the laid-out, the drawn, the result; joining: the result, 2 parts
+    assert {id(p) for p in closed} >= {id(p) for p in opened}
 
 
 def test_a_substitute_is_named_on_the_sheet_and_gets_the_slip(running_round, tournament):

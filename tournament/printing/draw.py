@@ -17,6 +17,7 @@ from __future__ import annotations
 import functools
 import io
 import itertools
+import threading
 import unicodedata
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -184,12 +185,18 @@ def color(value: str) -> Any:
     return HexColor("#" + ("".join(c * 2 for c in hex_) if len(hex_) == 3 else hex_))
 
 
+# ReportLab cuts a font's subsets from its file when a canvas is saved, reading the file at a position
+# the font keeps (one font object a process, :func:`font`): two canvases saved at once in one process
+# (renders on two threads) move each other's position and embed broken glyphs. One save at a time.
+SUBSETTING = threading.Lock()
+
 Slots = dict[str, tuple[float, float]]  # points from the page's top-left, by slot name
 
 
 def draw_pages(pages: Sequence[tuple[tuple[float, float], Sequence[list[Any]], Slots]],
                styles: dict[str, Style]) -> bytes:  # fmt: skip
-    """A PDF of a page for each ``(size, items, slots)`` (``size`` in points), drawing ``items``."""
+    """A PDF of a page for each ``(size, items, slots)`` (``size`` in points), drawing ``items``.
+    Threads of one process may draw at once."""
     from reportlab.pdfgen.canvas import Canvas
 
     out = io.BytesIO()
@@ -200,7 +207,8 @@ def draw_pages(pages: Sequence[tuple[tuple[float, float], Sequence[list[Any]], S
         for kind, at, *rest in items:
             getattr(page, kind)(slots[at], *rest)
         canvas.showPage()
-    canvas.save()
+    with SUBSETTING:
+        canvas.save()
     return out.getvalue()
 
 

@@ -16,6 +16,7 @@ ReportLab draws and pikepdf lays over the shared background.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import io
@@ -106,6 +107,8 @@ def _lay_over_backgrounds(data: bytes, laid_out: Sequence[Any], drawn: dict[str,
     "items": [...]}``, see :func:`tournament.printing.draw.overlay`): their items are placed from the
     background's elements ``id="slot-KEY-NAME"``, and from ``page-end``, the page's bottom-right
     corner. The pages are put in the order of their N.
+
+    Raises ``ValueError`` if a page, laid out or drawn, is over a background no page of ``data`` is.
     """
     import pikepdf
 
@@ -120,40 +123,59 @@ def _lay_over_backgrounds(data: bytes, laid_out: Sequence[Any], drawn: dict[str,
         if name := next((n.removeprefix(OVER) for n in names if n.startswith(OVER)), None):
             key, place = name.rsplit("-", 1)
         kept.append((int(place), index, key))
+    wanted = {key for *_, key in kept if key is not None} | {spec["over"] for spec in (drawn["pages"] if drawn else ())}
+    if missing := sorted(wanted - backgrounds.keys()):
+        # A page over a background that is not there has no size and no slots to be drawn from:
+        # printing the rest would lose it without a word.
+        raise ValueError(f"The document puts pages over the background {missing[0]!r}, but none of its pages is "
+                         f'that background (id="{BACKGROUND}{missing[0]}").')  # fmt: skip
     if not backgrounds:
         return data
-    source = pikepdf.open(io.BytesIO(data))
-    pages = [(place, source.pages[index], key) for place, index, key in kept]
-    if drawn:
-        layers = pikepdf.open(io.BytesIO(_draw_pages(laid_out, backgrounds, drawn)))
-        _tag_subsets(layers)
-        pages += [(spec["n"], page, spec["over"]) for spec, page in zip(drawn["pages"], layers.pages, strict=True)]
-    out = pikepdf.new()
-    out.docinfo = out.copy_foreign(source.docinfo)
-    # Copied once: qpdf copies an object of another PDF once however often it is asked for.
-    forms = {key: source.make_indirect(source.pages[index].as_form_xobject()) for key, index in backgrounds.items()}
-    for _, page, key in sorted(pages, key=lambda placed: placed[0]):
-        out.pages.append(page)
-        if key is not None:
-            out.pages[-1].add_underlay(out.copy_foreign(forms[key]))
-    written = io.BytesIO()
-    out.save(written)
+    # The PDFs stay open until the result is written: qpdf reads a copied page's streams then.
+    with contextlib.ExitStack() as opened:
+        source = opened.enter_context(pikepdf.open(io.BytesIO(data)))
+        pages = [(place, source.pages[index], key) for place, index, key in kept]
+        if drawn:
+            layers = opened.enter_context(pikepdf.open(io.BytesIO(_draw_pages(laid_out, backgrounds, drawn))))
+            pages += [(spec["n"], page, spec["over"]) for spec, page in zip(drawn["pages"], layers.pages, strict=True)]
+        out = opened.enter_context(pikepdf.new())
+        out.docinfo = out.copy_foreign(source.docinfo)
+        # Copied once: qpdf copies an object of another PDF once however often it is asked for.
+        forms = {key: source.make_indirect(source.pages[index].as_form_xobject()) for key, index in backgrounds.items()}
+        for _, page, key in sorted(pages, key=lambda placed: placed[0]):
+            out.pages.append(page)
+            if key is not None:
+                out.pages[-1].add_underlay(out.copy_foreign(forms[key]))
+        written = io.BytesIO()
+        out.save(written)
     return written.getvalue()
 
 
+SUBSET_TAG = re.compile(r"/[A-Z]{6}\+")
+FONT_FILES = ("/FontFile2", "/FontFile3", "/FontFile")  # TrueType, CFF/OpenType, Type 1
+
+
 def _tag_subsets(pdf: Any) -> None:
-    """Give each font subset in ``pdf`` a tag made from its glyphs. ReportLab tags its subsets
-    AAAAAA+, AAAAAB+ in every PDF it writes, so a document joined from chunks would hold different
-    fonts of one name, which a printer may take for one another."""
+    """Give each embedded font subset in ``pdf`` (a simple font's, and a Type 0 font's through
+    its descendant) a tag made from its glyphs, so that PDFs joined into one never hold two
+    different subsets of one name, which a printer may take for one another. Neither writer's
+    tags say which glyphs a subset holds: ReportLab tags its subsets AAAAAA+, AAAAAB+ in every PDF
+    it writes, WeasyPrint tags a font's subset by the font alone, whatever text it sets."""
     import pikepdf
 
     for font in pdf.objects:
-        descriptor = font.get("/FontDescriptor") if isinstance(font, pikepdf.Dictionary) else None
-        if descriptor is None or "/FontFile2" not in descriptor:
+        if not isinstance(font, pikepdf.Dictionary) or font.get("/Type") != "/Font":
             continue
-        digest = hashlib.sha256(descriptor.FontFile2.read_raw_bytes()).digest()
+        composite = font.get("/Subtype") == "/Type0"
+        descriptor = (font.DescendantFonts[0] if composite else font).get("/FontDescriptor")
+        file = next((descriptor[key] for key in FONT_FILES if key in descriptor), None) if descriptor else None
+        if file is None or not SUBSET_TAG.match(str(font.BaseFont)):
+            continue  # not embedded, or the whole font
+        digest = hashlib.sha256(file.read_bytes()).digest()
         name = pikepdf.Name("/" + "".join(chr(65 + b % 26) for b in digest[:6]) + str(font.BaseFont)[7:])
-        font.BaseFont = descriptor.FontName = name
+        font.BaseFont = name
+        if not composite:  # the descendant names its descriptor (a Type 0 name may add an encoding)
+            descriptor.FontName = name
 
 
 def _draw_pages(laid_out: Sequence[Any], backgrounds: dict[str, int], drawn: dict[str, Any]) -> bytes:
@@ -210,17 +232,20 @@ def pdf_from_chunks(chunks: Sequence[str], on_progress: Callable[[int], None] | 
 
 
 def join_pdfs(parts: Sequence[bytes]) -> bytes:
-    """One PDF of the pages of ``parts`` in order (with the first part's title and author)."""
+    """One PDF of the pages of ``parts`` in order (with the first part's title and author), each
+    font subset in it named by its glyphs (see :func:`_tag_subsets`)."""
     import pikepdf
 
-    out = pikepdf.new()
-    for part in parts:
-        source = pikepdf.open(io.BytesIO(part))
-        if not out.pages:
-            out.docinfo = out.copy_foreign(source.docinfo)
-        out.pages.extend(source.pages)
-    written = io.BytesIO()
-    out.save(written)
+    with contextlib.ExitStack() as opened:
+        out = opened.enter_context(pikepdf.new())
+        for part in parts:
+            source = opened.enter_context(pikepdf.open(io.BytesIO(part)))
+            _tag_subsets(source)
+            if not out.pages:
+                out.docinfo = out.copy_foreign(source.docinfo)
+            out.pages.extend(source.pages)
+        written = io.BytesIO()
+        out.save(written)
     return written.getvalue()
 
 
