@@ -30,6 +30,7 @@ import django
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tournament.settings")
 django.setup()
 from django.db import connections  # noqa: E402
+from sheet_figures import HAND_WRITTEN, HAND_WRITTEN_WHEN, TARGETS  # noqa: E402
 
 from tournament.formats.progressive.simulation import create_progressive  # noqa: E402
 from tournament.models import Round, Tournament  # noqa: E402
@@ -38,16 +39,6 @@ from tournament.printing import pdf  # noqa: E402
 from tournament.printing.sheets import blank_sheet, score_sheets  # noqa: E402
 from tournament.simulation.play import play_game  # noqa: E402
 from tournament.simulation.scratch import throwaway_database  # noqa: E402
-
-TARGETS = {100: 3.0, 1000: 30.0}  # seconds (the issue's)
-# Measured with this bench as it was at 90f5bb6, on this machine kind (2 cores, load 0.5 at the
-# start): its own TrueType subsetter and PDF writer, its chunks in a pool of 2 worker processes
-# with WeasyPrint loaded. Memory: the process asking, and each of the two workers.
-HAND_WRITTEN = {
-    100: "1.04–1.48 s (CPU 1.02–1.06 s, in 2 processes), peak memory 86 MB here + 82–83 MB in each of 2 workers",
-    1000: "7.61–7.66 s (CPU 7.20–7.48 s, in 2 processes), peak memory 148 MB here + 88 MB in each of 2 workers",
-}
-HAND_WRITTEN_WHEN = "hand-written engine at 90f5bb6, measured 2026-11-27"
 
 
 def played_round(tables: int) -> Round:

@@ -579,6 +579,16 @@ def test_simulate_logs_the_issues_json_shape_with_standings_in_rank_order():
     assert sum(s["wins"] for s in standings) == 4 * 4 + 4  # a winner a pairing, and each bye
 
 
+@pytest.mark.django_db
+@pytest.mark.parametrize(("teams", "rounds", "seed"), [(9, 4, 5), (8, 4, 1), (12, 5, 3), (16, 5, 7), (17, 5, 2)])
+def test_a_whole_event_paired_from_its_standings_has_no_rematch_and_no_second_bye(teams, rounds, seed):
+    log = SIMULATION.run({"teams": teams, "rounds": rounds, "seed": seed, "best_of": 1})
+    met = [frozenset(p["teams"]) for entry in log["rounds"] for p in entry["pairings"]]
+    assert len(met) == len(set(met)), "two teams met twice"
+    byes = [entry["bye"] for entry in log["rounds"] if entry["bye"] is not None]
+    assert len(byes) == len(set(byes)) == (rounds if teams % 2 else 0)
+
+
 def test_the_simulate_command_runs_from_the_shell_on_a_throwaway_database(tmp_path):
     done = subprocess.run(
         [sys.executable, "manage.py", "simulate", "--format", "swiss", "--teams", "6", "--rounds", "3", "--seed", "2"],
