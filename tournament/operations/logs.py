@@ -61,5 +61,9 @@ def logging_config(log_format: str) -> dict[str, Any]:
             # A request for a host name the app does not answer to (a misconfigured address, a scan).
             "django.security": {"handlers": ["stderr"], "level": "WARNING", "propagate": False},
             "tournament": {"handlers": ["stderr"], "level": "WARNING", "propagate": False},
+            # The worker's own lines (`db_worker` sets their level by its --verbosity): that it started,
+            # and each task it ran. Without a handler here they would reach only the root's, at WARNING.
+            "django_tasks": {"handlers": ["stderr"], "propagate": False},
+            "django_tasks_db": {"handlers": ["stderr"], "propagate": False},
         },
     }
