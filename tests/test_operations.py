@@ -28,7 +28,7 @@ from tournament.operations import backups
 from tournament.operations.errors import start_sentry
 from tournament.operations.health import TaskBacklog
 from tournament.operations.logs import JsonLines, logging_config
-from tournament.play.rounds import start_play, start_round
+from tournament.play.rounds import close_round, start_play, start_round
 from tournament.transfer.export import export_tournament
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -46,11 +46,13 @@ def backup_dir(settings, tmp_path):
     """The backups' storage in the test's own folder, and backups every 15 minutes in play (the
     suite's environment turns them off)."""
     settings.SPADES_BACKUP_MINUTES = 15
+    configured = settings.STORAGES["backups"]
+    folder = tmp_path / "backups"  # made by the storage, as a fresh install's is
     settings.STORAGES = {
         **settings.STORAGES,
-        "backups": {"BACKEND": "django.core.files.storage.FileSystemStorage", "OPTIONS": {"location": tmp_path}},
+        "backups": {**configured, "OPTIONS": {**configured["OPTIONS"], "location": folder}},
     }
-    return tmp_path
+    return folder
 
 
 def _late_task(minutes_ago: int) -> DBTaskResult:
@@ -360,7 +362,68 @@ def test_old_backups_are_pruned_but_each_kinds_newest_and_other_files_stay(tmp_p
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted([names[2], names[3], names[5], "notes.txt"])
 
 
+@pytest.fixture
+def usual_umask():
+    """The usual umask, which leaves the files a process makes readable by everyone."""
+    previous = os.umask(0o022)
+    yield
+    os.umask(previous)
+
+
+@pytest.mark.django_db
+def test_backup_files_and_the_folder_made_for_them_are_readable_by_their_owner_alone(
+    playing, backup_dir, tmp_path, usual_umask
+):
+    scheduled = backup_dir / backups.backup_club.call(club_id=playing.club_id)
+    assert backup_dir.stat().st_mode & 0o777 == 0o700
+    assert scheduled.stat().st_mode & 0o777 == 0o600
+    for which in (["--club", str(playing.club_id)], ["--all"]):
+        call_command("backup", *which, "--dir", str(tmp_path / "elsewhere"), stdout=io.StringIO())
+    assert (tmp_path / "elsewhere").stat().st_mode & 0o777 == 0o700
+    assert [f.stat().st_mode & 0o777 for f in _files(tmp_path / "elsewhere")] == [0o600, 0o600]
+
+
 # --- backups every few minutes while a round is in play --------------------------------------------
+
+
+@pytest.mark.django_db
+def test_a_scheduled_backup_holds_only_the_clubs_events_in_play_and_the_command_every_event(
+    playing, backup_dir, tmp_path
+):
+    make_tournament(name="Last season")  # the club's history: finished long ago
+    Tournament.objects.exclude(pk=playing.pk).update(changed_at=timezone.now() - datetime.timedelta(days=30))
+    make_tournament(name="Elsewhere", club=a_club("Another club"))
+    Round.objects.filter(tournament__name="Elsewhere").update(status=Round.Status.RUNNING)
+    scheduled = backup_dir / backups.backup_club.call(club_id=playing.club_id)
+    assert scheduled.name.startswith("in-play-")
+    data = backups.read_club_backup(scheduled.read_bytes())
+    assert data["events"] == "in play" and [e["tournament"]["name"] for e in data["tournaments"]] == ["Club night"]
+
+    call_command("backup", "--club", str(playing.club_id), "--dir", str(tmp_path), stdout=io.StringIO())
+    [full] = _files(tmp_path)
+    data = backups.read_club_backup(full.read_bytes())
+    assert data["events"] == "all"
+    assert sorted(e["tournament"]["name"] for e in data["tournaments"]) == ["Club night", "Last season"]
+
+
+@pytest.mark.django_db
+def test_the_backup_after_a_clubs_last_round_closed_holds_that_event_then_no_other_is_queued(
+    finished_round, backup_dir
+):
+    event = finished_round.tournament
+    before_the_close = timezone.now()
+    close_round(round_=finished_round)
+    name = backups.backup_club.call(club_id=event.club_id, since=before_the_close.isoformat())
+    data = backups.read_club_backup((backup_dir / name).read_bytes())
+    [held] = data["tournaments"]
+    assert [r["status"] for r in held["rounds"]][:1] == ["closed"]
+    # The close came within a minute of that backup: one more is queued, in case it read too early.
+    [following] = backups.queued_backups(club_id=event.club_id)
+    following.delete()
+    Tournament.objects.filter(pk=event.pk).update(changed_at=timezone.now() - datetime.timedelta(minutes=20))
+    quiet = backups.backup_club.call(club_id=event.club_id, since=following.args_kwargs["kwargs"]["since"])
+    assert backups.read_club_backup((backup_dir / quiet).read_bytes())["tournaments"] == []
+    assert not backups.queued_backups(club_id=event.club_id).exists()
 
 
 @pytest.mark.django_db
@@ -407,7 +470,9 @@ def test_the_worker_backs_up_a_club_in_play_and_queues_the_next_in_n_minutes_and
 
 @pytest.mark.django_db
 def test_once_no_round_is_in_play_the_last_backup_queues_no_other(playing, backup_dir):
+    an_hour_ago = timezone.now() - datetime.timedelta(hours=1)
     Round.objects.filter(tournament=playing).update(status=Round.Status.CLOSED)
+    Tournament.objects.filter(pk=playing.pk).update(changed_at=an_hour_ago)
     assert backups.backup_club.call(club_id=playing.club_id) is not None
     assert len(_files(backup_dir)) == 1
     assert not backups.queued_backups(club_id=playing.club_id).exists()
