@@ -7,13 +7,14 @@ from io import StringIO
 from unittest import mock
 
 import pytest
+from django.contrib.auth.models import Group, Permission
 from django.core import mail
 from django.core.exceptions import ImproperlyConfigured
 from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.urls import reverse
 
-from tournament.clubs.services import create_club, grant, invite
+from tournament.clubs.services import change_role, create_club, grant, invite
 from tournament.models import Club, ClubMember, Invitation
 from tournament.settings import parse_email_url
 
@@ -143,6 +144,61 @@ def test_a_superuser_makes_a_reset_link_for_any_account(client, person, django_u
     assert django_user_model.objects.get(username="loner").check_password("brand-new-pass-31")
 
 
+def _join_hilltop(user, person):
+    grant(club=create_club(name="Hilltop", owner=person("hugo")), user=user, role=Role.ASSISTANT)
+
+
+def _in_a_group(user, person):
+    user.groups.add(Group.objects.create(name="Helpers"))
+
+
+def _with_a_permission(user, person):
+    user.user_permissions.add(Permission.objects.get(codename="view_club"))
+
+
+def _made_superuser(user, person):
+    user.is_superuser = True
+    user.save(update_fields=["is_superuser"])
+
+
+def _made_staff(user, person):
+    user.is_staff = True
+    user.save(update_fields=["is_staff"])
+
+
+def _made_owner(user, person):
+    club = Club.objects.get(name="Riverside")
+    change_role(club_id=club.pk, member_id=_member(club, user.username).pk, role=Role.OWNER)
+
+
+@pytest.mark.parametrize(
+    "opens_more",
+    [_join_hilltop, _in_a_group, _with_a_permission, _made_superuser, _made_staff, _made_owner],
+)
+def test_an_owners_reset_link_stops_working_once_the_account_opens_more_than_it_did(
+    client, club, person, django_user_model, opens_more
+):
+    link = _owner_makes_link(client, club, "dan").context["link"]
+    dan = django_user_model.objects.get(username="dan")
+    opens_more(dan, person)
+    refused = _choose_password(client, link)
+    assert refused.status_code == 200 and "no longer works" in refused.content.decode()
+    assert django_user_model.objects.get(username="dan").check_password("old-password-77")
+
+
+def test_a_reset_link_opened_before_the_account_joins_another_club_sets_no_password(
+    client, club, person, django_user_model
+):
+    link = _owner_makes_link(client, club, "dan").context["link"]
+    client.logout()
+    form_url = client.get(link, follow=True).redirect_chain[-1][0]
+    _join_hilltop(django_user_model.objects.get(username="dan"), person)
+    data = {"new_password1": "brand-new-pass-31", "new_password2": "brand-new-pass-31"}
+    refused = client.post(form_url, data)
+    assert refused.status_code == 200 and "no longer works" in refused.content.decode()
+    assert django_user_model.objects.get(username="dan").check_password("old-password-77")
+
+
 def test_the_accounts_page_is_the_superusers_alone(client, club, person):
     loner = person("loner")
     client.force_login(_member(club, "olive").user)
@@ -172,6 +228,18 @@ def test_with_email_a_reset_link_is_sent_and_works(client, club, settings, djang
     link = next(line for line in mail.outbox[0].body.splitlines() if "/reset/" in line)
     assert _choose_password(client, link.replace("http://testserver", "")).status_code == 302
     assert django_user_model.objects.get(username="dan").check_password("brand-new-pass-31")
+
+
+def test_an_emailed_reset_link_stops_working_once_the_account_joins_another_club(
+    client, club, person, settings, django_user_model
+):
+    settings.SPADES_EMAIL = True
+    django_user_model.objects.filter(username="dan").update(email="dan@example.org")
+    client.post(reverse("password_reset"), {"email": "dan@example.org"})
+    link = next(line for line in mail.outbox[0].body.splitlines() if "/reset/" in line)
+    _join_hilltop(django_user_model.objects.get(username="dan"), person)
+    refused = _choose_password(client, link.replace("http://testserver", ""))
+    assert refused.status_code == 200 and "no longer works" in refused.content.decode()
 
 
 def test_with_email_the_owner_may_send_an_invitation(client, club, settings):

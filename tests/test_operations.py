@@ -11,10 +11,14 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from wsgiref.util import setup_testing_defaults
 
 import pytest
 import sentry_sdk
+from django.core.handlers.wsgi import WSGIHandler
 from django.core.management import CommandError, call_command
+from django.core.signals import request_finished, request_started
+from django.db import close_old_connections
 from django.urls import reverse
 from django.utils import timezone
 from django_tasks.base import TaskResultStatus
@@ -27,8 +31,9 @@ from tournament.models import Club, Round, Tournament
 from tournament.operations import backups
 from tournament.operations.errors import start_sentry
 from tournament.operations.health import TaskBacklog
-from tournament.operations.logs import JsonLines, logging_config
-from tournament.play.rounds import start_play, start_round
+from tournament.operations.logs import FORMATS, JsonLines, RequestPath, logging_config
+from tournament.operations.secrets import scrub
+from tournament.play.rounds import close_round, start_play, start_round
 from tournament.transfer.export import export_tournament
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -46,11 +51,13 @@ def backup_dir(settings, tmp_path):
     """The backups' storage in the test's own folder, and backups every 15 minutes in play (the
     suite's environment turns them off)."""
     settings.SPADES_BACKUP_MINUTES = 15
+    configured = settings.STORAGES["backups"]
+    folder = tmp_path / "backups"  # made by the storage, as a fresh install's is
     settings.STORAGES = {
         **settings.STORAGES,
-        "backups": {"BACKEND": "django.core.files.storage.FileSystemStorage", "OPTIONS": {"location": tmp_path}},
+        "backups": {**configured, "OPTIONS": {**configured["OPTIONS"], "location": folder}},
     }
-    return tmp_path
+    return folder
 
 
 def _late_task(minutes_ago: int) -> DBTaskResult:
@@ -169,6 +176,71 @@ def test_an_error_in_a_view_reaches_sentry_without_the_users_cookies(sentry, dir
     assert "user" not in event
 
 
+SECRET = "Zq3xK9pLm2vB7tRw"  # a table's, an invitation's or a reset link's token in an address
+
+# Each address that carries a secret, the view function its request breaks, and what is reported.
+SECRET_ADDRESSES = [
+    (f"/table/{SECRET}/round/2/preview/", "tournament.play.phone._game_for_link_or_404", "/table/…/round/2/preview/"),
+    (f"/table/{SECRET}/", "tournament.play.phone._table_for_token_or_404", "/table/…/"),
+    (f"/join/{SECRET}/", "tournament.clubs.views.token_digest", "/join/…/"),
+]
+
+
+def _broken(*args, **kwargs):
+    raise RuntimeError("the ledger broke")
+
+
+def _served(path: str) -> int:
+    """``path`` asked of the app as a WSGI server (gunicorn) asks it, Referer and all: Sentry
+    reads the request's address and headers there; returns the status."""
+    environ = {"PATH_INFO": path, "HTTP_REFERER": f"http://127.0.0.1{path}"}
+    setup_testing_defaults(environ)
+    answered = []
+    # As Django's test client does: the test's database connection stays open across the request.
+    for signal in (request_started, request_finished):
+        signal.disconnect(close_old_connections)
+    try:
+        WSGIHandler()(environ, lambda status, headers: answered.append(status))
+    finally:
+        for signal in (request_started, request_finished):
+            signal.connect(close_old_connections)
+    return int(answered[0].split()[0])
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("path", "breaks", "reported"), SECRET_ADDRESSES)
+def test_an_error_reaches_sentry_without_the_token_its_address_carried(
+    sentry, tournament, monkeypatch, path, breaks, reported
+):
+    monkeypatch.setattr(breaks, _broken)
+    monkeypatch.setattr(logging.getLogger("django.request"), "handlers", [])  # the test's output stays quiet
+    assert _served(path) == 500
+    sentry_sdk.flush()
+    events = [envelope.get_event() for envelope in sentry.envelopes if envelope.get_event() is not None]
+    [error] = [e for e in events if e.get("exception")]
+    assert error["exception"]["values"][-1]["value"] == "the ledger broke"
+    assert error["request"]["url"] == f"http://127.0.0.1{reported}"
+    assert error["request"]["headers"]["Referer"] == f"http://127.0.0.1{reported}"
+    # Nor anywhere else: the messages, breadcrumbs, the frames' variables (the token passed along).
+    assert SECRET not in json.dumps(events)
+
+
+@pytest.mark.parametrize(
+    ("text", "scrubbed"),
+    [
+        *[(path, reported) for path, _, reported in SECRET_ADDRESSES],
+        (f"<WSGIRequest: GET '/reset/MQ/{SECRET}/'>", "<WSGIRequest: GET '/reset/…/'>"),
+        (f"https://spades.example/table/{SECRET}?waiting=director", "https://spades.example/table/…?waiting=director"),
+        ("/reset/done/", "/reset/done/"),
+        ("/table/sw.js", "/table/sw.js"),
+        ("/password-reset/sent/", "/password-reset/sent/"),
+        ("/t/3/rounds/2/links/", "/t/3/rounds/2/links/"),
+    ],
+)
+def test_only_the_secret_in_an_address_is_cut_out(text, scrubbed):
+    assert scrub(text) == scrubbed
+
+
 @pytest.mark.django_db
 def test_without_a_dsn_nothing_is_sent(director_client, tournament):
     assert sentry_sdk.get_client().dsn is None and not sentry_sdk.get_client().is_active()
@@ -203,6 +275,7 @@ def test_a_server_error_logs_one_json_line_with_time_level_logger_message_path_a
     assert logging_config("json")["formatters"]["json"]["()"] is JsonLines
     captured = io.StringIO()
     handler = logging.StreamHandler(captured)
+    handler.addFilter(RequestPath())
     handler.setFormatter(JsonLines())
     logger = logging.getLogger("django.request")
     logger.addHandler(handler)
@@ -226,6 +299,30 @@ def test_a_server_error_logs_one_json_line_with_time_level_logger_message_path_a
     assert datetime.datetime.strptime(line["time"], "%Y-%m-%d %H:%M:%S,%f")
     assert "RuntimeError: the ledger broke" in line["exc_info"]
     assert "request" not in line  # nothing else of the request: no headers, no cookies
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("log_format", FORMATS)
+@pytest.mark.parametrize(("path", "breaks", "reported"), SECRET_ADDRESSES[::2])
+def test_a_server_errors_log_line_carries_its_path_without_the_token(
+    client, tournament, monkeypatch, log_format, path, breaks, reported
+):
+    configured = logging_config(log_format)
+    captured = io.StringIO()
+    handler = logging.StreamHandler(captured)
+    handler.addFilter(configured["filters"]["path"]["()"]())
+    formatter = configured["formatters"][log_format]
+    handler.setFormatter(
+        formatter["()"](**({} if log_format == "json" else {"fmt": formatter["format"], "style": "{"}))
+    )
+    monkeypatch.setattr(logging.getLogger("django.request"), "handlers", [handler])
+    monkeypatch.setattr(breaks, _broken)
+    client.raise_request_exception = False
+    assert client.get(path).status_code == 500
+    written = captured.getvalue()
+    assert SECRET not in written and f"Internal Server Error: {reported}" in written
+    if log_format == "json":
+        assert json.loads(written)["path"] == reported
 
 
 @pytest.mark.slow  # Django started in processes of its own
@@ -360,7 +457,68 @@ def test_old_backups_are_pruned_but_each_kinds_newest_and_other_files_stay(tmp_p
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted([names[2], names[3], names[5], "notes.txt"])
 
 
+@pytest.fixture
+def usual_umask():
+    """The usual umask, which leaves the files a process makes readable by everyone."""
+    previous = os.umask(0o022)
+    yield
+    os.umask(previous)
+
+
+@pytest.mark.django_db
+def test_backup_files_and_the_folder_made_for_them_are_readable_by_their_owner_alone(
+    playing, backup_dir, tmp_path, usual_umask
+):
+    scheduled = backup_dir / backups.backup_club.call(club_id=playing.club_id)
+    assert backup_dir.stat().st_mode & 0o777 == 0o700
+    assert scheduled.stat().st_mode & 0o777 == 0o600
+    for which in (["--club", str(playing.club_id)], ["--all"]):
+        call_command("backup", *which, "--dir", str(tmp_path / "elsewhere"), stdout=io.StringIO())
+    assert (tmp_path / "elsewhere").stat().st_mode & 0o777 == 0o700
+    assert [f.stat().st_mode & 0o777 for f in _files(tmp_path / "elsewhere")] == [0o600, 0o600]
+
+
 # --- backups every few minutes while a round is in play --------------------------------------------
+
+
+@pytest.mark.django_db
+def test_a_scheduled_backup_holds_only_the_clubs_events_in_play_and_the_command_every_event(
+    playing, backup_dir, tmp_path
+):
+    make_tournament(name="Last season")  # the club's history: finished long ago
+    Tournament.objects.exclude(pk=playing.pk).update(changed_at=timezone.now() - datetime.timedelta(days=30))
+    make_tournament(name="Elsewhere", club=a_club("Another club"))
+    Round.objects.filter(tournament__name="Elsewhere").update(status=Round.Status.RUNNING)
+    scheduled = backup_dir / backups.backup_club.call(club_id=playing.club_id)
+    assert scheduled.name.startswith("in-play-")
+    data = backups.read_club_backup(scheduled.read_bytes())
+    assert data["events"] == "in play" and [e["tournament"]["name"] for e in data["tournaments"]] == ["Club night"]
+
+    call_command("backup", "--club", str(playing.club_id), "--dir", str(tmp_path), stdout=io.StringIO())
+    [full] = _files(tmp_path)
+    data = backups.read_club_backup(full.read_bytes())
+    assert data["events"] == "all"
+    assert sorted(e["tournament"]["name"] for e in data["tournaments"]) == ["Club night", "Last season"]
+
+
+@pytest.mark.django_db
+def test_the_backup_after_a_clubs_last_round_closed_holds_that_event_then_no_other_is_queued(
+    finished_round, backup_dir
+):
+    event = finished_round.tournament
+    before_the_close = timezone.now()
+    close_round(round_=finished_round)
+    name = backups.backup_club.call(club_id=event.club_id, since=before_the_close.isoformat())
+    data = backups.read_club_backup((backup_dir / name).read_bytes())
+    [held] = data["tournaments"]
+    assert [r["status"] for r in held["rounds"]][:1] == ["closed"]
+    # The close came within a minute of that backup: one more is queued, in case it read too early.
+    [following] = backups.queued_backups(club_id=event.club_id)
+    following.delete()
+    Tournament.objects.filter(pk=event.pk).update(changed_at=timezone.now() - datetime.timedelta(minutes=20))
+    quiet = backups.backup_club.call(club_id=event.club_id, since=following.args_kwargs["kwargs"]["since"])
+    assert backups.read_club_backup((backup_dir / quiet).read_bytes())["tournaments"] == []
+    assert not backups.queued_backups(club_id=event.club_id).exists()
 
 
 @pytest.mark.django_db
@@ -407,7 +565,9 @@ def test_the_worker_backs_up_a_club_in_play_and_queues_the_next_in_n_minutes_and
 
 @pytest.mark.django_db
 def test_once_no_round_is_in_play_the_last_backup_queues_no_other(playing, backup_dir):
+    an_hour_ago = timezone.now() - datetime.timedelta(hours=1)
     Round.objects.filter(tournament=playing).update(status=Round.Status.CLOSED)
+    Tournament.objects.filter(pk=playing.pk).update(changed_at=an_hour_ago)
     assert backups.backup_club.call(club_id=playing.club_id) is not None
     assert len(_files(backup_dir)) == 1
     assert not backups.queued_backups(club_id=playing.club_id).exists()

@@ -276,8 +276,12 @@ WHITENOISE_USE_FINDERS = DEBUG
 WHITENOISE_AUTOREFRESH = DEBUG
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    # Backups (tournament.operations.backups), in SPADES_BACKUP_DIR below.
-    "backups": {"BACKEND": "django.core.files.storage.FileSystemStorage", "OPTIONS": {"location": SPADES_BACKUP_DIR}},
+    # Backups (tournament.operations.backups), in SPADES_BACKUP_DIR below. They hold secrets (table
+    # links; password hashes in a whole-database backup): readable by the app's own user alone.
+    "backups": {
+        "BACKEND": "django.core.files.storage.FileSystemStorage",
+        "OPTIONS": {"location": SPADES_BACKUP_DIR, "file_permissions_mode": 0o600, "directory_permissions_mode": 0o700},
+    },
     "staticfiles": {
         "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
         if DEBUG

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
-from django.contrib.auth.tokens import default_token_generator
+from django.contrib.auth.tokens import PasswordResetTokenGenerator
 from django.core.mail import send_mail
 from django.urls import reverse
 from django.utils.encoding import force_bytes
@@ -19,11 +19,32 @@ def email_on() -> bool:
     return settings.SPADES_EMAIL
 
 
+class ResetTokens(PasswordResetTokenGenerator):
+    """Django's reset tokens (they expire after ``PASSWORD_RESET_TIMEOUT`` and work once: they hash
+    the password and the last login), which also hash what the account opens: its clubs and roles
+    in them, superuser and staff, its permissions and groups. Who may make a link is decided when it
+    is made (:func:`why_not_reset`); a link whose account opens more, or other, clubs since no
+    longer works, so an owner's link for an account that was the club's alone cannot open another."""
+
+    def _make_hash_value(self, user: Any, timestamp: int) -> str:
+        clubs = sorted(user.club_memberships.values_list("club_id", "role"))
+        rights = (
+            user.is_superuser,
+            user.is_staff,
+            sorted(user.user_permissions.values_list("pk", flat=True)),
+            sorted(user.groups.values_list("pk", flat=True)),
+        )
+        return f"{super()._make_hash_value(user, timestamp)}{clubs}{rights}"
+
+
+# Every reset link is made and checked with this: the links made by hand, the email's, the reset page.
+reset_tokens = ResetTokens()
+
+
 def reset_path(user: Any) -> str:
-    """The path of a link that lets ``user`` choose a new password: Django's own reset link, so it
-    expires after ``PASSWORD_RESET_TIMEOUT`` and works once (its token hashes the password)."""
+    """The path of a link that lets ``user`` choose a new password (:class:`ResetTokens`)."""
     uid = urlsafe_base64_encode(force_bytes(user.pk))
-    token = default_token_generator.make_token(user)
+    token = reset_tokens.make_token(user)
     return reverse("password_reset_confirm", kwargs={"uidb64": uid, "token": token})
 
 

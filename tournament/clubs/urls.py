@@ -5,6 +5,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import path, reverse_lazy
 
 from tournament.clubs import views
+from tournament.clubs.accounts import reset_tokens
 
 C = "clubs/<int:club_id>/"
 
@@ -30,7 +31,9 @@ urlpatterns = [
     ),
     path(
         "reset/<uidb64>/<token>/",
-        auth_views.PasswordResetConfirmView.as_view(success_url=reverse_lazy("password_reset_complete")),
+        auth_views.PasswordResetConfirmView.as_view(
+            success_url=reverse_lazy("password_reset_complete"), token_generator=reset_tokens
+        ),
         name="password_reset_confirm",
     ),
     path("reset/done/", auth_views.PasswordResetCompleteView.as_view(), name="password_reset_complete"),

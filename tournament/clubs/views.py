@@ -21,7 +21,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from tournament import access
 from tournament.clubs import services
-from tournament.clubs.accounts import email_on, reset_path, send_invitation, why_not_reset
+from tournament.clubs.accounts import email_on, reset_path, reset_tokens, send_invitation, why_not_reset
 from tournament.clubs.forms import ClubSettingsForm, InvitationForm, RoleForm, SignUpForm
 from tournament.models import Club, ClubMember, Invitation
 from tournament.models.clubs import token_digest
@@ -251,4 +251,4 @@ def password_reset(request: HttpRequest) -> HttpResponse:
     """Django's "email me a reset link" page, where the site sends email; else there is no such page."""
     if not email_on():
         raise Http404("This site sends no email: ask your club's owner for a reset link.")
-    return auth_views.PasswordResetView.as_view()(request)
+    return auth_views.PasswordResetView.as_view(token_generator=reset_tokens)(request)

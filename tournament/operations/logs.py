@@ -4,7 +4,9 @@
 Every line goes to standard error (gunicorn's error log, the worker's output), from the loggers
 that matter to an operator: server errors with their tracebacks (``django.request``), refused
 requests (``django.security``), the app's own warnings (``tournament``) and, through the root
-logger, any other library's warnings (the task worker's, the health checks')."""
+logger, any other library's warnings (the task worker's, the health checks').
+
+No line carries a secret an address holds (:mod:`.secrets`): ``/table/…/``, not the table's token."""
 
 from __future__ import annotations
 
@@ -13,14 +15,36 @@ from typing import Any
 
 from pythonjsonlogger.json import JsonFormatter
 
+from tournament.operations.secrets import scrub
+
 FORMATS = ("plain", "json")
+
+
+class RequestPath(logging.Filter):
+    """Gives a request's record its path as ``path``, without the secret a table's, an invitation's
+    or a reset link's address carries (:func:`~tournament.operations.secrets.scrub`): ``/table/…/``.
+    It changes nothing else of the record (other handlers, Sentry's among them, read it too)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        request = getattr(record, "request", None)
+        if request is not None:
+            record.path = scrub(getattr(request, "path", ""))
+        return True
+
+
+class PlainLines(logging.Formatter):
+    """A log record as a line of text, its traceback on the lines after; no address's secret in any."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        return scrub(super().format(record))
 
 
 class JsonLines(JsonFormatter):
     """A log record as one JSON object: ``time``, ``level``, ``logger``, ``message``; a request's
-    ``path`` and response ``status`` where Django's record carries them (``django.request``,
-    ``django.server``); ``exc_info`` with the traceback of an error. Nothing else of the request
-    (its headers and cookies stay out of the log)."""
+    ``path`` (from :class:`RequestPath`) and response ``status`` where Django's record carries them
+    (``django.request``, ``django.server``); ``exc_info`` with the traceback of an error. Nothing
+    else of the request (its headers and cookies stay out), and no address's secret anywhere in it
+    ("Internal Server Error: /table/…/")."""
 
     def __init__(self) -> None:
         super().__init__(
@@ -31,11 +55,12 @@ class JsonLines(JsonFormatter):
 
     def add_fields(self, log_data: dict[str, Any], record: logging.LogRecord, message_dict: dict[str, Any]) -> None:
         super().add_fields(log_data, record, message_dict)
-        request = log_data.pop("request", None)
-        if request is not None:
-            log_data["path"] = getattr(request, "path", None)
+        log_data.pop("request", None)
         if "status_code" in log_data:
             log_data["status"] = log_data.pop("status_code")
+
+    def format(self, record: logging.LogRecord) -> str:
+        return scrub(super().format(record))
 
 
 def logging_config(log_format: str) -> dict[str, Any]:
@@ -44,13 +69,14 @@ def logging_config(log_format: str) -> dict[str, Any]:
     if log_format not in FORMATS:
         raise ValueError(f"LOG_FORMAT must be plain or json, not {log_format!r}")
     formatters = {
-        "plain": {"format": "{asctime} {levelname} {name}: {message}", "style": "{"},
+        "plain": {"()": PlainLines, "format": "{asctime} {levelname} {name}: {message}", "style": "{"},
         "json": {"()": JsonLines},
     }
-    handler = {"class": "logging.StreamHandler", "formatter": log_format}
+    handler = {"class": "logging.StreamHandler", "formatter": log_format, "filters": ["path"]}
     return {
         "version": 1,
         "disable_existing_loggers": False,
+        "filters": {"path": {"()": RequestPath}},
         "formatters": {log_format: formatters[log_format]},
         # A second handler for the root logger at WARNING, so that Django's own INFO lines, which
         # propagate to the root, are not printed twice while developing.
