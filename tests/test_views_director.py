@@ -12,6 +12,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from tests.conftest import even_hand, finish_game, make_tournament, tie_then_break
+from tournament.formats.registry import format_of
 from tournament.models import (
     Dispute,
     HandRevision,
@@ -166,6 +167,11 @@ def test_saving_the_settings_says_so_on_the_dashboard(director_client, tournamen
     response = director_client.post(reverse("director:tournament_edit", args=[tournament.pk]), data, follow=True)
     assert response.redirect_chain[-1][0] == reverse("director:dashboard", args=[tournament.pk])
     assert '<p class="message success" role="status">Settings saved.</p>' in response.content.decode()
+
+
+def test_the_dashboard_names_the_events_format(director_client, tournament):
+    page = director_client.get(reverse("director:dashboard", args=[tournament.pk])).content.decode()
+    assert f" · {format_of(tournament).label} · " in page and " ·  · " not in page
 
 
 # --- registration and fees -----------------------------------------------------------------------
