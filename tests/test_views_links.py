@@ -74,7 +74,7 @@ def test_the_links_and_print_pages_give_the_readmes_serve_commands_not_the_debug
 
 def test_the_readmes_serve_commands_make_the_first_owners_link_not_a_superuser():
     commands = readme_serve_commands()
-    assert 'manage.py first_owner --club "Your club" --base-url http://192.168.1.20:8000' in commands
+    assert 'manage.py first_owner --club "My club" --base-url http://192.168.1.20:8000' in commands
     assert "createsuperuser" not in commands
 
 
