@@ -672,6 +672,19 @@ def test_the_format_must_match_how_the_preset_plays_partners(director_client):
     assert "partners_mismatch" in [e.code for e in response.context["form"].errors.as_data()["format"]]
 
 
+def test_a_new_tournament_without_a_preset_says_so_at_the_top_and_beside_the_field(director_client):
+    response = director_client.post(reverse("director:tournament_new"), NEW | {"preset": "", "entry_fee": "-1"})
+    assert response.status_code == 422
+    page = response.content.decode()
+    assert '<p class="message error" role="alert">Not saved: see Preset and Entry fee below.</p>' in page
+    assert '<p class="error" id="id_preset-error">Choose the rules of play: a preset' in page
+    assert not Tournament.objects.exists()
+
+
+def test_a_tournament_form_shown_first_carries_no_note(director_client):
+    assert "Not saved" not in director_client.get(reverse("director:tournament_new")).content.decode()
+
+
 def test_prize_shares_cannot_add_up_past_the_whole_pool(director_client, tournament):
     url = reverse("director:prize_add", args=[tournament.pk])
     director_client.post(url, {"kind": "place", "place": 1, "share_percent": "60"})
