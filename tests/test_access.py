@@ -246,6 +246,31 @@ def test_an_assistant_is_not_shown_links_to_money_or_rules(client, owned):
     assert fees in as_owner and edit in as_owner
 
 
+def test_an_assistant_is_not_shown_the_teams_pages_payment_buttons_or_fees_links(client, owned):
+    tournament, owner, helper = owned
+    team = tournament.teams.first()
+    team.checked_in = False
+    team.save(update_fields=["checked_in"])
+    teams = reverse("director:teams", args=[tournament.pk])
+    arrive = reverse("director:team_arrive", args=[tournament.pk, team.pk])
+    payments = reverse("director:payments", args=[tournament.pk, team.pk])
+    for user, sees_money in ((owner, True), (helper, False)):
+        html = _as(client, user).get(teams).content.decode()
+        assert [arrive in html, payments in html, "cash</button>" in html] == [sees_money] * 3, user
+        assert reverse("director:team_edit", args=[tournament.pk, team.pk]) in html
+
+
+def test_an_assistant_is_not_offered_the_money_documents_on_the_print_page(client, owned):
+    tournament, owner, helper = owned
+    page = reverse("director:print", args=[tournament.pk])
+    money = [reverse("director:print_document", args=[tournament.pk, name]) for name in sorted(MONEY_DOCUMENTS)]
+    for user, sees_money in ((owner, True), (helper, False)):
+        html = _as(client, user).get(page).content.decode()
+        assert [f'href="{url}"' in html for url in money] == [sees_money] * len(money), user
+        assert ("Prize payout sheet" in html, "Entry fee ledger" in html) == (sees_money, sees_money)
+        assert reverse("director:print_document", args=[tournament.pk, "standings"]) in html
+
+
 def test_every_page_an_assistant_may_use_exists():
     assert {pattern.name for pattern in director_patterns} >= ASSISTANT_PAGES
 

@@ -3,7 +3,11 @@ account that is the club's alone; by email where the site sends email), the firs
 (manage.py first_owner), and EMAIL_URL read into Django's email settings."""
 
 import datetime
+import os
+import subprocess
+import sys
 from io import StringIO
+from pathlib import Path
 from unittest import mock
 
 import pytest
@@ -289,9 +293,13 @@ def test_a_malformed_email_url_stops_start_up_naming_it(url):
 
 
 def _first_owner(*args: str) -> str:
+    return _first_owner_says(*args).splitlines()[-1]
+
+
+def _first_owner_says(*args: str) -> str:
     out = StringIO()
     call_command("first_owner", *args, stdout=out)
-    return out.getvalue().splitlines()[-1]
+    return out.getvalue()
 
 
 def test_the_first_owners_link_makes_the_club_and_its_owner_once(client, django_user_model):
@@ -316,7 +324,7 @@ def test_the_first_owners_link_makes_the_club_and_its_owner_once(client, django_
 
 
 def test_the_first_owner_command_needs_the_sites_address(settings, db):
-    settings.SPADES_BASE_URL = ""
+    settings.SPADES_BASE_URL, settings.DEBUG = "", False
     with pytest.raises(CommandError, match="--base-url"):
         _first_owner("--club", "Riverside")
     settings.SPADES_BASE_URL = "https://spades.example.org"
@@ -330,11 +338,34 @@ def test_the_first_owner_command_refuses_bad_arguments(args, db):
     assert not Invitation.objects.exists()
 
 
-def test_a_newer_first_owner_link_replaces_the_older(client, db):
-    old = _first_owner("--club", "Riverside", "--base-url", "http://testserver").removeprefix("http://testserver")
-    new = _first_owner("--club", "Riverside", "--base-url", "http://testserver").removeprefix("http://testserver")
+def test_a_newer_first_owner_link_replaces_the_older_and_says_so(client, db):
+    first = _first_owner_says("--club", "Riverside", "--base-url", "http://testserver")
+    second = _first_owner_says("--club", "Riverside", "--base-url", "http://testserver")
+    assert "no longer works" not in first
+    assert "The earlier first owner's link no longer works" in second
+    old, new = (said.splitlines()[-1].removeprefix("http://testserver") for said in (first, second))
     assert client.get(old).status_code == 404
     assert client.get(new).status_code == 200
+
+
+def test_in_debug_mode_the_first_owners_link_defaults_to_the_debug_servers_address(settings, db):
+    settings.SPADES_BASE_URL, settings.DEBUG = "", True
+    said = _first_owner_says("--club", "Riverside")
+    assert "No --base-url and no SPADES_BASE_URL: the link uses http://127.0.0.1:8000 (debug mode)" in said
+    assert said.splitlines()[-1].startswith("http://127.0.0.1:8000/join/")
+
+
+@pytest.mark.slow  # manage.py in a process of its own
+def test_the_first_owner_command_on_a_database_not_migrated_says_to_migrate(tmp_path):
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_URL"))}
+    env = {**clean, "DJANGO_DEBUG": "true", "DATABASE_URL": f"sqlite:///{tmp_path / 'new.sqlite3'}"}
+    done = subprocess.run(
+        [sys.executable, "manage.py", "first_owner", "--club", "Riverside", "--base-url", "https://spades.example.org"],
+        cwd=Path(__file__).resolve().parent.parent, env=env, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert done.returncode == 1
+    assert "CommandError: The database is not set up: run `manage.py migrate` first." in done.stderr
+    assert "Traceback" not in done.stderr
 
 
 def test_the_first_owner_command_exits_with_1_once_a_club_has_an_owner(club):

@@ -17,7 +17,7 @@ from pypdf import PdfReader
 
 from tests.conftest import finish_game, make_tournament
 from tournament.clubs import locale
-from tournament.models import Club, Dispute, Hand, Payment, PrintJob, Prize, RosterPlayer, Tournament
+from tournament.models import Club, Dispute, Hand, Invitation, Payment, PrintJob, Prize, RosterPlayer, Tournament
 from tournament.money.services import award_prizes, record_payment
 from tournament.play.games import flag_dispute
 from tournament.play.rounds import close_round, start_play, start_round
@@ -186,6 +186,20 @@ def test_a_roster_persons_page_dates_in_the_clubs_zone(director_client, berlin):
     )
     html = director_client.get(reverse("director:roster_player", args=[person.club_id, person.pk])).content.decode()
     assert "since Sat Nov 21, 2026" in html
+
+
+def test_the_join_page_gives_an_invitations_expiry_in_its_clubs_zone(client, berlin, chicago):
+    for tournament, shown in ((berlin, "27 Nov 2026 20:05"), (chicago, "27 Nov 2026 13:05")):
+        invitation, token = Invitation.issue(club=tournament.club, role="assistant")
+        Invitation.objects.filter(pk=invitation.pk).update(expires_at=MOMENT + datetime.timedelta(days=7))
+        page = client.get(reverse("join", args=[token])).content.decode()
+        assert f"until {shown}." in page, tournament.club
+
+
+def test_the_first_owners_join_page_keeps_the_servers_zone(client, db):
+    invitation, token = Invitation.issue(club=None, club_name="Riverside", role="owner")
+    Invitation.objects.filter(pk=invitation.pk).update(expires_at=MOMENT)
+    assert "until 20 Nov 2026 19:05" in client.get(reverse("join", args=[token])).content.decode()
 
 
 def test_a_page_that_fails_leaves_no_zone_behind(director_client, berlin):

@@ -291,6 +291,18 @@ def test_an_invitation_of_another_club_cannot_be_revoked_from_this_one(client, c
     assert Invitation.objects.filter(pk=invitation.pk).exists()
 
 
+@pytest.mark.parametrize(
+    ("username", "button"),
+    [("olive", 'aria-label="Riverside: people and settings">People and settings</a>'),
+     ("dan", 'aria-label="Riverside: people">People</a>'), ("ann", None)],
+)  # fmt: skip
+def test_the_home_pages_club_buttons_read_differently(client, club, username, button):
+    page = _login(client, club, username).get(reverse("director:home")).content.decode()
+    assert f'<a class="button" href="{reverse("director:clubs")}">Your clubs</a>' in page
+    club_page = f'<a class="button" href="{reverse("director:club", args=[club.pk])}"'
+    assert (f"{club_page} {button}" in page) if button else (club_page not in page)
+
+
 # --- joining --------------------------------------------------------------------------------------
 
 SIGN_UP = {"username": "nina", "password1": "river-bend-42x", "password2": "river-bend-42x"}

@@ -12,6 +12,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from tests.conftest import even_hand, finish_game, make_tournament, tie_then_break
+from tournament.formats.registry import format_of
 from tournament.models import (
     Dispute,
     HandRevision,
@@ -166,6 +167,11 @@ def test_saving_the_settings_says_so_on_the_dashboard(director_client, tournamen
     response = director_client.post(reverse("director:tournament_edit", args=[tournament.pk]), data, follow=True)
     assert response.redirect_chain[-1][0] == reverse("director:dashboard", args=[tournament.pk])
     assert '<p class="message success" role="status">Settings saved.</p>' in response.content.decode()
+
+
+def test_the_dashboard_names_the_events_format(director_client, tournament):
+    page = director_client.get(reverse("director:dashboard", args=[tournament.pk])).content.decode()
+    assert f" · {format_of(tournament).label} · " in page and " ·  · " not in page
 
 
 # --- registration and fees -----------------------------------------------------------------------
@@ -664,6 +670,19 @@ def test_a_missing_preset_is_one_message_under_the_preset(director_client, prese
 def test_the_format_must_match_how_the_preset_plays_partners(director_client):
     response = director_client.post(reverse("director:tournament_new"), NEW | {"format": "progressive_split"})
     assert "partners_mismatch" in [e.code for e in response.context["form"].errors.as_data()["format"]]
+
+
+def test_a_new_tournament_without_a_preset_says_so_at_the_top_and_beside_the_field(director_client):
+    response = director_client.post(reverse("director:tournament_new"), NEW | {"preset": "", "entry_fee": "-1"})
+    assert response.status_code == 422
+    page = response.content.decode()
+    assert '<p class="message error" role="alert">Not saved: see Preset and Entry fee below.</p>' in page
+    assert '<p class="error" id="id_preset-error">Choose the rules of play: a preset' in page
+    assert not Tournament.objects.exists()
+
+
+def test_a_tournament_form_shown_first_carries_no_note(director_client):
+    assert "Not saved" not in director_client.get(reverse("director:tournament_new")).content.decode()
 
 
 def test_prize_shares_cannot_add_up_past_the_whole_pool(director_client, tournament):

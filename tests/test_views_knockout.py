@@ -53,6 +53,13 @@ def test_the_bracket_page_shows_the_matches_playing_with_tables_and_clocks(direc
     assert fragment.content.decode().startswith('<div id="bracket-board"')
 
 
+def test_the_bracket_pages_are_headed_with_the_knockouts_kind(client, director_client):
+    tournament = knockout_event(teams=4)
+    heading = "<h1>Knockout: single elimination (fixed partners)</h1>"
+    assert heading in director_client.get(reverse("director:bracket", args=[tournament.pk])).content.decode()
+    assert heading in client.get(reverse("public:bracket", args=[tournament.pk])).content.decode()
+
+
 def test_the_bracket_page_reads_as_many_queries_for_16_matches_playing_as_for_2(director_client):
     from django.db import connection
     from django.test.utils import CaptureQueriesContext

@@ -72,6 +72,25 @@ def test_the_links_and_print_pages_give_the_readmes_serve_commands_not_the_debug
     assert 'href="http://192.168.1.20:8000/' in html  # where the recipe serves it
 
 
+def test_the_readmes_serve_commands_make_the_first_owners_link_not_a_superuser():
+    commands = readme_serve_commands()
+    assert 'manage.py first_owner --club "My club" --base-url http://192.168.1.20:8000' in commands
+    assert "createsuperuser" not in commands
+
+
+def test_the_warnings_commands_name_the_address_its_words_name(
+    director_client, running_round, tournament, settings, monkeypatch
+):
+    settings.SPADES_BASE_URL = "http://127.0.0.1:8000"
+    monkeypatch.setattr("tournament.play.links.network_address", lambda: "192.0.2.2")
+    html = director_client.get(reverse("director:print", args=[tournament.pk])).content.decode()
+    banner = html.split('role="alert"')[1].split("</div>")[0]
+    assert "this computer's address (192.0.2.2)" in banner
+    commands = readme_serve_commands().replace("192.168.1.20", "192.0.2.2")
+    assert f"<pre>{escape(commands)}</pre>" in banner
+    assert "192.168.1.20" not in banner
+
+
 @pytest.mark.parametrize(
     ("make_event", "lands_on"), [(make_tournament, "director:standings"), (make_league, "director:league_table")]
 )

@@ -10,10 +10,12 @@ from django.http import HttpRequest, HttpResponse
 
 from tournament.clubs import locale
 from tournament.models import Club, Tournament
+from tournament.models.clubs import token_digest
 
 # How a view's address names the club: each keyword argument, and the club's zone and symbol it
 # leads to (with, for an event, its change stamp: see ClubLocaleMiddleware). A table's token is
-# a table's only in the "table" namespace (other links carry tokens of their own).
+# a table's only in the "table" namespace; an invitation's link (the "join" page) leads to its club by
+# the token's digest (the first owner's invitation has no club yet: no zone but the server's).
 _LOCALE_BY_KWARG: dict[str, Callable[[Any], QuerySet[Any]]] = {
     "tournament_id": lambda pk: Tournament.objects.filter(pk=pk).values_list(
         "club__time_zone", "club__currency", "changed_at"
@@ -29,6 +31,9 @@ def locale_query(request: HttpRequest, kwargs: dict[str, Any]) -> QuerySet[Any] 
     match = request.resolver_match
     if "token" in kwargs and match is not None and match.namespace == "table":
         return Club.objects.filter(tournaments__tables__token=kwargs["token"]).values_list("time_zone", "currency")
+    if "token" in kwargs and match is not None and match.view_name == "join":
+        digest = token_digest(kwargs["token"])
+        return Club.objects.filter(invitations__digest=digest).values_list("time_zone", "currency")
     return next((find(kwargs[name]) for name, find in _LOCALE_BY_KWARG.items() if name in kwargs), None)
 
 

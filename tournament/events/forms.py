@@ -41,6 +41,7 @@ class TournamentForm(forms.ModelForm):
             "seating_order", "seating_seed", "prize_ties", "require_confirmation", "paper_size", "rule_overrides",
         ]  # fmt: skip
         widgets = {"date": forms.DateInput(attrs={"type": "date"})}
+        error_messages = {"preset": {"required": "Choose the rules of play: a preset (change single rules below)."}}
 
     def __init__(self, *args: Any, clubs: QuerySet[Club] | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -95,6 +96,20 @@ class TournamentForm(forms.ModelForm):
             legend = " and ".join(dict.fromkeys(_kind(f) for f in users))
             groups.append((legend, " ".join(f.key for f in users), list(form)))
         return groups
+
+    def refused_labels(self) -> list[str]:
+        """The labels of the fields shown for the chosen format whose input was refused, in the
+        page's order: the note at the top of a long form names them."""
+        if not self.is_bound:
+            return []
+        chosen = self.data.get("format") or self.instance.format
+        return [
+            str(field.label)
+            for _, formats, fields in self.fieldsets()
+            if not formats or chosen in formats.split()
+            for field in fields
+            if field.errors
+        ]
 
     def chosen_settings(self) -> forms.Form | None:
         """The chosen format's settings form (validated with the tournament's), or None."""

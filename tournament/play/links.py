@@ -42,11 +42,12 @@ def qr_svg(url: str, *, scale: int = 4) -> str:
 # (a test holds the two together). The pages that warn of links phones cannot open give it: the
 # debug server is for one machine, never for a room of phones.
 SERVE_PORT = 8000  # the port the recipe serves on
+SERVE_EXAMPLE_HOST = "192.168.1.20"  # the address the recipe gives as its example
 SERVE_COMMANDS = f"""make install
 export DJANGO_SECRET_KEY=... DJANGO_ALLOWED_HOSTS=192.168.1.20 DATABASE_URL=... DATABASE_CONN_MAX_AGE=60
 .venv/bin/python manage.py migrate
 .venv/bin/python manage.py collectstatic --noinput
-.venv/bin/python manage.py createsuperuser          # the director's login
+.venv/bin/python manage.py first_owner --club "My club" --base-url http://192.168.1.20:8000  # the owner's one-use link
 .venv/bin/python manage.py check --deploy
 .venv/bin/python manage.py db_worker --no-reload 2>&1 | tee -a spades-worker.log &   # the print worker
 .venv/bin/gunicorn tournament.wsgi --bind 0.0.0.0:{SERVE_PORT} --workers 2 \\
@@ -65,8 +66,10 @@ class Unreachable:
 
     @property
     def serve_commands(self) -> str:
-        """The README's commands that serve the app to the room (:data:`SERVE_COMMANDS`)."""
-        return SERVE_COMMANDS
+        """The README's commands that serve the app to the room (:data:`SERVE_COMMANDS`), with this
+        computer's network address in place of the recipe's example one when it was found, so the
+        commands name the same address as the words above them."""
+        return SERVE_COMMANDS.replace(SERVE_EXAMPLE_HOST, self.network_host or SERVE_EXAMPLE_HOST)
 
 
 def unreachable_by_phones(base: str) -> Unreachable | None:

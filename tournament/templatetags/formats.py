@@ -12,3 +12,9 @@ register = template.Library()
 def format_tabs(tournament: Tournament) -> list[Nav]:
     """The tabs where the format runs play: a progressive event's current round, the bracket, the league."""
     return format_of(tournament).tabs(tournament)
+
+
+@register.filter
+def format_label(tournament: Tournament) -> str:
+    """The name of the format ``tournament`` is played in, as the tournament form offers it."""
+    return format_of(tournament).label
