@@ -228,8 +228,9 @@ def split(items: Sequence[Any], most: int) -> list[list[Any]]:
     if not items:
         return [[]]
     count = -(-len(items) // max(1, most))
-    size = -(-len(items) // count)
-    return [list(items[i : i + size]) for i in range(0, len(items), size)]
+    size, longer = divmod(len(items), count)  # the first ``longer`` chunks take one item more
+    ends = [(n + 1) * size + min(n + 1, longer) for n in range(count)]
+    return [list(items[end - size - (n < longer) : end]) for n, end in enumerate(ends)]
 
 
 def pdf_from_chunks(chunks: Sequence[str], on_progress: Callable[[int], None] | None = None) -> bytes:
