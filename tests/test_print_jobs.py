@@ -7,6 +7,7 @@ does; the worker's step is called as the worker calls it. tests/test_print_worke
 ``db_worker`` processes."""
 
 import datetime
+import time
 
 import pytest
 from django.core.management import call_command
@@ -175,6 +176,71 @@ def test_a_worker_that_lost_its_lease_stops_without_touching_the_new_owners_job(
     render_print_job.call(job.pk)
     job.refresh_from_db()
     assert job.status == PrintJob.Status.RENDERING and job.pdf is None and job.lease_owner.startswith("new")
+
+
+@pytest.mark.django_db(transaction=True)  # the worker renews its lease from a thread, on a connection of its own
+def test_a_worker_keeps_its_lease_while_a_chunk_slower_than_the_lease_renders(
+    tournament, settings, monkeypatch, db_queue
+):
+    settings.SPADES_PRINT_LEASE_SECONDS = 1
+    job = _job(tournament)
+    polled = []
+
+    def slow_chunk(html):
+        time.sleep(1.6)  # past the lease taken as the chunk began
+        polled.append(look_after(PrintJob.objects.defer("pdf", "html").get(pk=job.pk)))  # a status poll meanwhile
+        return b"%PDF-1.7 slow"
+
+    monkeypatch.setattr(pdf, "html_to_pdf", slow_chunk)
+    render_print_job.call(job.pk)
+    assert polled[0].status == PrintJob.Status.RENDERING and polled[0].lease_until > timezone.now()
+    job.refresh_from_db()
+    assert job.status == PrintJob.Status.DONE and bytes(job.pdf) == b"%PDF-1.7 slow"
+    assert DBTaskResult.objects.count() == 0  # never queued again for another worker
+
+
+# --- a queued job whose task was lost -----------------------------------------------------------------
+
+
+def _task_of(job, **fields) -> DBTaskResult:
+    render_print_job.enqueue(job.pk)
+    task = DBTaskResult.objects.filter(args_kwargs__args=[job.pk]).latest("enqueued_at")
+    DBTaskResult.objects.filter(pk=task.pk).update(**fields)
+    return task
+
+
+def test_a_queued_job_whose_worker_died_before_its_lease_is_queued_again_by_exactly_one_server(tournament, db_queue):
+    job = _job(tournament, queued_at=_ago(120))
+    _task_of(job, status="RUNNING", started_at=_ago(110))  # the worker took the task, then died
+    other_server_view = PrintJob.objects.get(pk=job.pk)
+    assert look_after(job).queued_at > _ago(5)
+    new = DBTaskResult.objects.get(status="READY")
+    assert new.args_kwargs["args"] == [job.pk]
+    DBTaskResult.objects.filter(pk=new.pk).update(status="FAILED")  # so only the job's row can stop the second
+    look_after(other_server_view)
+    assert DBTaskResult.objects.count() == 2  # queued again once, by the first
+    render_print_job.call(job.pk)
+    assert PrintJob.objects.get(pk=job.pk).status == PrintJob.Status.DONE
+
+
+def test_a_status_poll_queues_again_a_job_whose_task_failed_before_it_started(director_client, tournament, db_queue):
+    job = _job(tournament, queued_at=_ago(120))
+    _task_of(job, status="FAILED", started_at=_ago(110), finished_at=_ago(110))
+    assert "Waiting for the print worker" in director_client.get(_status_url(job)).content.decode()
+    assert DBTaskResult.objects.filter(status="READY", args_kwargs__args=[job.pk]).count() == 1
+
+
+def test_a_queued_job_with_a_task_waiting_or_just_taken_or_queued_lately_is_left_alone(tournament, db_queue):
+    waiting = _job(tournament, queued_at=_ago(120), key="waiting")
+    _task_of(waiting)  # no worker free yet: the task waits its turn
+    taken = _job(tournament, queued_at=_ago(120), key="taken")
+    _task_of(taken, status="RUNNING", started_at=_ago(2))  # a worker is about to take its lease
+    fresh = _job(tournament, queued_at=_ago(10), key="fresh")  # its task is not in the table yet
+    orphan = _job(tournament, queued_at=_ago(120), key="orphan")  # another job's live task is not its own
+    before = {job.pk: job.queued_at for job in (waiting, taken, fresh, orphan)}
+    requeued = [look_after(job).queued_at != before[job.pk] for job in (waiting, taken, fresh, orphan)]
+    assert requeued == [False, False, False, True]
+    assert DBTaskResult.objects.count() == 3 and DBTaskResult.objects.filter(args_kwargs__args=[orphan.pk]).exists()
 
 
 # --- failed, retried ----------------------------------------------------------------------------------

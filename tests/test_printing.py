@@ -556,6 +556,63 @@ def test_table_tents_are_printed_once_for_the_whole_event(finished_round, tourna
     assert before[2]["url"] == f"http://10.0.0.5:8000/table/{table.token}/"
 
 
+def test_tents_for_many_tables_print_in_chunks_with_progress_and_the_worker_draws_their_qr_codes(director_client):
+    tournament = make_tournament(couples=30)
+    start_play(tournament=tournament)
+    document = documents.table_tents(tournament)
+    assert [len(context["tents"]) for context in document.contexts] == [8, 7]
+    html = "".join(pdf.render_html_chunks(document.template, document.contexts))
+    assert "<svg" not in html and html.count('src="qr:http') == 15  # no QR code made in the request
+    response = director_client.get(reverse("director:print_document", args=[tournament.pk, "table-tents"]))
+    job = PrintJob.objects.get()
+    assert job.status == PrintJob.Status.DONE and job.chunks_done == job.chunks_total == 2
+    pages = pages_text(response.content)
+    assert len(pages) == 15 and all(f"Table {n} " in page + " " for n, page in enumerate(pages, start=1))
+    with pikepdf.open(io.BytesIO(response.content)) as document:
+        codes = [o for o in document.objects if isinstance(o, pikepdf.Stream) and o.get("/Subtype") == "/Image"]
+    assert len(codes) == 15  # a QR code a table
+
+
+def test_movement_slips_of_a_large_event_print_in_parts_every_slip_once_sit_outs_last(db, monkeypatch):
+    monkeypatch.setattr(pdf, "CHUNK_ITEMS", 8)
+    tournament = make_tournament(couples=9)
+    round_ = start_play(tournament=tournament)
+    document = documents.movement_slips(round_)
+    assert [len(context["slips"]) for context in document.contexts] == [6, 6, 6]
+    pages = pages_text(produce(tournament, document))
+    text = " ".join(pages)
+    assert text.count("Cut along the dashed lines") == 1
+    assert text.count("Round 1: table") == 16 and text.count("Round 1: sitting out") == 2
+    assert text.rindex("Round 1: table") < text.index("Round 1: sitting out")
+    assert "part 1 of 3, page 1 of 1" in pages[0] and "part 3 of 3, page 1 of 1" in pages[-1]
+
+
+def test_standings_of_a_large_event_print_in_parts_heading_first_tiebreak_last(db, monkeypatch):
+    monkeypatch.setattr(pdf, "CHUNK_ITEMS", 3)
+    tournament = make_tournament(couples=8)
+    document = documents.standings(tournament)
+    assert [len(context["rows"]) for context in document.contexts] == [3, 3, 3, 3, 2, 2]
+    pages = pages_text(produce(tournament, document))
+    text = " ".join(pages)
+    assert text.count(f"{tournament.name}: standings") == 1 and pages[0].startswith(f"{tournament.name}: standings")
+    tiebreak = " ".join(document.contexts[-1]["tiebreak"].split()[:4])
+    assert text.count(tiebreak) == 1 and tiebreak in pages[-1]
+    assert all(row.name in text for context in document.contexts for row in context["rows"])
+
+
+def test_a_document_in_one_part_numbers_its_pages_without_parts(finished_round, tournament):
+    pages = pages_text(produce(tournament, documents.standings(tournament)))
+    assert len(documents.standings(tournament).contexts) == 1 and "page 1 of 1" in pages[0] and "part" not in pages[0]
+
+
+@pytest.mark.parametrize(
+    ("items", "most", "sizes"),
+    [(0, 5, [0]), (5, 5, [5]), (6, 5, [3, 3]), (250, 100, [84, 83, 83]), (16, 3, [3, 3, 3, 3, 2, 2])],
+)
+def test_items_split_into_even_chunks_of_at_most_the_limit(items, most, sizes):
+    assert [len(chunk) for chunk in pdf.split(list(range(items)), most)] == sizes
+
+
 # --- tournament documents --------------------------------------------------------------------------
 
 

@@ -189,8 +189,9 @@ SPADES_IMPORT_MAX_MB = _env_int("SPADES_IMPORT_MAX_MB", 48)
 # this often once the event changes (tournament.standings.snapshot).
 SPADES_SNAPSHOT_SECONDS = _env_int("SPADES_SNAPSHOT_SECONDS", 5)
 
-# Print jobs: a worker's lease on the job it renders lasts this long past its last finished chunk
-# (a chunk takes a few seconds); a job whose lease ran out is queued again for another worker.
+# Print jobs: a worker's lease on the job it renders lasts this long past its last renewal (the
+# worker renews it every third of this while it renders); a job whose lease ran out, or queued this
+# long with no task left to render it, is queued again for another worker.
 # PDFs older than this many days are deleted (made again on demand).
 SPADES_PRINT_LEASE_SECONDS = _env_int("SPADES_PRINT_LEASE_SECONDS", 60)
 SPADES_PRINT_KEEP_DAYS = _env_int("SPADES_PRINT_KEEP_DAYS", 3)

@@ -18,7 +18,9 @@ from tournament.clubs.locale import format_money
 from tournament.formats.registry import RulePart, format_of
 from tournament.models import Payout, Prize, Round, Tournament, playing_name
 from tournament.money.ledger import ledger, payment_entries, teams_with_balance, totals_by_method
-from tournament.play.links import qr_svg, table_url
+from tournament.play.links import table_url
+from tournament.printing import pdf
+from tournament.standings.ranking import round_notes
 
 
 @dataclass(frozen=True)
@@ -48,14 +50,25 @@ def css_string(text: str) -> str:
     return '"' + "".join(c if c.isalnum() or c == " " else f"\\{ord(c):x} " for c in text) + '"'
 
 
+def in_parts(base: dict[str, Any], key: str, items: list[Any], most: int) -> list[dict[str, Any]]:
+    """A document's contexts, ``items`` cut into chunks of at most ``most`` (each chunk's under
+    ``key``), so that the worker renders a long one a chunk at a time and shows its progress. Each
+    knows its ``part`` of ``parts``: the heading goes on the first, the closing notes on the last,
+    and a document of several parts numbers its pages by part (each part is laid out alone)."""
+    chunks = pdf.split(items, most)
+    return [{**base, key: chunk, "part": n, "parts": len(chunks)} for n, chunk in enumerate(chunks, start=1)]
+
+
 def table_tents(tournament: Tournament, base: str | None = None) -> Document:
-    """A tent for every table of the event, printed once: a table's link never changes by round."""
+    """A tent for every table of the event, printed once: a table's link never changes by round.
+    A tent is a page; its QR code is made by the worker as it lays the page out."""
     tables = tournament.tables.order_by("number")
     urls = [(t.number, table_url(t, base)) for t in tables]
-    tents = [{"table": number, "url": url, "qr": qr_svg(url, scale=6)} for number, url in urls]
+    tents = [{"table": number, "url": url, "qr": pdf.qr_image(url)} for number, url in urls]
     title = "Table tents"
+    context = {**base_context(tournament, title), "round": None}
     return Document("table-tents", title, "print/tents.html",
-                    [{**base_context(tournament, title), "round": None, "tents": tents}])  # fmt: skip
+                    in_parts(context, "tents", tents, pdf.chunk_size(len(tents))))  # fmt: skip
 
 
 def movement_slips(round_: Round, base: str | None = None) -> Document:
@@ -77,11 +90,12 @@ def movement_slips(round_: Round, base: str | None = None) -> Document:
     ]
     slips.sort(key=lambda slip: slip["name"].casefold())
     resting = sorted(round_.sit_outs.annotate(name=playing_name()).values_list("name", flat=True), key=str.casefold)
+    slips += [{"name": name, "resting": True} for name in resting]  # after those who play
     played_in = format_of(tournament).round_words(round_)
     title = f"Movement slips, {played_in}"
-    context = {**base_context(tournament, title), "played_in": played_in, "slips": slips, "resting": resting,
-               "last_round": round_.is_last}  # fmt: skip
-    return Document(f"movement-slips-round-{round_.number}", title, "print/slips.html", [context])
+    context = {**base_context(tournament, title), "played_in": played_in, "last_round": round_.is_last}
+    return Document(f"movement-slips-round-{round_.number}", title, "print/slips.html",
+                    in_parts(context, "slips", slips, pdf.CHUNK_ITEMS))  # fmt: skip
 
 
 # --- whole-tournament documents ---------------------------------------------------------------------
@@ -158,13 +172,13 @@ def standings(tournament: Tournament) -> Document:
     title = "Standings"
     context = {
         **base_context(tournament, title),
-        "rows": rows,
         "rounds": rounds,
+        "notes": round_notes(row.standing.rounds for row in rows),
         "tiebreak": format_of(tournament).places_words(tournament),
         "entrant_word": "Player" if format_of(tournament).entrants_are_players(tournament) else "Team",
         "prize_divisions": tournament.prize_divisions(),
     }
-    return Document("standings", title, "print/standings.html", [context])
+    return Document("standings", title, "print/standings.html", in_parts(context, "rows", rows, pdf.CHUNK_ITEMS))
 
 
 def payout_sheet(tournament: Tournament) -> Document:

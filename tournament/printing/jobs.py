@@ -4,12 +4,17 @@ web request.
 - :func:`produce` stores the job (its HTML, in chunks) and puts :func:`render_print_job` on the
   task queue (django-tasks' database backend, so every app server and worker shares it). A
   document whose HTML has not changed is served from the PDF rendered before.
-- A worker starting a job takes its lease and renews it as each chunk finishes. ``db_worker``
-  does not run again a task whose worker died, so a job whose lease ran out is taken over by the
-  next request that looks at it (status poll, print page, the document's link): one UPDATE that
-  only one caller can win puts it back in the queue, and another worker renders it from the
-  HTML kept in its row. A worker that lost its lease (it was slow, not dead) stops at its next
-  chunk rather than write over the new owner's work.
+- A worker starting a job takes its lease and renews it, as each chunk finishes and, from a
+  thread of its own, every third of the lease while a chunk renders (WeasyPrint lays a chunk out
+  in one call, which can outlast the lease): the lease runs out only when the worker's process
+  stops. ``db_worker`` does not run again a task whose worker died, so a job whose lease ran out
+  is taken over by the next request that looks at it (status poll, print page, the document's
+  link): one UPDATE that only one caller can win puts it back in the queue, and another worker
+  renders it from the HTML kept in its row. A worker that lost its lease (its database
+  connection failed, say) stops at its next chunk rather than write over the new owner's work.
+- A job still queued a lease after it was queued, with no task waiting for a worker or just
+  taken by one (its worker died between taking the task and taking the job's lease, or the task
+  failed before it), is put on the queue again the same way.
 - When a job is done, the HTML it was made from is dropped, older PDFs of the same document
   are deleted (they are superseded), and PDFs older than ``SPADES_PRINT_KEEP_DAYS`` expire.
   ``manage.py prune_print_jobs`` does the expiry on demand.
@@ -17,16 +22,19 @@ web request.
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import hashlib
 import logging
+import threading
 import uuid
+from collections.abc import Iterator
 
 from django.conf import settings
-from django.db import transaction
-from django.db.models import Max, Q
+from django.db import connection, transaction
+from django.db.models import Max, Q, QuerySet
 from django.utils import timezone
-from django_tasks import task
+from django_tasks import TaskResultStatus, task
 from django_tasks_db.models import DBTaskResult
 
 from tournament.clubs import locale
@@ -45,8 +53,12 @@ class LeaseLost(Exception):
     """This worker's lease on a job ran out and another took the job over."""
 
 
+def _lease() -> datetime.timedelta:
+    return datetime.timedelta(seconds=settings.SPADES_PRINT_LEASE_SECONDS)
+
+
 def _lease_until() -> datetime.datetime:
-    return timezone.now() + datetime.timedelta(seconds=settings.SPADES_PRINT_LEASE_SECONDS)
+    return timezone.now() + _lease()
 
 
 def _enqueue(job_id: int) -> None:
@@ -79,8 +91,11 @@ def produce(tournament: Tournament, document: Document) -> PrintJob:
 
 
 def look_after(job: PrintJob) -> PrintJob:
-    """``job``, put back in the queue first if it was rendering and its lease ran out (by one
-    UPDATE: of several servers looking at once, exactly one does it)."""
+    """``job``, put back in the queue first if it was rendering and its lease ran out, or queued
+    with no task left to render it (see :func:`_requeue_orphan`); by one UPDATE: of several
+    servers looking at once, exactly one does it."""
+    if job.status == PrintJob.Status.QUEUED:
+        return _requeue_orphan(job)
     if job.status != PrintJob.Status.RENDERING or (job.lease_until and job.lease_until >= timezone.now()):
         return job
     with transaction.atomic():
@@ -89,6 +104,29 @@ def look_after(job: PrintJob) -> PrintJob:
         )
         if taken:
             log.warning("print job %s lost its worker; queued again", job.pk)
+            _enqueue(job.pk)
+    job.refresh_from_db()
+    return job
+
+
+def _requeue_orphan(job: PrintJob) -> PrintJob:
+    """``job`` (queued), with a task put on the queue for it again if it has waited longer than
+    the lease and no task that would render it is left: none waits for a worker, and none was
+    taken by a worker within the lease (a live worker takes the job's lease as it starts the task,
+    so one taken longer ago, with the job still queued, lost its worker)."""
+    cutoff = timezone.now() - _lease()
+    if job.queued_at >= cutoff:
+        return job
+    tasks = DBTaskResult.objects.filter(task_path=render_print_job.module_path, args_kwargs__args=[job.pk])
+    live = Q(status=TaskResultStatus.READY) | Q(status=TaskResultStatus.RUNNING, started_at__gte=cutoff)
+    if tasks.filter(live).exists():
+        return job
+    with transaction.atomic():
+        taken = PrintJob.objects.filter(pk=job.pk, status=PrintJob.Status.QUEUED, queued_at__lt=cutoff).update(
+            queued_at=timezone.now()
+        )
+        if taken:
+            log.warning("print job %s was queued with no task left to render it; queued again", job.pk)
             _enqueue(job.pk)
     job.refresh_from_db()
     return job
@@ -142,12 +180,14 @@ def render_print_job(job_id: int) -> None:
         return
     chunks = PrintJob.objects.values_list("html", flat=True).get(pk=job_id)
 
-    def progress(done: int) -> None:
-        if not mine.update(chunks_done=done, lease_until=_lease_until()):
-            raise LeaseLost
-
     try:
-        data = pdf.pdf_from_chunks(chunks, on_progress=progress)
+        with _lease_kept(mine) as lost:
+
+            def progress(done: int) -> None:
+                if lost.is_set() or not mine.update(chunks_done=done, lease_until=_lease_until()):
+                    raise LeaseLost
+
+            data = pdf.pdf_from_chunks(chunks, on_progress=progress)
     except LeaseLost:
         log.warning("print job %s was taken over by another worker; stopping", job_id)
         return
@@ -157,6 +197,40 @@ def render_print_job(job_id: int) -> None:
         return
     if mine.update(status=PrintJob.Status.DONE, pdf=data, html=[], finished_at=timezone.now(), lease_until=None):
         finished(job_id)
+
+
+@contextlib.contextmanager
+def _lease_kept(mine: QuerySet[PrintJob]) -> Iterator[threading.Event]:
+    """While the body runs, a thread renews the lease of the job ``mine`` selects (while it is
+    this worker's) every third of the lease, so that a chunk slower than the lease does not look
+    like a dead worker. Yields an event set once the lease is found lost."""
+    lost, done = threading.Event(), threading.Event()
+    if connection.in_atomic_block:
+        # Rendered inside the transaction that queued the job (a backend that runs tasks at once,
+        # the tests'): no other connection sees the job, and one renewing it would wait on its row
+        # until this transaction ends, which waits on that thread.
+        yield lost
+        return
+
+    def renew() -> None:
+        try:
+            while not done.wait(settings.SPADES_PRINT_LEASE_SECONDS / 3):
+                try:
+                    if not mine.update(lease_until=_lease_until()):
+                        lost.set()
+                        return
+                except Exception:  # a database hiccup: the next beat, or the next chunk, tries again
+                    log.exception("renewing a print job's lease failed")
+        finally:
+            connection.close()  # this thread's own connection
+
+    beat = threading.Thread(target=renew, name="print-lease", daemon=True)
+    beat.start()
+    try:
+        yield lost
+    finally:
+        done.set()
+        beat.join()
 
 
 def finished(job_id: int) -> None:

@@ -218,6 +218,21 @@ def chunk_size(pages: int) -> int:
     return -(-pages // chunks)
 
 
+CHUNK_ITEMS = 100  # lines of a document printed in a run (slips, standings): at most this many a chunk
+
+
+def split(items: Sequence[Any], most: int) -> list[list[Any]]:
+    """``items`` in as few chunks of at most ``most`` as will do, of sizes differing by one at
+    most (so the last chunk is not a stub); one empty chunk for no items (the document still
+    prints its heading)."""
+    if not items:
+        return [[]]
+    count = -(-len(items) // max(1, most))
+    size, longer = divmod(len(items), count)  # the first ``longer`` chunks take one item more
+    ends = [(n + 1) * size + min(n + 1, longer) for n in range(count)]
+    return [list(items[end - size - (n < longer) : end]) for n, end in enumerate(ends)]
+
+
 def pdf_from_chunks(chunks: Sequence[str], on_progress: Callable[[int], None] | None = None) -> bytes:
     """Convert HTML chunks to one PDF, a chunk after another.
 
