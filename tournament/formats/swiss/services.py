@@ -17,12 +17,12 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Q
 
-from scoring import InvalidHand, Seat
+from scoring import Seat
 from tournament.formats.swiss.models import LateEntry, settings_of
 from tournament.formats.swiss.pairing import RoundPairing, pair_round
 from tournament.formats.swiss.standings import STAGE, seeding, swiss_matches, swiss_standings
 from tournament.locking import lock_tournament
-from tournament.matches.rules import finish_match, next_game, winner_from_games
+from tournament.matches.rules import settle_after_game
 from tournament.models import Clock, Game, Match, Round, RoundNotReady, Seating, SeatingChange, Table, Team, Tournament
 
 User = AbstractBaseUser | None
@@ -145,27 +145,7 @@ def close_round(round_: Round) -> Round | None:
 def game_changed(*, game: Game) -> None:
     """A hand was entered or corrected, or a tie decided, in a pairing's game: the match goes on to
     its next game or is decided (best of N, time), as every format's matches are. Called under the lock."""
-    match = Match.objects.get(pk=game.match_id)
-    match.tournament = game.round.tournament
-    games = list(match.games.select_related("round").order_by("match_game"))
-    result = winner_from_games(match, games)
-    if result is not None:
-        if (match.status, match.winner_id, match.outcome) != (Match.Status.FINISHED, *result):
-            finish_match(match, winner=result[0], outcome=result[1])
-        match.games.exclude(status=Game.Status.FINISHED).filter(hands__isnull=True).delete()
-        return
-    if games[-1].round.status == Round.Status.CLOSED:
-        raise InvalidHand(
-            f"this correction leaves the match undecided, but round {games[-1].round.number} is closed; "
-            "the director decides the match instead",
-            field="hand",
-            code="round_closed",
-        )
-    if match.status == Match.Status.FINISHED:  # a correction (or new rules) undid the result
-        match.status, match.winner, match.outcome, match.finished_order = Match.Status.PLAYING, None, "", None
-        match.save(update_fields=["status", "winner", "outcome", "finished_order"])
-    if games[-1].status == Game.Status.FINISHED:
-        next_game(match, games)
+    settle_after_game(game=game, round_word="round")
 
 
 # --- the director's changes ---------------------------------------------------------------------
