@@ -438,6 +438,36 @@ def test_scoring_a_late_teams_missed_rounds_through_the_page(director_client):
 
 
 @pytest.mark.django_db
+def test_the_swiss_rounds_and_standings_pages_only_answer_get(director_client):
+    tournament = make_swiss(4)
+    start_play(tournament=tournament)
+    for page in ("director:swiss", "director:swiss_standings"):
+        url = reverse(page, args=[tournament.pk])
+        assert director_client.get(url).status_code == 200
+        assert director_client.post(url).status_code == 405
+
+
+@pytest.mark.django_db
+def test_only_a_director_scores_a_late_teams_missed_rounds(django_user_model, director_client):
+    tournament = make_swiss(4, rounds=3)
+    play(start_play(tournament=tournament))
+    close_round(round_=tournament.rounds.get(number=1))
+    late = register_team(tournament=tournament, names=["Kara", "Leo"])
+    assistant = django_user_model.objects.create_user("ash", password="x", is_staff=True)
+    a_club().members.create(user=assistant, role="assistant")
+    client = Client()
+    client.force_login(assistant)
+    prefix = f"late-{late.pk}"
+    data = {f"{prefix}-won": "True", f"{prefix}-points_for": "250", f"{prefix}-points_against": "200"}
+    url = reverse("director:swiss_missed", args=[tournament.pk, late.pk])
+    assert client.post(url, data).status_code == 403
+    assert not LateEntry.objects.get(team=late).won
+    rounds_page = reverse("director:swiss", args=[tournament.pk])
+    assert "Late teams" not in client.get(rounds_page).content.decode()
+    assert "Late teams" in director_client.get(rounds_page).content.decode()
+
+
+@pytest.mark.django_db
 def test_an_assistant_runs_the_swiss_page_and_a_stranger_director_cannot(django_user_model):
     tournament = make_swiss(4)
     start_play(tournament=tournament)
