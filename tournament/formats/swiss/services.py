@@ -15,7 +15,7 @@ from __future__ import annotations
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Max, Q
 
 from scoring import Seat
 from tournament.formats.swiss.models import LateEntry, settings_of
@@ -28,7 +28,6 @@ from tournament.models import Clock, Game, Match, Round, RoundNotReady, Seating,
 User = AbstractBaseUser | None
 SWISS = "swiss"
 BYE_NUMBER = 0  # a bye's match number: it has no table
-ROUND_SPAN = 200  # positions: round r's pairings from r * ROUND_SPAN (a round of 400 teams fits)
 
 
 @transaction.atomic
@@ -75,11 +74,12 @@ def _seat(tournament: Tournament, round_: Round) -> Round:
     players = _players(tournament)
     minutes = tournament.rules.time_limit_minutes
     best_of = settings_of(tournament).best_of
+    first = _first_position(tournament)
     for table_number, (home, away) in enumerate(pairing.pairs, start=1):
         table = tables[table_number]
         match = Match.objects.create(
             tournament=tournament, stage=STAGE, key=f"S{number}-{table_number}", name=f"Round {number}, match "
-            f"{table_number}", round=number, number=table_number, position=number * ROUND_SPAN + table_number,
+            f"{table_number}", round=number, number=table_number, position=first + table_number,
             home_id=home, away_id=away, best_of=best_of, status=Match.Status.PLAYING, table=table,
             clock=Clock.objects.create(tournament=tournament, minutes=minutes) if minutes else None,
         )  # fmt: skip
@@ -88,10 +88,18 @@ def _seat(tournament: Tournament, round_: Round) -> Round:
     if pairing.bye is not None:
         Match.objects.create(
             tournament=tournament, stage=STAGE, key=f"S{number}-B", name=f"Round {number}, bye", round=number,
-            number=BYE_NUMBER, position=number * ROUND_SPAN, home_id=pairing.bye, winner_id=pairing.bye,
+            number=BYE_NUMBER, position=first, home_id=pairing.bye, winner_id=pairing.bye,
             status=Match.Status.BYE, best_of=best_of,
         )  # fmt: skip
     return round_
+
+
+def _first_position(tournament: Tournament) -> int:
+    """Where a new round's matches start in the event's playing order (its bye there, table n at
+    ``n`` after it): after every Swiss match made before, so no size of field makes one round's
+    positions run into the next's."""
+    top = swiss_matches(tournament).aggregate(top=Max("position"))["top"]
+    return 0 if top is None else top + 1
 
 
 def _players(tournament: Tournament) -> dict[int, list[int]]:
