@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import multiprocessing
 import os
+import random
 import resource
 import sys
 import time
@@ -29,12 +30,26 @@ import django
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tournament.settings")
 django.setup()
 from django.db import connections  # noqa: E402
-from sheet_figures import HAND_WRITTEN, HAND_WRITTEN_WHEN, TARGETS, played_round  # noqa: E402
+from sheet_figures import HAND_WRITTEN, HAND_WRITTEN_WHEN, TARGETS  # noqa: E402
 
+from tournament.formats.progressive.simulation import create_progressive  # noqa: E402
 from tournament.models import Round, Tournament  # noqa: E402
+from tournament.play.rounds import start_round  # noqa: E402
 from tournament.printing import pdf  # noqa: E402
 from tournament.printing.sheets import blank_sheet, score_sheets  # noqa: E402
+from tournament.simulation.play import play_game  # noqa: E402
 from tournament.simulation.scratch import throwaway_database  # noqa: E402
+
+
+def played_round(tables: int) -> Round:
+    """Round 1 of an event with ``tables`` tables, every game played to its end."""
+    tournament = create_progressive(couples=2 * tables, rounds=2, seed=1)
+    round_ = tournament.rounds.get(number=1)
+    start_round(round_=round_)
+    rng = random.Random(1)
+    for game in round_.games.select_related("round__tournament", "table"):
+        play_game(game, rng)
+    return round_
 
 
 def peak_mb() -> float:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import random
 import subprocess
 import sys
 import tempfile
@@ -59,6 +60,21 @@ def run(sizes: list[int]) -> None:
     print(f"  (load average at the end {os.getloadavg()[0]:.1f})")
 
 
+def played_round(tables: int):
+    """Round 1 of an event with ``tables`` tables, every game played to its end."""
+    from tournament.formats.progressive.simulation import create_progressive
+    from tournament.play.rounds import start_round
+    from tournament.simulation.play import play_game
+
+    tournament = create_progressive(couples=2 * tables, rounds=2, seed=1)
+    round_ = tournament.rounds.get(number=1)
+    start_round(round_=round_)
+    rng = random.Random(1)
+    for game in round_.games.select_related("round__tournament", "table"):
+        play_game(game, rng)
+    return round_
+
+
 def measure(tables: int) -> dict[str, float]:
     import io
 
@@ -66,7 +82,6 @@ def measure(tables: int) -> dict[str, float]:
     from django.test import Client
     from django.urls import reverse
     from pypdf import PdfReader
-    from sheet_figures import played_round
 
     from tournament.models import ClubMember, PrintJob
 

@@ -1,8 +1,5 @@
-"""What the score-sheet benches (print_speed.py, print_worker.py) share: the round they print, and
-what they hold their figures against (the issue's targets, and the hand-written PDF engine that
-ReportLab and pikepdf replaced)."""
-
-import random
+"""What the score-sheet benches (print_speed.py, print_worker.py) hold their figures against: the
+issue's targets, and the hand-written PDF engine that ReportLab and pikepdf replaced."""
 
 TARGETS = {100: 3.0, 1000: 30.0}  # seconds (issue 25)
 # Measured with print_speed.py as it was at 90f5bb6, on this machine kind (2 cores, load 0.5 at the
@@ -13,19 +10,3 @@ HAND_WRITTEN = {
     1000: "7.61–7.66 s (CPU 7.20–7.48 s, in 2 processes), peak memory 148 MB here + 88 MB in each of 2 workers",
 }
 HAND_WRITTEN_WHEN = "hand-written engine at 90f5bb6, measured 2026-11-27"
-
-
-def played_round(tables: int):
-    """Round 1 of an event with ``tables`` tables, every game played to its end. Django is set up
-    by the caller (the app is imported here, not when this module is)."""
-    from tournament.formats.progressive.simulation import create_progressive
-    from tournament.play.rounds import start_round
-    from tournament.simulation.play import play_game
-
-    tournament = create_progressive(couples=2 * tables, rounds=2, seed=1)
-    round_ = tournament.rounds.get(number=1)
-    start_round(round_=round_)
-    rng = random.Random(1)
-    for game in round_.games.select_related("round__tournament", "table"):
-        play_game(game, rng)
-    return round_
