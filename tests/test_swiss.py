@@ -12,9 +12,11 @@ from pathlib import Path
 
 import pytest
 from django.core.exceptions import ValidationError
+from django.db.models import F
 from django.test import Client
 from django.urls import reverse
 
+from scoring import Side
 from tests.conftest import COUPLES, a_club, make_tournament
 from tests.test_league import AWAY_TEN, HOME_TEN, play_to_the_end
 from tournament.formats.swiss.forms import SwissSettingsForm
@@ -435,6 +437,50 @@ def test_scoring_a_late_teams_missed_rounds_through_the_page(director_client):
     first = tournament.teams.get(number=1)  # joined on time: no missed rounds to score
     assert director_client.post(reverse("director:swiss_missed", args=[tournament.pk, first.pk])).status_code == 404
     assert Client().post(url, data).status_code == 302
+
+
+@pytest.mark.django_db
+def test_the_rounds_of_a_field_over_400_teams_keep_their_own_places_in_the_playing_order():
+    tournament = make_swiss(402, rounds=2)
+    round_ = start_play(tournament=tournament)
+    start_round(round_=round_)
+    # Every home team wins round 1, written straight to the records: how it is won is not the point.
+    Game.objects.filter(round=round_).update(status=Game.Status.FINISHED, winner=Side.NS)
+    swiss_matches(tournament).update(status=Match.Status.FINISHED, winner=F("home"), outcome=Match.Outcome.PLAYED)
+    close_round(round_=round_)
+    positions = {r: list(swiss_matches(tournament).filter(round=r).values_list("position", flat=True)) for r in (1, 2)}
+    assert len(positions[1]) == len(positions[2]) == 201
+    assert max(positions[1]) < min(positions[2])
+
+
+@pytest.mark.django_db
+def test_the_swiss_rounds_and_standings_pages_only_answer_get(director_client):
+    tournament = make_swiss(4)
+    start_play(tournament=tournament)
+    for page in ("director:swiss", "director:swiss_standings"):
+        url = reverse(page, args=[tournament.pk])
+        assert director_client.get(url).status_code == 200
+        assert director_client.post(url).status_code == 405
+
+
+@pytest.mark.django_db
+def test_only_a_director_scores_a_late_teams_missed_rounds(django_user_model, director_client):
+    tournament = make_swiss(4, rounds=3)
+    play(start_play(tournament=tournament))
+    close_round(round_=tournament.rounds.get(number=1))
+    late = register_team(tournament=tournament, names=["Kara", "Leo"])
+    assistant = django_user_model.objects.create_user("ash", password="x", is_staff=True)
+    a_club().members.create(user=assistant, role="assistant")
+    client = Client()
+    client.force_login(assistant)
+    prefix = f"late-{late.pk}"
+    data = {f"{prefix}-won": "True", f"{prefix}-points_for": "250", f"{prefix}-points_against": "200"}
+    url = reverse("director:swiss_missed", args=[tournament.pk, late.pk])
+    assert client.post(url, data).status_code == 403
+    assert not LateEntry.objects.get(team=late).won
+    rounds_page = reverse("director:swiss", args=[tournament.pk])
+    assert "Late teams" not in client.get(rounds_page).content.decode()
+    assert "Late teams" in director_client.get(rounds_page).content.decode()
 
 
 @pytest.mark.django_db

@@ -45,25 +45,11 @@ ASSISTANT_PAGES = frozenset({
 MONEY_DOCUMENTS = frozenset({"payouts", "fee-ledger"})
 
 
-def visible_clubs(user: Any) -> QuerySet[Club]:
-    """The clubs ``user`` may open."""
-    if user.is_superuser:
-        return Club.objects.all()
-    return Club.objects.filter(members__user=user)
-
-
 def directed_clubs(user: Any) -> QuerySet[Club]:
     """The clubs whose events ``user`` directs (as owner or director; not as an assistant)."""
     if user.is_superuser:
         return Club.objects.all()
     return Club.objects.filter(members__user=user, members__role__in=DIRECTING)
-
-
-def visible_tournaments(user: Any) -> QuerySet[Tournament]:
-    """The tournaments ``user`` may open: those of their clubs."""
-    if user.is_superuser:
-        return Tournament.objects.all()
-    return Tournament.objects.filter(club__members__user=user)
 
 
 def directed_tournaments(user: Any) -> QuerySet[Tournament]:

@@ -103,12 +103,17 @@ def club(request: HttpRequest, club_id: int) -> HttpResponse:
     return redirect("director:club", club.pk)
 
 
+def _club_and_member(club_id: int, member_id: int) -> tuple[Club, ClubMember]:
+    """The club and one of its members (with the account), or 404 for either."""
+    club = get_object_or_404(Club, pk=club_id)
+    return club, get_object_or_404(ClubMember.objects.select_related("user"), club=club, pk=member_id)
+
+
 @club_page(Role.OWNER)
 @require_POST
 def club_member(request: HttpRequest, club_id: int, member_id: int) -> HttpResponse:
     """Change a member's role; "owner" hands them the club's ownership."""
-    club = get_object_or_404(Club, pk=club_id)
-    member = get_object_or_404(ClubMember.objects.select_related("user"), club=club, pk=member_id)
+    club, member = _club_and_member(club_id, member_id)
     form = RoleForm(request.POST)
     if not form.is_valid():
         return _render_club(request, club, problem=f"Role: {form.errors['role'][0]}", status=422)
@@ -125,8 +130,7 @@ def club_member(request: HttpRequest, club_id: int, member_id: int) -> HttpRespo
 @require_POST
 def club_member_remove(request: HttpRequest, club_id: int, member_id: int) -> HttpResponse:
     """Take a member out of the club (their account stays; they no longer reach its events)."""
-    club = get_object_or_404(Club, pk=club_id)
-    member = get_object_or_404(ClubMember.objects.select_related("user"), club=club, pk=member_id)
+    club, member = _club_and_member(club_id, member_id)
     try:
         services.remove_member(club_id=club.pk, member_id=member.pk)
     except ValidationError as error:
@@ -171,8 +175,7 @@ def club_invitation_revoke(request: HttpRequest, club_id: int, invitation_id: in
 @require_POST
 def club_reset_link(request: HttpRequest, club_id: int, member_id: int) -> HttpResponse:
     """A password reset link for a member whose account is the club's alone (any, for a superuser)."""
-    club = get_object_or_404(Club, pk=club_id)
-    member = get_object_or_404(ClubMember.objects.select_related("user"), club=club, pk=member_id)
+    club, member = _club_and_member(club_id, member_id)
     refusal = why_not_reset(by=request.user, user=member.user, club_id=club.pk)
     if refusal:
         return _render_club(request, club, problem=refusal, status=403)

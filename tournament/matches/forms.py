@@ -57,10 +57,12 @@ class SwapTeamsForm(forms.Form):
         super().__init__(*args, **kwargs)
         for name in ("first", "second"):
             self.fields[name].queryset = teams
-            # A bracket names teams by seed, so the choices do too ("(1) Xena Cole").
-            self.fields[name].label_from_instance = lambda team: (
-                f"({team.seed}) {team.names}" if team.seed else f"{team.number}. {team.names}"
-            )
+            self.fields[name].label_from_instance = self.team_label
+
+    @staticmethod
+    def team_label(team: Team) -> str:
+        """A team as the choices name it. A bracket names teams by seed, so they do too ("(1) Xena Cole")."""
+        return f"({team.seed}) {team.names}" if team.seed else f"{team.number}. {team.names}"
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()

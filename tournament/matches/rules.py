@@ -16,7 +16,7 @@ from django.core.exceptions import ValidationError
 from django.db.models import Max
 from django.utils import timezone
 
-from scoring import Side
+from scoring import InvalidHand, Side
 from scoring.seats import draw_first_dealer
 from tournament.models import Game, Match, Round
 
@@ -72,6 +72,36 @@ def next_game(match: Match, games: list[Game]) -> Game | None:
     if match.status == Match.Status.PLAYING and games[-1].status == Game.Status.FINISHED:
         return new_game(match, number=games[-1].match_game + 1, round_=games[-1].round)
     return None
+
+
+def settle_after_game(*, game: Game, round_word: str) -> None:
+    """A hand was entered or corrected, or a tie decided, in ``game`` of a match that moves nothing
+    on when it finishes (a Swiss pairing, a league match): the match goes on to its next game or is
+    decided (best of N, time). A correction that leaves the match undecided in a closed round is
+    refused with an :class:`InvalidHand` naming the round as the format calls it (``round_word``:
+    "round", "night"; code ``<round_word>_closed``). Called under the tournament's lock."""
+    match = Match.objects.get(pk=game.match_id)
+    match.tournament = game.round.tournament
+    games = list(match.games.select_related("round").order_by("match_game"))
+    result = winner_from_games(match, games)
+    if result is not None:
+        if (match.status, match.winner_id, match.outcome) != (Match.Status.FINISHED, *result):
+            finish_match(match, winner=result[0], outcome=result[1])
+        # A correction that decides the match sooner leaves its next game unneeded.
+        match.games.exclude(status=Game.Status.FINISHED).filter(hands__isnull=True).delete()
+        return
+    if games[-1].round.status == Round.Status.CLOSED:
+        raise InvalidHand(
+            f"this correction leaves the match undecided, but {round_word} {games[-1].round.number} is closed; "
+            "the director decides the match instead",
+            field="hand",
+            code=f"{round_word}_closed",
+        )
+    if match.status == Match.Status.FINISHED:  # a correction (or new rules) undid the result
+        match.status, match.winner, match.outcome, match.finished_order = Match.Status.PLAYING, None, "", None
+        match.save(update_fields=["status", "winner", "outcome", "finished_order"])
+    if games[-1].status == Game.Status.FINISHED:
+        next_game(match, games)
 
 
 # --- changes before a match starts -----------------------------------------------------------------

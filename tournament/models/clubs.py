@@ -57,10 +57,6 @@ class Club(models.Model):
     def zone(self) -> zoneinfo.ZoneInfo:
         return zoneinfo.ZoneInfo(self.time_zone)
 
-    def role_of(self, user: object) -> str | None:
-        """``user``'s role in this club, or None."""
-        return self.members.filter(user=user).values_list("role", flat=True).first()
-
 
 class ClubMember(models.Model):
     """Someone who runs the club's events: its one owner, its directors and its assistants."""
@@ -87,11 +83,6 @@ class ClubMember(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} ({self.role}) of {self.club}"
-
-    @property
-    def directs(self) -> bool:
-        """Owners and directors run everything of the club's events; assistants do less."""
-        return self.role in (self.Role.OWNER, self.Role.DIRECTOR)
 
 
 def token_digest(token: str) -> str:

@@ -18,7 +18,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Max, Q, Sum
 
-from scoring import InvalidHand, Seat
+from scoring import Seat
 from tournament.formats.knockout import services as knockout
 from tournament.formats.knockout.models import settings_of as bracket_settings
 from tournament.formats.league import schedule as pure
@@ -32,7 +32,7 @@ from tournament.formats.league.standings import (
     season_over,
 )
 from tournament.locking import lock_tournament
-from tournament.matches.rules import finish_match, next_game, winner_from_games
+from tournament.matches.rules import settle_after_game
 from tournament.models import Clock, Game, Match, Round, RoundNotReady, Seating, Table, Team, Tournament
 
 User = AbstractBaseUser | None
@@ -378,28 +378,7 @@ def game_changed(*, game: Game) -> None:
     """A hand was entered or corrected, or a tie decided, in a league match's game: the match goes
     on to its next game or is decided, by the same match rules as a knockout's (best of N, time).
     A correction may change who won; the league table follows. Called under the lock."""
-    match = Match.objects.get(pk=game.match_id)
-    match.tournament = game.round.tournament
-    games = list(match.games.select_related("round").order_by("match_game"))
-    result = winner_from_games(match, games)
-    if result is not None:
-        if (match.status, match.winner_id, match.outcome) != (Match.Status.FINISHED, *result):
-            finish_match(match, winner=result[0], outcome=result[1])
-        # A correction that decides the match sooner leaves its next game unneeded.
-        match.games.exclude(status=Game.Status.FINISHED).filter(hands__isnull=True).delete()
-        return
-    if games[-1].round.status == Round.Status.CLOSED:
-        raise InvalidHand(
-            f"this correction leaves the match undecided, but night {games[-1].round.number} is closed; "
-            "the director decides the match instead",
-            field="hand",
-            code="night_closed",
-        )
-    if match.status == Match.Status.FINISHED:  # a correction (or new rules) undid the result
-        match.status, match.winner, match.outcome, match.finished_order = Match.Status.PLAYING, None, "", None
-        match.save(update_fields=["status", "winner", "outcome", "finished_order"])
-    if games[-1].status == Game.Status.FINISHED:
-        next_game(match, games)
+    settle_after_game(game=game, round_word="night")
 
 
 # --- the championship and the places -------------------------------------------------------------

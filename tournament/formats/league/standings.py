@@ -14,7 +14,7 @@ from tournament.formats.league.models import settings_of
 from tournament.formats.league.table import LeagueRow, MatchResult, league_table, order_text
 from tournament.models import Game, Match, Round, Team, Tournament
 from tournament.standings.ranking import Standing
-from tournament.standings.rows import StandingRow
+from tournament.standings.rows import StandingRow, TeamLine
 
 
 def league_matches(tournament: Tournament):
@@ -49,18 +49,8 @@ def season_over(tournament: Tournament) -> bool:
 
 
 @dataclass(frozen=True)
-class LeagueLine:
-    """One team's line in the league table, with its name and a note when it joined late or withdrew."""
-
-    row: LeagueRow[int]
-    name: str
-    note: str
-    withdrawn: bool
-
-
-@dataclass(frozen=True)
 class LeagueStandings:
-    lines: list[LeagueLine]
+    lines: list[TeamLine[LeagueRow[int]]]
     ties: tuple[str, ...]
     order: str
 
@@ -74,7 +64,7 @@ def league_standings(tournament: Tournament) -> LeagueStandings:
     names = {pk: team.names for pk, team in teams.items()}
     tiebreakers = settings_of(tournament).league_tiebreakers
     table = league_table(list(teams), results(tournament), tiebreakers, name=names.__getitem__)
-    lines = [LeagueLine(row, names[row.team], _note(teams[row.team]), teams[row.team].withdrawn_night is not None)
+    lines = [TeamLine(row, names[row.team], _note(teams[row.team]), teams[row.team].withdrawn_night is not None)
              for row in table.rows]  # fmt: skip
     return LeagueStandings(lines, table.ties, order_text(tiebreakers))
 

@@ -20,8 +20,8 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
-from scoring.words import listed, ordinal
-from tournament.templatetags.wording import score, signed
+from scoring.words import number, signed
+from tournament.standings.level import Splitter, then_in_order
 
 T = TypeVar("T", bound=Hashable)
 
@@ -96,10 +96,9 @@ class LeagueTable(Generic[T]):
 
 def order_text(tiebreakers: Sequence[Tiebreaker]) -> str:
     """The ranking rule in words, for the foot of every league table."""
-    then = f" Then {listed([t.label for t in tiebreakers])}, in that order." if tiebreakers else ""
     return (
-        f"Ranked by matches won, then fewest lost.{then} A walkover counts as won and lost with no points. "
-        "Teams still level share a place."
+        f"Ranked by matches won, then fewest lost.{then_in_order(tiebreakers)} "
+        "A walkover counts as won and lost with no points. Teams still level share a place."
     )
 
 
@@ -126,68 +125,26 @@ def league_table(
             line[3] += scored
             line[4] += conceded
             line[5] += bags
-    ranker = _Ranker(stats, results, name, Tiebreaker.HEAD_TO_HEAD in tiebreakers)
+    ranker = _Ranker(stats, results)
+    head_to_head = Tiebreaker.HEAD_TO_HEAD if Tiebreaker.HEAD_TO_HEAD in tiebreakers else None
+    splitter = Splitter(ranker.values, ranker.show, name, head_to_head)
     by_record: dict[tuple[int, int], list[T]] = {}
     for team in teams:
         by_record.setdefault((stats[team][1], -stats[team][2]), []).append(team)
-    rows: list[LeagueRow[T]] = []
-    ties: list[str] = []
-    for record in sorted(by_record, reverse=True):
-        group = by_record[record]
-        places, notes = ranker.order(group, tuple(tiebreakers))
-        first = len(rows) + 1
-        for place in places:
-            rank = len(rows) + 1
-            rows.extend(LeagueRow(rank, t, *stats[t]) for t in place)
-            if len(place) > 1 and len(places) > 1:
-                notes.append(f"{listed([name(t) for t in place])} share {ordinal(rank)}")
-        if len(group) > 1:
-            won, lost = stats[group[0]][1], stats[group[0]][2]
-            level = f"{listed([name(t) for t in group])} are level on {won} won, {lost} lost"
-            if len(places) > 1:
-                ties.append(f"{level}: {'; '.join(notes)}.")
-            else:
-                every = f" and on {listed([t.label for t in tiebreakers])}" if tiebreakers else ""
-                ties.append(f"{level}{every}: they share {ordinal(first)}.")
-    return LeagueTable(tuple(rows), tuple(ties))
+    groups = [(f"{won} won, {-lost} lost", by_record[(won, lost)]) for won, lost in sorted(by_record, reverse=True)]
+    rows, ties = splitter.rank(groups, tiebreakers, lambda rank, t: LeagueRow(rank, t, *stats[t]))
+    return LeagueTable(rows, ties)
 
 
 class _Ranker(Generic[T]):
-    """Splits a level group by tiebreakers, noting each step in words."""
+    """A league table's tiebreaker values, and how its notes show them."""
 
-    def __init__(
-        self, stats: dict[T, list[int]], results: Sequence[MatchResult[T]], name: Callable[[T], str], head_to_head: bool
-    ) -> None:
-        self.stats, self.results, self.name, self.head_to_head = stats, results, name, head_to_head
+    def __init__(self, stats: dict[T, list[int]], results: Sequence[MatchResult[T]]) -> None:
+        self.stats, self.results = stats, results
 
-    def order(self, group: list[T], criteria: tuple[Tiebreaker, ...]) -> tuple[list[list[T]], list[str]]:
-        """``group`` split into places best first, and the notes saying how (see the module docstring)."""
-        notes: list[str] = []
-        if len(group) == 1:
-            return [group], notes
-        for index, criterion in enumerate(criteria):
-            values = {t: self.value(criterion, t, group) for t in group}
-            if len(set(values.values())) == 1:
-                notes.append(f"{criterion.label} level ({self.show(criterion, values[group[0]])} each)")
-                continue
-            ordered = sorted(group, key=lambda t: values[t], reverse=True)
-            notes.append(
-                f"{criterion.label} " + ", ".join(f"{self.name(t)} {self.show(criterion, values[t])}" for t in ordered)
-            )
-            # A smaller level group asks head-to-head again (the group changed), then the tiebreakers
-            # not yet asked: those already asked are equal within it.
-            again = criteria[index + 1 :]
-            if self.head_to_head and Tiebreaker.HEAD_TO_HEAD not in again:
-                again = (Tiebreaker.HEAD_TO_HEAD, *again)
-            places: list[list[T]] = []
-            for value in sorted(set(values.values()), reverse=True):
-                level = [t for t in ordered if values[t] == value]
-                sub_places, sub_notes = self.order(level, again)
-                places.extend(sub_places)
-                if sub_notes:
-                    notes.append(f"between {listed([self.name(t) for t in level])}: {', '.join(sub_notes)}")
-            return places, notes
-        return [group], notes
+    def values(self, criterion: Tiebreaker, group: list[T]) -> dict[T, int]:
+        """Each of ``group``'s value of ``criterion``; larger is better."""
+        return {t: self.value(criterion, t, group) for t in group}
 
     def value(self, criterion: Tiebreaker, team: T, group: list[T]) -> int:
         """Larger is better."""
@@ -206,7 +163,7 @@ class _Ranker(Generic[T]):
         if criterion is Tiebreaker.HEAD_TO_HEAD:
             return f"{value} won"
         if criterion is Tiebreaker.POINT_DIFFERENCE:
-            return signed(value)
+            return signed(value, zero="±0")
         if criterion is Tiebreaker.FEWEST_BAGS:
             return f"{-value} bags"
-        return score(value)
+        return number(value)

@@ -36,7 +36,8 @@ class Swiss(EventFormat):
     public_title = "Live Swiss standings"
     no_team_swaps = "Teams swap places on the Swiss page, in a round paired but not started."
     urls = urls
-    assistant_pages = frozenset({"swiss", "swiss_swap", "swiss_missed", "swiss_standings"})
+    # Scoring a late team's missed rounds moves standings and prizes: the director's call.
+    assistant_pages = frozenset({"swiss", "swiss_swap", "swiss_standings"})
     plays_matches = True
     documents_title = "The Swiss"
     simulation = SIMULATION

@@ -10,6 +10,7 @@ from django.core.exceptions import ValidationError
 
 from tournament.formats.swiss.models import MAX_ROUNDS, LateEntry, SwissSettings, suggested_rounds
 from tournament.formats.swiss.table import Tiebreak
+from tournament.matches.forms import SwapTeamsForm
 from tournament.models import Team
 
 TIEBREAK_FIELDS = ("tiebreak_1", "tiebreak_2", "tiebreak_3", "tiebreak_4")
@@ -51,23 +52,13 @@ class SwissSettingsForm(forms.ModelForm):
         return data
 
 
-class SwapForm(forms.Form):
+class SwapForm(SwapTeamsForm):
     """Two teams of the round paired but not started exchange places."""
 
-    first = forms.ModelChoiceField(queryset=Team.objects.none(), label="Swap team")
-    second = forms.ModelChoiceField(queryset=Team.objects.none(), label="with team")
-
-    def __init__(self, *args: Any, teams: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        for name in ("first", "second"):
-            self.fields[name].queryset = teams
-            self.fields[name].label_from_instance = lambda team: f"{team.number}. {team.names}"
-
-    def clean(self) -> dict[str, Any]:
-        data = super().clean()
-        if data.get("first") is not None and data.get("first") == data.get("second"):
-            self.add_error("second", ValidationError("Choose two different teams.", code="same_team"))
-        return data
+    @staticmethod
+    def team_label(team: Team) -> str:
+        """A Swiss pairs by standing, not by seed: its choices name teams by number."""
+        return f"{team.number}. {team.names}"
 
 
 class MissedRoundsForm(forms.ModelForm):

@@ -15,20 +15,19 @@ from __future__ import annotations
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Max, Q
 
-from scoring import InvalidHand, Seat
+from scoring import Seat
 from tournament.formats.swiss.models import LateEntry, settings_of
 from tournament.formats.swiss.pairing import RoundPairing, pair_round
 from tournament.formats.swiss.standings import STAGE, seeding, swiss_matches, swiss_standings
 from tournament.locking import lock_tournament
-from tournament.matches.rules import finish_match, next_game, winner_from_games
+from tournament.matches.rules import settle_after_game
 from tournament.models import Clock, Game, Match, Round, RoundNotReady, Seating, SeatingChange, Table, Team, Tournament
 
 User = AbstractBaseUser | None
 SWISS = "swiss"
 BYE_NUMBER = 0  # a bye's match number: it has no table
-ROUND_SPAN = 200  # positions: round r's pairings from r * ROUND_SPAN (a round of 400 teams fits)
 
 
 @transaction.atomic
@@ -75,11 +74,12 @@ def _seat(tournament: Tournament, round_: Round) -> Round:
     players = _players(tournament)
     minutes = tournament.rules.time_limit_minutes
     best_of = settings_of(tournament).best_of
+    first = _first_position(tournament)
     for table_number, (home, away) in enumerate(pairing.pairs, start=1):
         table = tables[table_number]
         match = Match.objects.create(
             tournament=tournament, stage=STAGE, key=f"S{number}-{table_number}", name=f"Round {number}, match "
-            f"{table_number}", round=number, number=table_number, position=number * ROUND_SPAN + table_number,
+            f"{table_number}", round=number, number=table_number, position=first + table_number,
             home_id=home, away_id=away, best_of=best_of, status=Match.Status.PLAYING, table=table,
             clock=Clock.objects.create(tournament=tournament, minutes=minutes) if minutes else None,
         )  # fmt: skip
@@ -88,10 +88,18 @@ def _seat(tournament: Tournament, round_: Round) -> Round:
     if pairing.bye is not None:
         Match.objects.create(
             tournament=tournament, stage=STAGE, key=f"S{number}-B", name=f"Round {number}, bye", round=number,
-            number=BYE_NUMBER, position=number * ROUND_SPAN, home_id=pairing.bye, winner_id=pairing.bye,
+            number=BYE_NUMBER, position=first, home_id=pairing.bye, winner_id=pairing.bye,
             status=Match.Status.BYE, best_of=best_of,
         )  # fmt: skip
     return round_
+
+
+def _first_position(tournament: Tournament) -> int:
+    """Where a new round's matches start in the event's playing order (its bye there, table n at
+    ``n`` after it): after every Swiss match made before, so no size of field makes one round's
+    positions run into the next's."""
+    top = swiss_matches(tournament).aggregate(top=Max("position"))["top"]
+    return 0 if top is None else top + 1
 
 
 def _players(tournament: Tournament) -> dict[int, list[int]]:
@@ -145,27 +153,7 @@ def close_round(round_: Round) -> Round | None:
 def game_changed(*, game: Game) -> None:
     """A hand was entered or corrected, or a tie decided, in a pairing's game: the match goes on to
     its next game or is decided (best of N, time), as every format's matches are. Called under the lock."""
-    match = Match.objects.get(pk=game.match_id)
-    match.tournament = game.round.tournament
-    games = list(match.games.select_related("round").order_by("match_game"))
-    result = winner_from_games(match, games)
-    if result is not None:
-        if (match.status, match.winner_id, match.outcome) != (Match.Status.FINISHED, *result):
-            finish_match(match, winner=result[0], outcome=result[1])
-        match.games.exclude(status=Game.Status.FINISHED).filter(hands__isnull=True).delete()
-        return
-    if games[-1].round.status == Round.Status.CLOSED:
-        raise InvalidHand(
-            f"this correction leaves the match undecided, but round {games[-1].round.number} is closed; "
-            "the director decides the match instead",
-            field="hand",
-            code="round_closed",
-        )
-    if match.status == Match.Status.FINISHED:  # a correction (or new rules) undid the result
-        match.status, match.winner, match.outcome, match.finished_order = Match.Status.PLAYING, None, "", None
-        match.save(update_fields=["status", "winner", "outcome", "finished_order"])
-    if games[-1].status == Game.Status.FINISHED:
-        next_game(match, games)
+    settle_after_game(game=game, round_word="round")
 
 
 # --- the director's changes ---------------------------------------------------------------------

@@ -13,7 +13,7 @@ from tournament.formats.swiss.models import LateEntry, settings_of
 from tournament.formats.swiss.table import Alone, Played, SwissRow, order_text, swiss_table
 from tournament.models import Game, Match, Player, Round, Team, Tournament
 from tournament.standings.ranking import Standing
-from tournament.standings.rows import StandingRow
+from tournament.standings.rows import StandingRow, TeamLine
 
 # A Swiss pairing's match: of a numbered round (Match.in_round), named "round 3, match 2".
 STAGE = Match.Stage.SWISS
@@ -36,18 +36,8 @@ def seeding(tournament: Tournament, teams: Iterable[Team]) -> list[Team]:
 
 
 @dataclass(frozen=True)
-class SwissLine:
-    """One team's line in the standings, with its name and a note when it joined late or withdrew."""
-
-    row: SwissRow[int]
-    name: str
-    note: str
-    withdrawn: bool
-
-
-@dataclass(frozen=True)
 class SwissStandings:
-    lines: list[SwissLine]
+    lines: list[TeamLine[SwissRow[int]]]
     ties: tuple[str, ...]
     order: str
 
@@ -65,7 +55,7 @@ def swiss_standings(tournament: Tournament) -> SwissStandings:
     played, alone = results(tournament, late)
     table = swiss_table([t.pk for t in teams], played, alone, settings.swiss_tiebreaks, name=names.__getitem__)
     by_pk = {team.pk: team for team in teams}
-    lines = [SwissLine(row, names[row.team], _note(by_pk[row.team], late.get(row.team)), by_pk[row.team].is_withdrawn)
+    lines = [TeamLine(row, names[row.team], _note(by_pk[row.team], late.get(row.team)), by_pk[row.team].is_withdrawn)
              for row in table.rows]  # fmt: skip
     return SwissStandings(lines, table.ties, order_text(settings.swiss_tiebreaks))
 

@@ -25,7 +25,8 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
-from scoring.words import listed, ordinal, signed
+from scoring.words import signed
+from tournament.standings.level import Splitter, then_in_order
 
 T = TypeVar("T", bound=Hashable)
 
@@ -106,11 +107,10 @@ class SwissTable(Generic[T]):
 
 def order_text(tiebreaks: Sequence[Tiebreak]) -> str:
     """The ranking rule in words, for the foot of every Swiss standings table."""
-    then = f" Then {listed([t.label for t in tiebreaks])}, in that order." if tiebreaks else ""
     return (
-        f"Ranked by rounds won (a bye is a round won).{then} Buchholz is the sum of the wins of every opponent "
-        "met; median Buchholz leaves out the best and the worst of them. A bye has no opponent, so those "
-        "leave it out. Teams still level share a place."
+        f"Ranked by rounds won (a bye is a round won).{then_in_order(tiebreaks)} "
+        "Buchholz is the sum of the wins of every opponent met; median Buchholz leaves out the best and the "
+        "worst of them. A bye has no opponent, so those leave it out. Teams still level share a place."
     )
 
 
@@ -140,29 +140,15 @@ def swiss_table(
         faced = sorted(stats[o].won for o in line.opponents)
         line.buchholz = sum(faced)
         line.median = sum(faced[1:-1]) if len(faced) >= 3 else line.buchholz
-    ranker = _Ranker(stats, played, name)
+    ranker = _Ranker(stats, played)
+    head_to_head = Tiebreak.HEAD_TO_HEAD if Tiebreak.HEAD_TO_HEAD in tiebreaks else None
+    splitter = Splitter(ranker.values, ranker.show, name, head_to_head)
     by_wins: dict[int, list[T]] = {}
     for team in teams:
         by_wins.setdefault(stats[team].won, []).append(team)
-    rows: list[SwissRow[T]] = []
-    ties: list[str] = []
-    for won in sorted(by_wins, reverse=True):
-        group = by_wins[won]
-        places, notes = ranker.order(group, tuple(tiebreaks))
-        first = len(rows) + 1
-        for place in places:
-            rank = len(rows) + 1
-            rows.extend(stats[t].row(rank, t) for t in place)
-            if len(place) > 1 and len(places) > 1:
-                notes.append(f"{listed([name(t) for t in place])} share {ordinal(rank)}")
-        if len(group) > 1:
-            level = f"{listed([name(t) for t in group])} are level on {won} won"
-            if len(places) > 1:
-                ties.append(f"{level}: {'; '.join(notes)}.")
-            else:
-                every = f" and on {listed([t.label for t in tiebreaks])}" if tiebreaks else ""
-                ties.append(f"{level}{every}: they share {ordinal(first)}.")
-    return SwissTable(tuple(rows), tuple(ties))
+    groups = [(f"{won} won", by_wins[won]) for won in sorted(by_wins, reverse=True)]
+    rows, ties = splitter.rank(groups, tiebreaks, lambda rank, t: stats[t].row(rank, t))
+    return SwissTable(rows, ties)
 
 
 class _Line:
@@ -187,39 +173,10 @@ class _Line:
 
 
 class _Ranker(Generic[T]):
-    """Splits a level group by tiebreaks, noting each step in words."""
+    """A Swiss table's tiebreak values, and how its notes show them."""
 
-    def __init__(self, stats: dict[T, _Line], played: Sequence[Played[T]], name: Callable[[T], str]) -> None:
-        self.stats, self.played, self.name = stats, played, name
-
-    def order(self, group: list[T], criteria: tuple[Tiebreak, ...]) -> tuple[list[list[T]], list[str]]:
-        """``group`` split into places best first, and the notes saying how (see the module docstring)."""
-        notes: list[str] = []
-        if len(group) == 1:
-            return [group], notes
-        for index, criterion in enumerate(criteria):
-            values = self.values(criterion, group)
-            if len(set(values.values())) == 1:
-                notes.append(f"{criterion.label} level ({self.show(criterion, values[group[0]])} each)")
-                continue
-            ordered = sorted(group, key=lambda t: values[t], reverse=True)
-            notes.append(
-                f"{criterion.label} " + ", ".join(f"{self.name(t)} {self.show(criterion, values[t])}" for t in ordered)
-            )
-            # A smaller level group asks head to head again (the group changed), then the tiebreaks
-            # not yet asked: those already asked are equal within it.
-            again = criteria[index + 1 :]
-            if Tiebreak.HEAD_TO_HEAD in criteria and Tiebreak.HEAD_TO_HEAD not in again:
-                again = (Tiebreak.HEAD_TO_HEAD, *again)
-            places: list[list[T]] = []
-            for value in sorted(set(values.values()), reverse=True):
-                level = [t for t in ordered if values[t] == value]
-                sub_places, sub_notes = self.order(level, again)
-                places.extend(sub_places)
-                if len(level) > 1 and len(sub_places) > 1:
-                    notes.append(f"between {listed([self.name(t) for t in level])}: {', '.join(sub_notes)}")
-            return places, notes
-        return [group], notes
+    def __init__(self, stats: dict[T, _Line], played: Sequence[Played[T]]) -> None:
+        self.stats, self.played = stats, played
 
     def values(self, criterion: Tiebreak, group: list[T]) -> dict[T, int]:
         """Each of ``group``'s value of ``criterion``; larger is better."""

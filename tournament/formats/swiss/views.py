@@ -8,7 +8,7 @@ from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_GET, require_POST
 
 from tournament.formats.swiss import services
 from tournament.formats.swiss.forms import MissedRoundsForm, SwapForm
@@ -39,6 +39,7 @@ def _latest(tournament: Tournament) -> Round | None:
 
 
 @director_required
+@require_GET
 def rounds(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = _swiss_or_404(tournament_id)
     round_ = _latest(tournament)
@@ -108,6 +109,7 @@ def _standings_context(tournament_id: int) -> dict:
 
 
 @director_required
+@require_GET
 def standings(request: HttpRequest, tournament_id: int) -> HttpResponse:
     return render(request, "swiss/standings.html", _standings_context(tournament_id))
 
