@@ -44,6 +44,20 @@ class Club(models.Model):
     currency = models.CharField(
         max_length=8, default="$", help_text="The symbol printed before amounts of money, e.g. $, £ or €."
     )
+    # What the club chooses about its season and its results (tournament.seasons, tournament.review,
+    # tournament.keying): ratings on its public pages, a round's flags checked before it shows,
+    # paper sheets keyed twice.
+    ratings_public = models.BooleanField(
+        default=True, help_text="Players' ratings show on the club's public pages (always to its directors)."
+    )
+    publish_checked_only = models.BooleanField(
+        default=False,
+        help_text="The public pages and projector show a round's results only once every flag raised on it is checked.",
+    )
+    double_keying = models.BooleanField(
+        default=False,
+        help_text="A hand keyed from a paper sheet counts only once a second person keys the same values.",
+    )
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:

@@ -481,6 +481,10 @@ class Hand(models.Model):
     confirmed_by = models.CharField(max_length=20, blank=True, help_text="Initials of the opponent who confirmed.")
     version = models.PositiveIntegerField(default=1)
     entered_at = models.DateTimeField(default=timezone.now)
+    # When the phone says its scorekeeper entered the hand (the phone's own clock): a hand that waited
+    # on an offline phone keeps the time it was entered, not the time it was sent. None for a hand
+    # keyed at the desk or imported.
+    keyed_at = models.DateTimeField(null=True, blank=True)
     # Made on the phone for one attempt at entering the hand: a retry of the same attempt (the
     # answer was lost, or the hand waited on the phone) finds the hand instead of storing it twice.
     # None (not "") for a hand entered without one, the director's: the unique index then holds

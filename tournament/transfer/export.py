@@ -131,7 +131,11 @@ NOT_EXPORTED: dict[type[models.Model], dict[str, str]] = {
         name: "recomputed from the hands on import"
         for name in ("ns_score", "ew_score", "ns_bags", "ew_bags", "hands_played")
     },
-    Hand: {"entry_key": "one phone's retry key for one attempt at entering the hand, unique in the database"},
+    Hand: {
+        "entry_key": "one phone's retry key for one attempt at entering the hand, unique in the database",
+        "keyed_at": "the phone's own clock, read by the results checks on the evening of play; an imported hand "
+        "counts as keyed at the desk",
+    },
     Match: {
         "name": "given by the format on import, as it names the match when it makes it",
         "preset": "given by the format on import, from its settings (a final's rule set)",
