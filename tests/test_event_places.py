@@ -50,5 +50,5 @@ def test_a_knockout_places_its_teams_by_the_bracket():
     tournament = knockout_finished()
     places = event_places(tournament)
     assert not places.individual
-    assert [p.place for p in places.places][0] == 1
+    assert places.places[0].place == 1
     assert all(len(p.people) == 2 for p in places.places)
