@@ -93,6 +93,8 @@ INSTALLED_APPS = [
     "tournament.formats.knockout",
     "tournament.formats.league",
     "tournament.formats.swiss",
+    # Keying paper sheets at the desk (tournament.keying).
+    "tournament.keying",
 ]
 
 MIDDLEWARE = [
