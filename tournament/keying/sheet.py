@@ -145,7 +145,10 @@ def keying_sheet(
     else:
         over = game.is_finished
     if not over:
-        rows.append(Row(*_after(game, rows[-1] if rows else None), state="new"))
+        number, deal = _after(game, rows[-1] if rows else None)
+        replayed = view.provisional if len(view.known) == len(view.open) else None
+        dealer = replayed.dealer_of(number).label if replayed is not None else ""
+        rows.append(Row(number, deal, state="new", dealer=dealer))
     return _with_boxes(game.rules, rows, typed, after)
 
 
@@ -197,13 +200,13 @@ def _keyed(
             **base,
             state="agreed",
             cells=cells,
-            note="Keyed alike twice: it counts once the hands before it are entered.",
+            note="Keyed alike twice: counts once the hands before it are in.",
         )
     if keyings[0].status == Status.WAITING:
         first = keyings[0]
         if values is not None:
             cells = tuple(shown(rules, column, values) for column in columns(rules))
-            return Row(**base, state="mine", cells=cells, note="Keyed once by you: another person keys it again.")
+            return Row(**base, state="mine", cells=cells, note="Keyed once by you: waits for another person.")
         return Row(
             **base, state="key", note=f"Keyed once by {first.keyed_by or 'someone'}: key it again from the sheet."
         )

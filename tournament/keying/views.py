@@ -78,6 +78,7 @@ def keying_hand(request: HttpRequest, tournament_id: int, game_id: int) -> HttpR
 
 
 def _done(request: HttpRequest, game: Game, keyed: Keyed, saved: tuple[int, int]) -> HttpResponse:
+    game.refresh_from_db()  # its totals and status as the keying left them
     warn = " ".join(filter(None, [keyed.said if keyed.mismatch else "", keyed.notice]))
     said = "" if keyed.mismatch else keyed.said
     if request.htmx:
