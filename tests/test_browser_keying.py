@@ -38,9 +38,9 @@ def evening(django_user_model):
     return round_.games.get(table__number=1), people
 
 
-def _open(browser, live_server, user, game, viewport=DESKTOP):
-    """``user``'s browser on the game's keying page, logged in with the keyboard."""
-    page = browser.new_context(viewport=viewport, base_url=live_server.url).new_page()
+def _open(browser, live_server, user, game, viewport=DESKTOP, context=None):
+    """``user``'s browser (a new one, or ``context``) on the game's keying page, logged in with the keyboard."""
+    page = (context or browser.new_context(viewport=viewport, base_url=live_server.url)).new_page()
     page.goto("/login/")
     page.focus("#id_username")
     page.keyboard.type(user.username)
@@ -146,3 +146,16 @@ def test_the_keying_page_at_phone_width_scrolls_its_grid_not_the_page(browser, l
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     _shot(page, "phone-keying")
     page.context.close()
+
+
+def test_without_javascript_enter_posts_the_row_and_the_page_comes_back_at_the_next_row(browser, live_server, evening):
+    game, people = evening
+    context = browser.new_context(viewport=DESKTOP, base_url=live_server.url, java_script_enabled=False)
+    page = _open(browser, live_server, people["ann"], game, context=context)
+    _cursor_in(page, 1)
+    with page.expect_navigation():
+        _type_row(page, "3 3 3 3", "4 3 3 3")
+    _cursor_in(page, 2)
+    assert "Saved hand 1." in page.inner_text("#messages")
+    assert game.hands.get().north_tricks == 4
+    context.close()
