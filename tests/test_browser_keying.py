@@ -87,7 +87,7 @@ def test_a_whole_sheet_keyed_with_the_keyboard_alone(browser, live_server, eveni
     page.wait_for_selector("text=Saved hand 4.")
     totals = page.eval_on_selector_all(
         "tr.keying-row", "rows => rows.map(r => [...r.querySelectorAll('td.num')].map(c => c.textContent.trim()))"
-    )  # noqa: E501
+    )
     assert totals == [["61", "60"], ["122", "120"], ["183", "180"], ["234", "100"]]
     game.refresh_from_db()
     assert (game.status, game.hands.count(), game.ns_score, game.ew_score) == (Game.Status.FINISHED, 4, 234, 100)
