@@ -43,10 +43,13 @@ def _standings_context(tournament_id: int, page: str = "public:standings") -> di
 
 def _format_page(request: HttpRequest, tournament_id: int, page: str) -> HttpResponse | None:
     """A redirect to the format's own page of that kind (``public_page``, ``projector_page`` or
-    ``standings_page``: a knockout's bracket, a league's table) when it is not the page asked for;
-    None when it is."""
+    ``standings_page``: a knockout's bracket, a league's table) when it is not the page asked for,
+    with the address's query (a projector's ``?theme=``); None when it is."""
     name = getattr(format_of(tournament_or_404(tournament_id)), page)
-    return None if name == request.resolver_match.view_name else redirect(name, tournament_id)
+    if name == request.resolver_match.view_name:
+        return None
+    query = request.GET.urlencode()
+    return redirect(reverse(name, args=[tournament_id]) + (f"?{query}" if query else ""))
 
 
 @polled
