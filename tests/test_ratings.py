@@ -1,0 +1,233 @@
+"""Player ratings: Glicko-2 on the club's games (pure code, checked against Glickman's worked
+example), the games a club's events give it, and where ratings show."""
+
+import datetime
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import finish_game, make_tournament
+from tournament.models import Player, RosterPlayer
+from tournament.play.games import decide_tie
+from tournament.play.rounds import close_round, start_play, start_round
+from tournament.ratings.games import club_periods
+from tournament.ratings.glicko2 import (
+    NEWCOMER,
+    Period,
+    PlayerRating,
+    Rating,
+    Result,
+    TeamGame,
+    idle,
+    partnership,
+    rate,
+    run,
+)
+from tournament.ratings.services import club_ratings, player_rating, roster_ratings
+from tournament.teams.services import substitute_player
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# --- the pure rating code --------------------------------------------------------------------------
+
+
+def test_the_rating_code_imports_no_django():
+    code = "import sys, tournament.ratings.glicko2; sys.exit('django' in sys.modules)"
+    assert subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=False).returncode == 0
+
+
+def test_glickmans_worked_example():
+    """The paper's example: 1500/200/0.06 beats 1400/30, loses to 1550/100 and 1700/300. The paper
+    prints 1464.06 and 151.52 from rounded intermediate figures; unrounded, 1464.051 and 151.517."""
+    player = Rating(1500, 200, 0.06)
+    after = rate(player, [Result(Rating(1400, 30), 1), Result(Rating(1550, 100), 0), Result(Rating(1700, 300), 0)])
+    assert after.rating == pytest.approx(1464.06, abs=0.01)
+    assert after.rd == pytest.approx(151.52, abs=0.01)
+    assert after.volatility == pytest.approx(0.05999, abs=0.00001)
+
+
+@pytest.mark.parametrize(
+    ("score", "rating", "rd"),
+    [
+        # A newcomer against a newcomer, worked by hand: g(350/173.7178) = 0.66906, E = 0.5,
+        # v = 8.9358, RD' = 1/sqrt(1/(2.0148² + 0.06²) + 1/v) = 1.6712 (290.3), and the rating
+        # moves by RD'² · g · (s − E) = ±0.9343 (±162.3).
+        (1.0, 1662.3, 290.3),
+        (0.5, 1500.0, 290.3),
+        (0.0, 1337.7, 290.3),
+    ],
+)
+def test_a_newcomers_first_game(score, rating, rd):
+    after = rate(NEWCOMER, [Result(NEWCOMER, score)])
+    assert after.rating == pytest.approx(rating, abs=0.1)
+    assert after.rd == pytest.approx(rd, abs=0.1)
+
+
+def test_a_win_and_a_loss_are_symmetric():
+    winner = rate(Rating(1600, 120), [Result(Rating(1450, 80), 1)])
+    loser = rate(Rating(1600, 120), [Result(Rating(1450, 80), 0)])
+    drawn = rate(Rating(1600, 120), [Result(Rating(1450, 80), 0.5)])
+    assert winner.rating > drawn.rating > loser.rating
+    # Two equal partnerships: the winners gain what the losers lose, and all are as sure of it.
+    players = run([Period("night", (TeamGame(("a", "b"), ("c", "d"), 1.0),))]).players
+    first, second = players["a"], players["c"]
+    assert first.now.rating - 1500 == pytest.approx(1500 - second.now.rating)
+    assert first.now.rd == second.now.rd
+
+
+def test_rd_grows_while_idle_up_to_a_newcomers():
+    # sqrt((100/173.7178)² + 0.06²) · 173.7178 = 100.54
+    assert idle(Rating(1700, 100, 0.06)) == Rating(1700, pytest.approx(100.54, abs=0.01), 0.06)
+    assert idle(Rating(1700, 349.9, 0.06)).rd == 350
+
+
+def test_a_partnership_is_one_opponent_of_mean_rating_and_root_mean_square_rd():
+    pair = partnership([Rating(1400, 30), Rating(1600, 40)])
+    assert pair.rating == 1500
+    assert pair.rd == pytest.approx(35.355, abs=0.001)  # sqrt((900 + 1600) / 2)
+
+
+def test_a_run_rates_each_period_against_the_ratings_before_it_and_grows_the_idle():
+    periods = [
+        Period(1, (TeamGame(("a", "b"), ("c", "d"), 1.0),)),
+        Period(2, (TeamGame(("a", None), ("e", "f"), 0.0),)),
+    ]
+    players = run(periods).players
+    assert set(players) == {"a", "b", "c", "d", "e", "f"}  # nobody rates an unnamed seat
+    assert [point.period for point in players["a"].history] == [1, 2]
+    assert players["b"].games == 1 and players["b"].now.rd > players["b"].history[-1].rating.rd  # idle in 2
+    # In period 2, e and f beat a (1662.3) with a newcomer: a composite of 1581.2, RD 322.1.
+    alone = rate(NEWCOMER, [Result(partnership([players["a"].history[0].rating, NEWCOMER]), 1)])
+    assert players["e"].now == alone
+
+
+@pytest.mark.parametrize(("games", "provisional"), [(0, True), (9, True), (10, False), (25, False)])
+def test_a_rating_is_provisional_until_ten_games(games, provisional):
+    assert PlayerRating(NEWCOMER, games, ()).provisional is provisional
+
+
+# --- the games of a club ---------------------------------------------------------------------------
+
+
+def _night(name: str, day: int, couples: list[tuple[str, str]]):
+    """A one-round event of two tables, round 1 seated in registration order (partners together,
+    the first couple North–South at table 1 against the second)."""
+    from tournament.teams.services import register_team
+
+    tournament = make_tournament(couples=0, name=name, rounds_planned=1)
+    tournament.date = datetime.date(2026, 11, day)
+    tournament.save()
+    for names in couples:
+        register_team(tournament=tournament, names=list(names))
+    return tournament
+
+
+def _play(tournament, *, ns_tricks: dict[int, int]):
+    round_ = start_play(tournament=tournament)
+    start_round(round_=round_)
+    for game in round_.games.select_related("table"):
+        finish_game(game, ns_tricks=ns_tricks[game.table.number])
+    close_round(round_=round_)
+
+
+@pytest.fixture
+def two_nights(db):
+    """Night one: Ada & Ben beat Cleo & Dan, Eve & Finn beat Gina & Hugo. Night two (a week later):
+    Hugo plays for Ben, a stranger for Finn; Cleo & Dan beat Ada & Hugo, Eve & the stranger beat
+    Iris & Jack."""
+    first = _night("Night one", 13, [("Ada", "Ben"), ("Cleo", "Dan"), ("Eve", "Finn"), ("Gina", "Hugo")])
+    _play(first, ns_tricks={1: 7, 2: 7})
+    second = _night("Night two", 20, [("Ada", "Ben"), ("Cleo", "Dan"), ("Eve", "Finn"), ("Iris", "Jack")])
+    substitute_player(player=second.teams.get(number=1).players.get(name="Ben"), substitute=" hugo ", from_round=1)
+    substitute_player(player=second.teams.get(number=3).players.get(name="Finn"), substitute="Stranger", from_round=1)
+    _play(second, ns_tricks={1: 3, 2: 7})
+    return first, second
+
+
+def _roster(club_id):
+    return {person.name: person.pk for person in RosterPlayer.objects.filter(club_id=club_id)}
+
+
+def test_a_clubs_games_are_its_events_partnerships_in_date_order(two_nights):
+    first, second = two_nights
+    ids = _roster(first.club_id)
+    ada, ben, cleo, dan, eve, finn, gina, hugo, iris, jack = (
+        ids[n] for n in ["Ada", "Ben", "Cleo", "Dan", "Eve", "Finn", "Gina", "Hugo", "Iris", "Jack"]
+    )
+    assert club_periods(first.club_id) == [
+        Period(first.pk, (TeamGame((ada, ben), (cleo, dan), 1.0), TeamGame((eve, finn), (gina, hugo), 1.0))),
+        # Hugo is rated for Ben's seat; the stranger, on no roster, for nobody's.
+        Period(second.pk, (TeamGame((ada, hugo), (cleo, dan), 0.0), TeamGame((eve, None), (iris, jack), 1.0))),
+    ]
+
+
+def test_a_substitute_is_rated_for_the_games_they_played_and_the_absent_player_is_not(two_nights):
+    first, _ = two_nights
+    ids = _roster(first.club_id)
+    players = club_ratings(first.club_id).players
+    assert players[ids["Hugo"]].games == 2 and players[ids["Ben"]].games == 1 and players[ids["Finn"]].games == 1
+    assert "Stranger" not in ids
+    # Ben won his one game (1662.3, RD 290.3) and missed night two: RD 290.3 grows to 290.5.
+    assert players[ids["Ben"]].now.rating == pytest.approx(1662.3, abs=0.1)
+    assert players[ids["Ben"]].now.rd == pytest.approx(290.5, abs=0.1)
+
+
+def test_a_tie_the_director_decided_is_rated_a_draw(db):
+    night = _night("Tie night", 13, [("Ada", "Ben"), ("Cleo", "Dan")])
+    round_ = start_play(tournament=night)
+    start_round(round_=round_)
+    game = round_.games.get()
+    finish_game(game, ns_tricks=7, hands=2)
+    finish_game(game, ns_tricks=6, hands=2)  # 242 all
+    decide_tie(game=round_.games.get(), winner="NS", how="Cut of the cards")
+    (period,) = club_periods(night.club_id)
+    assert period.games[0].first_score == 0.5
+
+
+def test_unfinished_games_and_events_without_play_give_no_period(db):
+    night = _night("Tonight", 13, [("Ada", "Ben"), ("Cleo", "Dan")])
+    round_ = start_play(tournament=night)
+    start_round(round_=round_)
+    finish_game(round_.games.get(), hands=1)  # still playing
+    assert club_periods(night.club_id) == []
+
+
+def test_a_knockouts_matches_rate_home_against_away(db):
+    from tests.events import knockout_finished
+
+    knockout = knockout_finished()
+    periods = club_periods(knockout.club_id)
+    assert [period.key for period in periods] == [knockout.pk]
+    roster_of = dict(Player.objects.filter(team__tournament=knockout).values_list("roster_id", "team_id"))
+    for game in periods[0].games:
+        assert len({roster_of[p] for p in game.first}) == 1 and len({roster_of[p] for p in game.second}) == 1
+        assert roster_of[game.first[0]] != roster_of[game.second[0]]
+
+
+# --- where ratings show ---------------------------------------------------------------------------
+
+
+def test_the_roster_shows_each_persons_rating(two_nights):
+    first, _ = two_nights
+    ids = _roster(first.club_id)
+    shown = roster_ratings(first.club_id)
+    assert str(shown[ids["Ben"]]) == "1662 (provisional)"
+    assert ids["Iris"] in shown and ids.get("Stranger") not in shown
+
+
+@pytest.mark.parametrize(("public", "ratings_public", "shown"), [
+    (False, False, True), (False, True, True), (True, True, True), (True, False, False),
+])  # fmt: skip
+def test_a_players_rating_is_private_when_the_club_says_so(two_nights, public, ratings_public, shown):
+    first, _ = two_nights
+    club = first.club
+    club.ratings_public = ratings_public
+    club.save()
+    ada = RosterPlayer.objects.get(club=club, name="Ada")
+    page = player_rating(club, ada, public=public)
+    assert (page is not None) is shown
+    if shown:
+        assert [(line.event, line.games) for line in page.history] == [("Night one", 1), ("Night two", 2)]
+        assert page.history[0].rating == 1662 and page.now.games == 2 and page.games_to_go == 8
