@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from django.urls import reverse
 
 from tests.conftest import finish_game, make_tournament
 from tournament.models import Player, RosterPlayer
@@ -231,3 +232,88 @@ def test_a_players_rating_is_private_when_the_club_says_so(two_nights, public, r
     if shown:
         assert [(line.event, line.games) for line in page.history] == [("Night one", 1), ("Night two", 2)]
         assert page.history[0].rating == 1662 and page.now.games == 2 and page.games_to_go == 8
+
+
+# --- the pages ------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def people(two_nights, django_user_model):
+    """The club's owner, an assistant, and the director of another club."""
+    from tournament.clubs.services import create_club, grant
+
+    club = two_nights[0].club
+    owner, assistant, stranger = (django_user_model.objects.create_user(n) for n in ("olive", "ann", "bea"))
+    grant(club=club, user=owner, role="owner")
+    grant(club=club, user=assistant, role="assistant")
+    create_club(name="Club B", owner=stranger)
+    return club, owner, assistant, stranger
+
+
+def test_the_roster_page_has_a_rating_column(client, people):
+    club, _, assistant, _ = people
+    make_tournament(couples=0, name="Next week")  # nobody plays: Zoe has no rating yet
+    from tournament.teams.services import register_team
+
+    register_team(tournament=club.tournaments.get(name="Next week"), names=["Zoe", "Ada"])
+    client.force_login(assistant)
+    html = client.get(reverse("director:club_roster", args=[club.pk])).content.decode()
+    rows = {row.split("</a>")[0].rsplit(">", 1)[1]: row for row in html.split("<tr>")[2:]}
+    assert '<td class="num">1662 (provisional)</td>' in rows["Ben"]  # won his one game
+    # Hugo lost (1337.7, RD 290.3), then lost as Ben's substitute to Cleo & Dan (both 1337.7, RD 290.3):
+    # g = 0.73542, E = 0.5, v = 7.3960, RD' = 1.42450, so he drops 1.42450² · 0.73542 · 0.5 = 0.74616 (129.6).
+    assert '<td class="num">1208 (provisional)</td>' in rows["Hugo"]
+    assert '<td class="num">–</td>' in rows["Zoe"]
+    assert reverse("public:ratings_about", args=[club.pk]) in html
+
+
+def test_a_roster_players_page_shows_the_rating_after_each_event(client, people):
+    club, owner, _, stranger = people
+    ben = RosterPlayer.objects.get(club=club, name="Ben")
+    url = reverse("director:roster_player", args=[club.pk, ben.pk])
+    client.force_login(owner)
+    html = client.get(url).content.decode()
+    assert "<strong>1662</strong>" in html and "± 291 (deviation) · 1 game" in html  # 290.5: idle at night two
+    assert "Provisional: 9 more games until the rating settles." in html
+    assert '<td>Night one</td><td class="num">1662</td><td class="num">290</td>' in html
+    assert "Night two" not in html.split("rating-history")[1]  # he did not play it
+    client.force_login(stranger)
+    assert client.get(url).status_code == 404
+
+
+def test_the_page_on_how_ratings_work_is_public_while_the_clubs_ratings_are(client, people):
+    club, _, assistant, stranger = people
+    url = reverse("public:ratings_about", args=[club.pk])
+    assert "Glicko-2" in client.get(url).content.decode()
+    club.ratings_public = False
+    club.save()
+    assert client.get(url).status_code == 404
+    client.force_login(stranger)
+    assert client.get(url).status_code == 404
+    client.force_login(assistant)
+    assert client.get(url).status_code == 200
+    assert client.post(url).status_code == 405
+    assert client.get(reverse("public:ratings_about", args=[club.pk + 99])).status_code == 404
+
+
+@pytest.mark.parametrize(("sent", "public"), [({"ratings_public": "on"}, True), ({}, False)])
+def test_the_owner_makes_the_clubs_ratings_public_or_private(client, people, sent, public):
+    club, owner, _, _ = people
+    club.ratings_public = not public
+    club.save()
+    data = {"name": club.name, "time_zone": "UTC", "currency": "$", **sent}
+    client.force_login(owner)
+    assert client.post(reverse("director:club", args=[club.pk]), data).status_code == 302
+    club.refresh_from_db()
+    assert club.ratings_public is public
+
+
+def test_bad_club_settings_leave_the_ratings_as_they_were(client, people):
+    club, owner, _, _ = people
+    client.force_login(owner)
+    response = client.post(reverse("director:club", args=[club.pk]), {"name": club.name, "time_zone": "UTC",
+                                                                       "currency": " "})  # fmt: skip
+    assert response.status_code == 422 and response.context["settings_form"].errors["currency"]
+    assert 'name="ratings_public"' in response.content.decode()
+    club.refresh_from_db()
+    assert club.ratings_public is True

@@ -37,7 +37,7 @@ def _time_zone_choices() -> list[tuple[str, str]]:
 
 
 class ClubSettingsForm(forms.Form):
-    """A club's name, time zone and currency symbol (its owner's to change)."""
+    """A club's name, time zone and currency symbol, and whether its ratings are public (its owner's to change)."""
 
     name = forms.CharField(max_length=120, label="Club name")
     time_zone = forms.ChoiceField(
@@ -46,6 +46,10 @@ class ClubSettingsForm(forms.Form):
     currency = forms.CharField(
         max_length=8, label="Currency symbol", help_text="Printed before amounts of money, e.g. $, £ or €."
     )
+    ratings_public = forms.BooleanField(
+        required=False, label="Ratings on the public pages",
+        help_text="Players' ratings show on the club's public pages; unticked, only the club's people see them.",
+    )  # fmt: skip
 
     def clean_currency(self) -> str:
         value = self.cleaned_data["currency"].strip()

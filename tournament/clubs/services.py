@@ -34,11 +34,12 @@ def grant(*, club: Club, user: Any, role: str) -> ClubMember:
 
 
 @transaction.atomic
-def update_club(*, club_id: int, name: str, time_zone: str, currency: str) -> Club:
-    """Save the club's settings: its name, time zone and currency symbol."""
+def update_club(*, club_id: int, name: str, time_zone: str, currency: str, ratings_public: bool) -> Club:
+    """Save the club's settings: its name, time zone and currency symbol, and whether its ratings are public."""
     club = lock_club(club_id)
     club.name, club.time_zone, club.currency = name, time_zone, currency
-    club.save(update_fields=["name", "time_zone", "currency"])
+    club.ratings_public = ratings_public
+    club.save(update_fields=["name", "time_zone", "currency", "ratings_public"])
     return club
 
 

@@ -41,7 +41,7 @@ def club_ratings(club_id: int) -> RatingRun:
 
 @dataclass(frozen=True)
 class Shown:
-    """A rating as a page prints it: "1523", "1523 (provisional)", or "—" for no games."""
+    """A rating as a page prints it: "1523", "1523 (provisional)", or "–" for no games."""
 
     rating: int | None
     rd: int | None
@@ -50,7 +50,7 @@ class Shown:
 
     def __str__(self) -> str:
         if self.rating is None:
-            return "—"
+            return "–"
         return f"{self.rating} (provisional)" if self.provisional else str(self.rating)
 
 
