@@ -232,6 +232,8 @@ def test_a_players_rating_is_private_when_the_club_says_so(two_nights, public, r
     if shown:
         assert [(line.event, line.games) for line in page.history] == [("Night one", 1), ("Night two", 2)]
         assert page.history[0].rating == 1662 and page.now.games == 2 and page.games_to_go == 8
+        assert page.chart.x_labels == ("Nov 13", "Nov 20")
+        assert page.chart.series[0].values == (1662.0, page.history[1].rating)
 
 
 # --- the pages ------------------------------------------------------------------------------------
@@ -277,6 +279,7 @@ def test_a_roster_players_page_shows_the_rating_after_each_event(client, people)
     assert "Provisional: 9 more games until the rating settles." in html
     assert '<td>Night one</td><td class="num">1662</td><td class="num">290</td>' in html
     assert "Night two" not in html.split("rating-history")[1]  # he did not play it
+    assert "<svg" not in html  # one event: no line to draw
     client.force_login(stranger)
     assert client.get(url).status_code == 404
 
@@ -317,3 +320,11 @@ def test_bad_club_settings_leave_the_ratings_as_they_were(client, people):
     assert 'name="ratings_public"' in response.content.decode()
     club.refresh_from_db()
     assert club.ratings_public is True
+
+
+def test_a_players_page_charts_the_rating_over_their_events(client, people):
+    club, owner, _, _ = people
+    ada = RosterPlayer.objects.get(club=club, name="Ada")
+    client.force_login(owner)
+    html = client.get(reverse("director:roster_player", args=[club.pk, ada.pk])).content.decode()
+    assert "<svg" in html and "Ada's rating after each of 2 events, from 1662 after Night one" in html

@@ -18,6 +18,7 @@ from datetime import date
 
 from django.core.cache import cache
 
+from tournament.charts.svg import Chart, Series
 from tournament.models import Club, RosterPlayer, Tournament
 from tournament.ratings.games import club_periods
 from tournament.ratings.glicko2 import PROVISIONAL_GAMES, PlayerRating, RatingRun, run
@@ -92,6 +93,23 @@ class RatingPage:
     @property
     def games_to_go(self) -> int:
         return max(PROVISIONAL_GAMES - self.now.games, 0)
+
+    @property
+    def chart(self) -> Chart | None:
+        """The rating after each event as a line, once there are two events to join."""
+        if len(self.history) < 2:
+            return None
+        first, last = self.history[0], self.history[-1]
+        label = "%b %-d" if first.date.year == last.date.year else "%b %Y"  # a year apart: the year tells them apart
+        return Chart(
+            title=f"{self.name}'s rating",
+            description=f"{self.name}'s rating after each of {len(self.history)} events, from {first.rating} "
+            f"after {first.event} to {last.rating} after {last.event}.",
+            x_labels=tuple(f"{line.date:{label}}" for line in self.history),
+            series=(Series("Rating", tuple(float(line.rating) for line in self.history)),),
+            x_title="Event",
+            y_title="Rating",
+        )
 
 
 def player_rating(club: Club, roster_player: RosterPlayer, *, public: bool) -> RatingPage | None:
