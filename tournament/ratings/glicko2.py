@@ -61,8 +61,8 @@ def _g(phi: float) -> float:
     return 1 / math.sqrt(1 + 3 * phi * phi / math.pi**2)
 
 
-def _expected(mu: float, mu_j: float, phi_j: float) -> float:
-    return 1 / (1 + math.exp(-_g(phi_j) * (mu - mu_j)))
+def _expected(mu: float, mu_j: float, g_j: float) -> float:
+    return 1 / (1 + math.exp(-g_j * (mu - mu_j)))
 
 
 def idle(player: Rating) -> Rating:
@@ -78,8 +78,8 @@ def rate(player: Rating, results: Sequence[Result], *, tau: float = TAU) -> Rati
     mu, phi, sigma = (player.rating - 1500) / SCALE, player.rd / SCALE, player.volatility
     terms = []  # (g(phi_j), E, s) for each game
     for result in results:
-        phi_j = result.opponent.rd / SCALE
-        terms.append((_g(phi_j), _expected(mu, (result.opponent.rating - 1500) / SCALE, phi_j), result.score))
+        g_j = _g(result.opponent.rd / SCALE)
+        terms.append((g_j, _expected(mu, (result.opponent.rating - 1500) / SCALE, g_j), result.score))
     v = 1 / sum(g * g * e * (1 - e) for g, e, _ in terms)
     improvement = sum(g * (s - e) for g, e, s in terms)
     delta = v * improvement
