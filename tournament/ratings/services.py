@@ -42,17 +42,12 @@ def club_ratings(club_id: int) -> RatingRun:
 
 @dataclass(frozen=True)
 class Shown:
-    """A rating as a page prints it: "1523", "1523 (provisional)", or "–" for no games."""
+    """A rating as a page prints it: rounded, provisional or not; no rating (None) for no games."""
 
     rating: int | None
     rd: int | None
     games: int
     provisional: bool
-
-    def __str__(self) -> str:
-        if self.rating is None:
-            return "–"
-        return f"{self.rating} (provisional)" if self.provisional else str(self.rating)
 
 
 UNRATED = Shown(None, None, 0, True)
