@@ -104,6 +104,15 @@ def test_a_run_rates_each_period_against_the_ratings_before_it_and_grows_the_idl
     assert players["e"].now == alone
 
 
+def test_a_run_carries_on_from_the_run_before_it():
+    periods = [
+        Period(1, (TeamGame(("a", "b"), ("c", "d"), 1.0),)),
+        Period(2, (TeamGame(("a", "c"), ("e", "f"), 0.5), TeamGame(("b", "d"), ("e", "g"), 0.0))),
+        Period(3, (TeamGame(("f", "g"), ("a", "d"), 1.0),)),
+    ]
+    assert run(periods[1:], start=run(periods[:1])) == run(periods)
+
+
 @pytest.mark.parametrize(("games", "provisional"), [(0, True), (9, True), (10, False), (25, False)])
 def test_a_rating_is_provisional_until_ten_games(games, provisional):
     assert PlayerRating(NEWCOMER, games, ()).provisional is provisional
@@ -205,6 +214,27 @@ def test_a_knockouts_matches_rate_home_against_away(db):
     for game in periods[0].games:
         assert len({roster_of[p] for p in game.first}) == 1 and len({roster_of[p] for p in game.second}) == 1
         assert roster_of[game.first[0]] != roster_of[game.second[0]]
+
+
+def test_a_change_to_the_latest_event_rates_that_event_again_on_the_kept_run(two_nights, django_assert_num_queries):
+    from django.core.cache import cache
+    from django.utils import timezone
+
+    from tournament.models import Game, Tournament
+
+    first, second = two_nights
+    cache.clear()
+    before = club_ratings(first.club_id)
+    # Night two's table 1 turned round (as a correction would), its tournament stamped as every write does.
+    Game.objects.filter(round__tournament=second, table__number=1).update(winner="NS")
+    Tournament.objects.filter(pk=second.pk).update(changed_at=timezone.now())
+    with django_assert_num_queries(7):  # the stamps and the roster, then night two's games alone
+        after = club_ratings(first.club_id)
+    assert after == run(club_periods(first.club_id)) != before
+    ada = _roster(first.club_id)["Ada"]
+    assert after.players[ada].now.rating > before.players[ada].now.rating
+    with django_assert_num_queries(2):
+        assert club_ratings(first.club_id) == after
 
 
 # --- where ratings show ---------------------------------------------------------------------------

@@ -22,9 +22,9 @@ Our readings:
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Hashable
+from collections.abc import Collection, Hashable
 
-from django.db.models import Q
+from django.db.models import F, Max, Q
 
 from tournament.models import Game, Player, RosterPlayer, Seating, Tournament, roster_key
 from tournament.ratings.glicko2 import Period, TeamGame
@@ -32,13 +32,19 @@ from tournament.ratings.glicko2 import Period, TeamGame
 FIRST, SECOND = ("N", "S"), ("E", "W")  # the seats of each side (North–South is the first)
 
 
-def club_periods(club_id: int) -> list[Period]:
+def club_periods(club_id: int, events: Collection[int] | None = None) -> list[Period]:
     """The club's rating periods, oldest first: one per event with a rated game, keyed by the
-    tournament's id."""
-    roster = dict(RosterPlayer.objects.filter(club_id=club_id).values_list("key", "id"))
+    tournament's id; of ``events`` (tournament ids) alone when given."""
+    # Of two roster entries with one name, the one who played most recently, as registration
+    # picks (tournament.teams.services.roster_entry): the dict keeps the last of each key.
+    entries = RosterPlayer.objects.filter(club_id=club_id).annotate(last=Max("entries__id"))
+    roster = dict(entries.order_by(F("last").asc(nulls_first=True), "id").values_list("key", "id"))
+    tournaments = Tournament.objects.filter(club_id=club_id)
+    if events is not None:
+        tournaments = tournaments.filter(pk__in=events)
     players = {
         row["id"]: row
-        for row in Player.objects.filter(team__tournament__club_id=club_id)
+        for row in Player.objects.filter(team__tournament__in=tournaments)
         .order_by("team_id", "id")
         .values("id", "team_id", "roster_id", "substitute", "substitute_from")
     }
@@ -55,12 +61,12 @@ def club_periods(club_id: int) -> list[Period]:
         return row["roster_id"]
 
     seats: dict[tuple[int, int], dict[str, int]] = defaultdict(dict)
-    for round_id, table_id, seat, player_id in Seating.objects.filter(round__tournament__club_id=club_id).values_list(
+    for round_id, table_id, seat, player_id in Seating.objects.filter(round__tournament__in=tournaments).values_list(
         "round_id", "table_id", "seat", "player_id"
     ):
         seats[round_id, table_id][seat] = player_id
 
-    rated = Game.objects.filter(round__tournament__club_id=club_id, status=Game.Status.FINISHED, hands_played__gt=0)
+    rated = Game.objects.filter(round__tournament__in=tournaments, status=Game.Status.FINISHED, hands_played__gt=0)
     rated = rated.exclude(Q(winner="") & Q(decided_by=""))
     games: dict[int, list[TeamGame]] = defaultdict(list)
     for row in rated.order_by("round__number", "id").values(
@@ -80,5 +86,5 @@ def club_periods(club_id: int) -> list[Period]:
         score = 0.5 if row["decided_by"] else (1.0 if row["winner"] == "NS" else 0.0)
         games[row["round__tournament_id"]].append(TeamGame(first, second, score))
 
-    order = Tournament.objects.filter(pk__in=games).order_by("date", "id").values_list("id", flat=True)
+    order = tournaments.filter(pk__in=games).order_by("date", "id").values_list("id", flat=True)
     return [Period(tournament_id, tuple(games[tournament_id])) for tournament_id in order]

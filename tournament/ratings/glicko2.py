@@ -174,12 +174,15 @@ class RatingRun:
     players: dict[Hashable, PlayerRating] = field(default_factory=dict)
 
 
-def run(periods: Sequence[Period], *, tau: float = TAU) -> RatingRun:
+def run(periods: Sequence[Period], *, start: RatingRun | None = None, tau: float = TAU) -> RatingRun:
     """Rate ``periods`` in order (see the module's readings): each period's games against the
-    ratings from before it; a rated player who misses a period has their RD grow."""
-    now: dict[Hashable, Rating] = {}
-    games: dict[Hashable, int] = {}
-    history: dict[Hashable, list[Point]] = {}
+    ratings from before it; a rated player who misses a period has their RD grow. ``start``, the
+    run of the periods before these, is carried on from: ``run(a + b)`` equals
+    ``run(b, start=run(a))``."""
+    before = start.players if start is not None else {}
+    now = {player: rated.now for player, rated in before.items()}
+    games = {player: rated.games for player, rated in before.items()}
+    history = {player: list(rated.history) for player, rated in before.items()}
     for period in periods:
         results: dict[Hashable, list[Result]] = {}
         for game in period.games:

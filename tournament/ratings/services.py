@@ -5,7 +5,8 @@ Ratings are made from every event of the club, so they change only when an event
 stamps its tournament's ``changed_at``, :mod:`tournament.locking`) or the roster does (a renamed
 entry may now be a substitute's name). The run is kept in Django's cache under a digest of both,
 read in two small queries: while nothing has changed every page reads the kept run; the first read
-after a change rates the club again (bench/ratings.py measures both). No table holds the ratings:
+after a change rates the club again, or only its latest event when that is what changed, as it
+does while an evening is played (bench/ratings.py measures each). No table holds the ratings:
 they are wholly made from the events, and a kept copy that no write path has to remember to update
 cannot go stale.
 """
@@ -14,7 +15,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime
 
 from django.core.cache import cache
 
@@ -28,16 +29,27 @@ KEEP_SECONDS = 24 * 3600
 
 def club_ratings(club_id: int) -> RatingRun:
     """The club's rating run (players keyed by roster entry id), from the cache while the club's
-    events and roster are as they were when it was made."""
-    events = Tournament.objects.filter(club_id=club_id).order_by("id").values_list("id", "changed_at")
-    roster = RosterPlayer.objects.filter(club_id=club_id).order_by("id").values_list("id", "key")
-    digest = hashlib.sha256(repr((list(events), list(roster))).encode()).hexdigest()[:32]
-    key = f"ratings:{club_id}:{digest}"
-    kept = cache.get(key)
+    events and roster are as they were when it was made.
+
+    Beside it the cache keeps the run of every event but the latest: while the latest is played
+    (each hand stamps it), rating the club again rates that one event on top of the kept run."""
+    events = list(Tournament.objects.filter(club_id=club_id).order_by("date", "id").values_list("id", "changed_at"))
+    roster = list(RosterPlayer.objects.filter(club_id=club_id).order_by("id").values_list("id", "key"))
+    kept = cache.get(_key(club_id, events, roster))
     if kept is None:
-        kept = run(club_periods(club_id))
-        cache.set(key, kept, KEEP_SECONDS)
+        earlier, latest = events[:-1], [event_id for event_id, _ in events[-1:]]
+        before = cache.get(_key(club_id, earlier, roster))
+        if before is None:
+            before = run(club_periods(club_id, [event_id for event_id, _ in earlier]))
+            cache.set(_key(club_id, earlier, roster), before, KEEP_SECONDS)
+        kept = run(club_periods(club_id, latest), start=before)
+        cache.set(_key(club_id, events, roster), kept, KEEP_SECONDS)
     return kept
+
+
+def _key(club_id: int, events: list[tuple[int, datetime]], roster: list[tuple[int, str]]) -> str:
+    """The cache key of the run of ``events`` (each with its stamp, in the order rated) with ``roster``."""
+    return f"ratings:{club_id}:" + hashlib.sha256(repr((events, roster)).encode()).hexdigest()[:32]
 
 
 @dataclass(frozen=True)
