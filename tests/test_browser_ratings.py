@@ -36,7 +36,16 @@ def test_a_director_reads_ratings_on_the_roster_and_a_players_page(browser, live
             screenshot(page, f"{name}-{size}")
     assert page.locator(".rating svg").is_visible()
     assert page.locator(".rating-history tbody tr").count() == 5
+    page.set_viewport_size(PHONE)
     page.click("text=How ratings work")
     assert page.locator("h1").inner_text() == "How ratings work"
     screenshot(page, "ratings-about-phone")
+    page.goto(f"/clubs/{club.pk}/")
+    page.uncheck("#id_ratings_public")
+    page.click("text=Save settings")
+    assert page.locator("text=The club's settings are saved.").is_visible()
+    assert not page.is_checked("#id_ratings_public")
+    screenshot(page, "ratings-club-settings-phone")
     context.close()
+    club.refresh_from_db()
+    assert club.ratings_public is False

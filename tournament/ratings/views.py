@@ -6,7 +6,7 @@ from django.views.decorators.http import require_GET
 
 from tournament.access import club_role
 from tournament.models import Club
-from tournament.ratings.glicko2 import PROVISIONAL_GAMES, TAU
+from tournament.ratings.glicko2 import PROVISIONAL_GAMES
 
 
 @require_GET
@@ -16,5 +16,5 @@ def about(request: HttpRequest, club_id: int) -> HttpResponse:
     club = get_object_or_404(Club, pk=club_id)
     if not club.ratings_public and (not request.user.is_authenticated or club_role(request.user, club.pk) is None):
         raise Http404("No such club.")
-    context = {"club": club, "provisional_games": PROVISIONAL_GAMES, "tau": TAU}
+    context = {"club": club, "provisional_games": PROVISIONAL_GAMES}
     return render(request, "ratings/about.html", context)
