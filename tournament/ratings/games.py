@@ -15,7 +15,8 @@ Our readings:
 - **Rated games** are those finished with a winner after at least one hand. A tie the director
   settled (a cut of the cards, say: ``decided_by``) was level at the table, so it is rated as a
   draw for both sides, whoever the decision favoured. A walkover or a bye is no game played and is
-  not rated; nor is a game left unfinished (a match settled by the director before it ended).
+  not rated; nor is a game left unfinished (a match settled by the director before it ended). A
+  league result voided when a team withdrew is still rated: the game was played.
 - **The order of periods** is the events' date, then the order they were created in.
 """
 
