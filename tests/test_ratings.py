@@ -204,13 +204,17 @@ def test_unfinished_games_and_events_without_play_give_no_period(db):
     assert club_periods(night.club_id) == []
 
 
-def test_a_knockouts_matches_rate_home_against_away(db):
-    from tests.events import knockout_finished
+@pytest.mark.parametrize("build", ["knockout_finished", "league_finished", "swiss_under_way"])
+def test_a_match_formats_games_rate_the_home_team_against_the_away_team(db, build):
+    import tests.events
+    from tournament.models import Game
 
-    knockout = knockout_finished()
-    periods = club_periods(knockout.club_id)
-    assert [period.key for period in periods] == [knockout.pk]
-    roster_of = dict(Player.objects.filter(team__tournament=knockout).values_list("roster_id", "team_id"))
+    event = getattr(tests.events, build)()
+    periods = club_periods(event.club_id)
+    assert [period.key for period in periods] == [event.pk]
+    played = Game.objects.filter(round__tournament=event, status="finished", hands_played__gt=0)
+    assert len(periods[0].games) == played.count() > 0
+    roster_of = dict(Player.objects.filter(team__tournament=event).values_list("roster_id", "team_id"))
     for game in periods[0].games:
         assert len({roster_of[p] for p in game.first}) == 1 and len({roster_of[p] for p in game.second}) == 1
         assert roster_of[game.first[0]] != roster_of[game.second[0]]
