@@ -15,6 +15,7 @@ from tournament.money import views as money
 from tournament.operations import health
 from tournament.play import views as play
 from tournament.printing import views as printing
+from tournament.ratings import urls as ratings
 from tournament.roster import views as roster
 from tournament.standings import views as standings
 from tournament.teams import views as teams
@@ -84,6 +85,9 @@ public_patterns = [
 for pages in {id(f.urls): f.urls for f in all_formats() if f.urls is not None}.values():
     director_patterns += pages.director_patterns
     public_patterns += pages.public_patterns
+
+# How a club's ratings work (tournament.ratings).
+public_patterns += ratings.public_patterns
 
 # A club's pages, invitations and password reset links (tournament.clubs).
 director_patterns += clubs.director_patterns

@@ -37,8 +37,8 @@ def _time_zone_choices() -> list[tuple[str, str]]:
 
 
 class ClubSettingsForm(forms.Form):
-    """A club's name, time zone and currency symbol, and whether its paper sheets are keyed twice
-    (its owner's to change)."""
+    """A club's name, time zone and currency symbol, whether its ratings are public and whether its
+    paper sheets are keyed twice (its owner's to change)."""
 
     name = forms.CharField(max_length=120, label="Club name")
     time_zone = forms.ChoiceField(
@@ -47,6 +47,10 @@ class ClubSettingsForm(forms.Form):
     currency = forms.CharField(
         max_length=8, label="Currency symbol", help_text="Printed before amounts of money, e.g. $, £ or €."
     )
+    ratings_public = forms.BooleanField(
+        required=False, label="Ratings on the public pages",
+        help_text="Players' ratings show on the club's public pages; unticked, only the club's people see them.",
+    )  # fmt: skip
     double_keying = forms.BooleanField(
         required=False,
         label="Key paper sheets twice",
