@@ -15,6 +15,7 @@ from tournament.operations import health
 from tournament.play import views as play
 from tournament.printing import views as printing
 from tournament.roster import views as roster
+from tournament.seasons import urls as seasons
 from tournament.standings import views as standings
 from tournament.teams import views as teams
 from tournament.transfer import views as transfer
@@ -86,6 +87,9 @@ for pages in {id(f.urls): f.urls for f in all_formats() if f.urls is not None}.v
 
 # A club's pages, invitations and password reset links (tournament.clubs).
 director_patterns += clubs.director_patterns
+# A club's seasons and its public season and player pages (tournament.seasons).
+director_patterns += seasons.director_patterns
+public_patterns += seasons.public_patterns
 
 urlpatterns = [
     path("table/", include(("tournament.play.phone_urls", "table"))),
