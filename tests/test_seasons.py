@@ -296,8 +296,30 @@ def test_the_player_page_lists_events_places_partners_and_seasons(client, nights
     response = client.get(reverse("public:player", args=[a_club().pk, ada.pk]))
     html = response.content.decode()
     assert response.status_code == 200
-    events = [(e.tournament.name, e.rank, e.entrants, e.partner) for e in response.context["events"]]
-    assert events == [("Night 20", 1, 8, "Ben"), ("Night 13", 3, 4, "Ben"), ("Night 6", 1, 4, "Ben")]
+    events = [(e.tournament.name, e.rank, e.entrants, partners) for e, partners in response.context["events"]]
+    assert events == [("Night 20", 1, 8, ["Ben"]), ("Night 13", 3, 4, ["Ben"]), ("Night 6", 1, 4, ["Ben"])]
     assert "3rd of 4 with Ada &amp; Ben (teams)" in html and "1st of 8 (players)" in html
     assert client.get(reverse("public:player", args=[a_club("Other").pk, ada.pk])).status_code == 404
     assert client.post(reverse("public:player", args=[a_club().pk, ada.pk])).status_code == 405
+
+
+def test_the_player_page_lists_each_rounds_partner_at_an_event_of_split_partners(client):
+    from tournament.models import Seating
+
+    tournament = make_tournament(couples=4, split=True, rounds_planned=2)
+    round_ = start_play(tournament=tournament)
+    while round_ is not None:
+        start_round(round_=round_)
+        for game in round_.games.all():
+            finish_game(game)
+        round_ = close_round(round_=round_)
+    ada = RosterPlayer.objects.get(name="Ada")
+    # Round 2's partner as its seating says: the seat across the table from Ada's.
+    seat = Seating.objects.get(round__number=2, player__roster=ada)
+    across = {"N": "S", "S": "N", "E": "W", "W": "E"}[seat.seat]
+    second = Seating.objects.get(round=seat.round, table=seat.table, seat=across).player.name
+    assert second != "Ben"
+    response = client.get(reverse("public:player", args=[a_club().pk, ada.pk]))
+    [(_, partners)] = response.context["events"]
+    assert partners == ["Ben", second]
+    assert f"<td>Ben, {second}</td>" in response.content.decode()

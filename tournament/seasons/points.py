@@ -26,6 +26,7 @@ Worked example (table 10/8/6, rule ``places``, two events). Event 1: Ann 1st, Bo
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -90,7 +91,7 @@ def place_points(places: Sequence[int], table: Sequence[int]) -> dict[int, Fract
 def choose_best(scores: Sequence[EventScore], best_n: int) -> tuple[EventScore, ...]:
     """``scores`` with only the best ``best_n`` counted (the others marked not counted); of equal
     scores the most recent are kept. Fewer than ``best_n`` events: all count."""
-    kept = sorted(scores, key=lambda s: (-s.points, -s.event))[:best_n]
+    kept = sorted(scores, key=lambda s: (s.points, s.event), reverse=True)[:best_n]
     chosen = {s.event for s in kept}
     return tuple(replace(s, counted=s.event in chosen) for s in sorted(scores, key=lambda s: s.event))
 
@@ -101,14 +102,17 @@ def rank_season(
     """Rank every entrant of a season of ``events`` events by :data:`TIEBREAK_TEXT`; ``best_n``
     (the rule best N) counts only each entrant's best N. Equal entrants share a rank, the next
     rank skipped (1, 2, 2, 4)."""
+    # The sort compares whole numbers: every event's points scaled by one common denominator (a
+    # shared place's is the number sharing it), exact and much faster than comparing fractions.
+    scale = math.lcm(1, *{s.points.denominator for scores in results.values() for s in scores})
     lines = []
     for entrant, scores in results.items():
         line = choose_best(scores, best_n) if best_n else tuple(sorted(scores, key=lambda s: s.event))
-        points = sum((s.points for s in line if s.counted), Fraction(0))
+        scaled = {s.event: s.points.numerator * (scale // s.points.denominator) for s in line}
+        total = sum(scaled[s.event] for s in line if s.counted)
         places = sorted(s.place for s in line) + [_UNPLACED] * (events - len(line))
-        at = {s.event: s.points for s in line}
-        recent = tuple(-at.get(n, Fraction(0)) for n in reversed(range(events)))
-        lines.append(((-points, tuple(places), recent), entrant, points, line))
+        recent = tuple(-scaled.get(n, 0) for n in reversed(range(events)))
+        lines.append(((-total, tuple(places), recent), entrant, Fraction(total, scale), line))
     lines.sort(key=lambda item: item[0])
     ranked: list[SeasonStanding[E]] = []
     place, previous = 0, None

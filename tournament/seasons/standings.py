@@ -12,6 +12,8 @@ keeps the place its event's standings give it, as it keeps its results there.
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections import defaultdict
 from collections.abc import Hashable
 from dataclasses import dataclass
@@ -83,21 +85,40 @@ def season_events(season: Season) -> list[Tournament]:
 
 
 def season_tables(season: Season) -> SeasonTables:
-    """Both tables of ``season`` by its rule."""
-    individual: list[tuple[Tournament, EventPlaces]] = []
-    fixed: list[tuple[Tournament, EventPlaces]] = []
-    for event in season_events(season):
+    """Both tables of ``season`` by its rule. The ranking is kept in the cache under the season's
+    settings and each event's ``changed_at``: while no event changes, it is read, not worked out
+    (the names are read fresh, so a corrected roster name shows at once)."""
+    events = season_events(season)
+    stamp = [(e.pk, e.changed_at.timestamp()) for e in events]
+    made = json.dumps([season.pk, season.rule, season.points_table, season.best_n, stamp])
+    key = f"season-ranking:{hashlib.sha256(made.encode()).hexdigest()[:40]}"
+    ranking = cache.get(key)
+    if ranking is None:
+        ranking = _ranking(season, events)
+        cache.set(key, ranking, KEEP_SECONDS)
+    players, teams = ranking
+    people = {p for _, ranked, _ in ranking for s in ranked for p in s.entrant}
+    names = dict(RosterPlayer.objects.filter(pk__in=people).values_list("pk", "name"))
+    by_id = {e.pk: e for e in events}  # the events as read now, with the ranking's own order
+    return SeasonTables(season, _named(players, names, by_id), _named(teams, names, by_id))
+
+
+Ranked = tuple[tuple[int, ...], list[points.SeasonStanding], int]  # event ids, standings, left out
+
+
+def _ranking(season: Season, events: list[Tournament]) -> tuple[Ranked, Ranked]:
+    individual: list[EventPlaces] = []
+    fixed: list[EventPlaces] = []
+    for event in events:
         places = cached_places(event)
-        (individual if places.individual else fixed).append((event, places))
-    players = _table(season, individual, lambda people: people)
-    teams = _table(season, fixed, lambda people: tuple(sorted(people)))
-    return SeasonTables(season, players, teams)
+        (individual if places.individual else fixed).append(places)
+    return _rank(season, individual, lambda people: people), _rank(season, fixed, lambda people: tuple(sorted(people)))
 
 
-def _table(season: Season, events: list[tuple[Tournament, EventPlaces]], who) -> Table:
+def _rank(season: Season, events: list[EventPlaces], who) -> Ranked:
     results: dict[Hashable, list[points.EventScore]] = defaultdict(list)
     left_out = 0
-    for number, (_, places) in enumerate(events):
+    for number, places in enumerate(events):
         worth = points.place_points([p.place for p in places.places], season.points_table)
         for place in places.places:
             if None in place.people or not place.people:
@@ -107,9 +128,13 @@ def _table(season: Season, events: list[tuple[Tournament, EventPlaces]], who) ->
             results[who(place.people)].append(points.EventScore(number, place.place, scored))
     best_n = season.best_n if season.rule == points.BEST_N else None
     ranked = points.rank_season(results, events=len(events), best_n=best_n)
-    names = dict(RosterPlayer.objects.filter(pk__in={p for key in results for p in key}).values_list("pk", "name"))
-    lines = tuple(Line(s, s.entrant, tuple(names[p] for p in s.entrant), _cells(s.events, len(events))) for s in ranked)
-    return Table(tuple(event for event, _ in events), lines, left_out)
+    return tuple(e.tournament_id for e in events), ranked, left_out
+
+
+def _named(ranking: Ranked, names: dict[int, str], by_id: dict[int, Tournament]) -> Table:
+    ids, ranked, left_out = ranking
+    lines = tuple(Line(s, s.entrant, tuple(names[p] for p in s.entrant), _cells(s.events, len(ids))) for s in ranked)
+    return Table(tuple(by_id[pk] for pk in ids), lines, left_out)
 
 
 def _cells(scores: tuple[points.EventScore, ...], events: int) -> tuple[points.EventScore | None, ...]:

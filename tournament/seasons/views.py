@@ -19,6 +19,7 @@ from tournament.roster.people import history
 from tournament.seasons import documents
 from tournament.seasons.forms import SeasonForm
 from tournament.seasons.models import Season
+from tournament.seasons.partners import partners_by_event
 from tournament.seasons.points import TIEBREAK_TEXT
 from tournament.seasons.services import save_season
 from tournament.seasons.standings import places_of, season_events, season_tables
@@ -143,12 +144,14 @@ def season_projector(request: HttpRequest, club_id: int, season_id: int) -> Http
 
 @require_GET
 def player(request: HttpRequest, club_id: int, person_id: int) -> HttpResponse:
-    """A player's page: their events in the club (place, of how many, partners, points) and their
-    places in the club's seasons."""
+    """A player's page: their events in the club (place, of how many, partners round by round,
+    points) and their places in the club's seasons."""
     person = get_object_or_404(RosterPlayer.objects.select_related("club"), club=club_id, pk=person_id)
     standings = []
     played = Season.objects.filter(club=club_id, season_events__tournament__teams__players__roster=person)
     for season_ in played.distinct():
         standings += [(season_, *found) for found in places_of(season_tables(season_), person.pk)]
-    context = {"club": person.club, "person": person, "events": history(person), "seasons": standings}
+    partners = partners_by_event(person)
+    events = [(line, partners.get(line.tournament.pk) or [line.partner]) for line in history(person)]
+    context = {"club": person.club, "person": person, "events": events, "seasons": standings}
     return render(request, "seasons/player.html", context)
