@@ -296,8 +296,10 @@ def test_the_player_page_lists_events_places_partners_and_seasons(client, nights
     response = client.get(reverse("public:player", args=[a_club().pk, ada.pk]))
     html = response.content.decode()
     assert response.status_code == 200
-    events = [(e.tournament.name, e.rank, e.entrants, partners) for e, partners in response.context["events"]]
-    assert events == [("Night 20", 1, 8, ["Ben"]), ("Night 13", 3, 4, ["Ben"]), ("Night 6", 1, 4, ["Ben"])]
+    events = [(e.tournament.name, e.place, e.entrants, e.total, e.partners) for e in response.context["events"]]
+    assert events == [
+        ("Night 20", 1, 8, 244, ("Ben",)), ("Night 13", 3, 4, 240, ("Ben",)), ("Night 6", 1, 4, 244, ("Ben",)),
+    ]  # fmt: skip
     assert "3rd of 4 with Ada &amp; Ben (teams)" in html and "1st of 8 (players)" in html
     assert client.get(reverse("public:player", args=[a_club("Other").pk, ada.pk])).status_code == 404
     assert client.post(reverse("public:player", args=[a_club().pk, ada.pk])).status_code == 405
@@ -320,6 +322,13 @@ def test_the_player_page_lists_each_rounds_partner_at_an_event_of_split_partners
     second = Seating.objects.get(round=seat.round, table=seat.table, seat=across).player.name
     assert second != "Ben"
     response = client.get(reverse("public:player", args=[a_club().pk, ada.pk]))
-    [(_, partners)] = response.context["events"]
-    assert partners == ["Ben", second]
+    [event] = response.context["events"]
+    assert event.partners == ("Ben", second)
     assert f"<td>Ben, {second}</td>" in response.content.decode()
+
+
+def test_the_player_page_gives_no_place_before_an_event_begins(client):
+    make_tournament(couples=2, name="Next week", split=False)
+    ada = RosterPlayer.objects.get(name="Ada")
+    [event] = client.get(reverse("public:player", args=[a_club().pk, ada.pk])).context["events"]
+    assert (event.tournament.name, event.place, event.total, event.partners) == ("Next week", None, None, ("Ben",))

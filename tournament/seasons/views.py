@@ -15,11 +15,10 @@ from django.views.decorators.http import require_GET, require_http_methods
 from tournament.models import Club, PrintJob, RosterPlayer
 from tournament.pages import director_required, whole_number
 from tournament.printing import jobs
-from tournament.roster.people import history
 from tournament.seasons import documents
 from tournament.seasons.forms import SeasonForm
 from tournament.seasons.models import Season
-from tournament.seasons.partners import partners_by_event
+from tournament.seasons.player import player_events
 from tournament.seasons.points import TIEBREAK_TEXT
 from tournament.seasons.services import save_season
 from tournament.seasons.standings import places_of, season_events, season_tables
@@ -151,7 +150,5 @@ def player(request: HttpRequest, club_id: int, person_id: int) -> HttpResponse:
     played = Season.objects.filter(club=club_id, season_events__tournament__teams__players__roster=person)
     for season_ in played.distinct():
         standings += [(season_, *found) for found in places_of(season_tables(season_), person.pk)]
-    partners = partners_by_event(person)
-    events = [(line, partners.get(line.tournament.pk) or [line.partner]) for line in history(person)]
-    context = {"club": person.club, "person": person, "events": events, "seasons": standings}
+    context = {"club": person.club, "person": person, "events": player_events(person), "seasons": standings}
     return render(request, "seasons/player.html", context)
