@@ -80,6 +80,7 @@ def test_a_season_of_three_simulated_events_ranks_as_their_standings_say(browser
     page.fill("#id_points_table", "5, 3, 1")
     for event in (first, second, fixed):
         page.check(f"input[name=events][value='{event.pk}']")
+    page.screenshot(path=f"{SHOTS}/season-form.png", full_page=True)
     page.get_by_role("button", name="Save the season").click()
     page.wait_for_selector("text=Season Winter Fridays saved.")
     screenshot(page, "season-director")
