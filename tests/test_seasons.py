@@ -332,3 +332,10 @@ def test_the_player_page_gives_no_place_before_an_event_begins(client):
     ada = RosterPlayer.objects.get(name="Ada")
     [event] = client.get(reverse("public:player", args=[a_club().pk, ada.pk])).context["events"]
     assert (event.tournament.name, event.place, event.total, event.partners) == ("Next week", None, None, ("Ben",))
+
+
+def test_the_clubs_seasons_are_listed_for_everyone(client, nights):
+    season = _season(nights)
+    html = client.get(reverse("public:seasons", args=[a_club().pk])).content.decode()
+    assert f'<a href="{reverse("public:season", args=[a_club().pk, season.pk])}">Fall Fridays</a>' in html
+    assert client.get(reverse("public:seasons", args=[999])).status_code == 404

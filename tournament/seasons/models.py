@@ -35,7 +35,6 @@ class Season(models.Model):
     points_table = models.JSONField(default=default_table)
     best_n = models.PositiveSmallIntegerField(null=True, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
-    events = models.ManyToManyField(Tournament, through="SeasonEvent", related_name="+")
 
     class Meta:
         ordering = ["-created_at", "-id"]

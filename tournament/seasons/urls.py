@@ -17,6 +17,7 @@ director_patterns = [
 ]
 
 public_patterns = [
+    path(P + "seasons/", views.public_seasons, name="seasons"),
     path(P + "seasons/<int:season_id>/", views.public_season, name="season"),
     path(P + "seasons/<int:season_id>/projector/", views.season_projector, name="season_projector"),
     path(P + "players/<int:person_id>/", views.player, name="player"),

@@ -123,6 +123,13 @@ def season_print(request: HttpRequest, club_id: int, season_id: int) -> HttpResp
 
 
 @require_GET
+def public_seasons(request: HttpRequest, club_id: int) -> HttpResponse:
+    """The club's seasons, for everyone."""
+    club = get_object_or_404(Club, pk=club_id)
+    return render(request, "seasons/public_list.html", {"club": club, "seasons": club.seasons.all()})
+
+
+@require_GET
 def public_season(request: HttpRequest, club_id: int, season_id: int) -> HttpResponse:
     context = _season_context(_season(club_id, season_id), public=True)
     return render(request, "seasons/season.html", context)
