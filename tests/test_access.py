@@ -302,10 +302,11 @@ ON = {
         "game_hand", "game_tie", "game_reissue", "game_resolve", "standings", "prizes", "prize_add",
         "prizes_award", "prize_delete", "payout_paid", "print", "print_job", "print_job_pdf", "print_job_retry",
         "print_document", "export_standings", "export_hands", "export_json", "round", "round_swap",
+        "keying", "keying_hand", "keying_discard",
     },
     "knockout": {
         "clock", "match", "match_swap", "match_decide", "bracket", "seeds", "match_table", "dashboard", "print",
-        "print_document", "export_standings", "export_hands", "export_json",
+        "print_document", "export_standings", "export_hands", "export_json", "keying",
     },
     "swiss": {
         "swiss", "swiss_swap", "swiss_missed", "swiss_standings", "dashboard", "print", "print_document",

@@ -9,6 +9,7 @@ from tournament.clocks import views as clocks
 from tournament.clubs import urls as clubs
 from tournament.events import views as events
 from tournament.formats.registry import all_formats
+from tournament.keying import urls as keying
 from tournament.matches import views as matches
 from tournament.money import views as money
 from tournament.operations import health
@@ -87,6 +88,8 @@ for pages in {id(f.urls): f.urls for f in all_formats() if f.urls is not None}.v
 
 # A club's pages, invitations and password reset links (tournament.clubs).
 director_patterns += clubs.director_patterns
+# Keying a table's paper sheet at the desk (tournament.keying).
+director_patterns += keying.director_patterns
 # A club's seasons and its public season and player pages (tournament.seasons).
 director_patterns += seasons.director_patterns
 public_patterns += seasons.public_patterns

@@ -37,7 +37,8 @@ def _time_zone_choices() -> list[tuple[str, str]]:
 
 
 class ClubSettingsForm(forms.Form):
-    """A club's name, time zone and currency symbol (its owner's to change)."""
+    """A club's name, time zone and currency symbol, and whether its paper sheets are keyed twice
+    (its owner's to change)."""
 
     name = forms.CharField(max_length=120, label="Club name")
     time_zone = forms.ChoiceField(
@@ -45,6 +46,11 @@ class ClubSettingsForm(forms.Form):
     )
     currency = forms.CharField(
         max_length=8, label="Currency symbol", help_text="Printed before amounts of money, e.g. $, £ or €."
+    )
+    double_keying = forms.BooleanField(
+        required=False,
+        label="Key paper sheets twice",
+        help_text="A hand keyed from a paper sheet counts only once a second person keys the same values.",
     )
 
     def clean_currency(self) -> str:

@@ -34,11 +34,13 @@ def grant(*, club: Club, user: Any, role: str) -> ClubMember:
 
 
 @transaction.atomic
-def update_club(*, club_id: int, name: str, time_zone: str, currency: str) -> Club:
-    """Save the club's settings: its name, time zone and currency symbol."""
+def update_club(*, club_id: int, name: str, time_zone: str, currency: str, double_keying: bool) -> Club:
+    """Save the club's settings: its name, time zone and currency symbol, and whether its paper
+    sheets are keyed twice."""
     club = lock_club(club_id)
     club.name, club.time_zone, club.currency = name, time_zone, currency
-    club.save(update_fields=["name", "time_zone", "currency"])
+    club.double_keying = double_keying
+    club.save(update_fields=["name", "time_zone", "currency", "double_keying"])
     return club
 
 
