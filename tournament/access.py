@@ -41,6 +41,7 @@ ASSISTANT_PAGES = frozenset({
     "match", "match_swap", "clock", "round_clock", "start_clocks",
     "roster_search", "club_roster", "roster_player",
     "keying", "keying_hand", "keying_discard",
+    "seasons", "season", "season_csv", "season_print",
 })  # fmt: skip
 # Printed documents about money: the director's, like the pages they come from.
 MONEY_DOCUMENTS = frozenset({"payouts", "fee-ledger"})

@@ -95,6 +95,8 @@ INSTALLED_APPS = [
     "tournament.formats.swiss",
     # Keying paper sheets at the desk (tournament.keying).
     "tournament.keying",
+    # A club's seasons and its players' pages (tournament.seasons).
+    "tournament.seasons",
 ]
 
 MIDDLEWARE = [

@@ -17,6 +17,7 @@ from tournament.play import views as play
 from tournament.printing import views as printing
 from tournament.ratings import urls as ratings
 from tournament.roster import views as roster
+from tournament.seasons import urls as seasons
 from tournament.standings import views as standings
 from tournament.teams import views as teams
 from tournament.transfer import views as transfer
@@ -93,6 +94,9 @@ public_patterns += ratings.public_patterns
 director_patterns += clubs.director_patterns
 # Keying a table's paper sheet at the desk (tournament.keying).
 director_patterns += keying.director_patterns
+# A club's seasons and its public season and player pages (tournament.seasons).
+director_patterns += seasons.director_patterns
+public_patterns += seasons.public_patterns
 
 urlpatterns = [
     path("table/", include(("tournament.play.phone_urls", "table"))),
