@@ -363,3 +363,20 @@ def test_a_players_page_charts_the_rating_over_their_events(client, people):
     client.force_login(owner)
     html = client.get(reverse("director:roster_player", args=[club.pk, ada.pk])).content.decode()
     assert "<svg" in html and "Ada's rating after each of 2 events, from 1662 after Night one" in html
+
+
+@pytest.mark.parametrize(("ratings_public", "viewer", "shown"), [
+    (True, None, True), (False, None, False), (False, "ann", True), (False, "bea", False),
+])  # fmt: skip
+def test_the_public_player_page_shows_the_rating_unless_the_club_keeps_it_to_its_people(
+    client, people, ratings_public, viewer, shown
+):
+    club, _, assistant, stranger = people
+    club.ratings_public = ratings_public
+    club.save()
+    if viewer:
+        client.force_login({"ann": assistant, "bea": stranger}[viewer])
+    ben = RosterPlayer.objects.get(club=club, name="Ben")
+    html = client.get(reverse("public:player", args=[club.pk, ben.pk])).content.decode()
+    assert ("1662" in html) is shown  # Ben's rating after his one win
+    assert "Night one" in html  # the events he played show whatever the club's choice

@@ -12,9 +12,11 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
 
+from tournament.access import club_role
 from tournament.models import Club, PrintJob, RosterPlayer
 from tournament.pages import director_required, whole_number
 from tournament.printing import jobs
+from tournament.ratings.services import player_rating
 from tournament.seasons import documents
 from tournament.seasons.forms import SeasonForm
 from tournament.seasons.models import Season
@@ -157,5 +159,8 @@ def player(request: HttpRequest, club_id: int, person_id: int) -> HttpResponse:
     played = Season.objects.filter(club=club_id, season_events__tournament__teams__players__roster=person)
     for season_ in played.distinct():
         standings += [(season_, *found) for found in places_of(season_tables(season_), person.pk)]
-    context = {"club": person.club, "person": person, "events": player_events(person), "seasons": standings}
+    # The club's own people see ratings the club keeps off its public pages.
+    member = request.user.is_authenticated and club_role(request.user, person.club_id) is not None
+    context = {"club": person.club, "person": person, "events": player_events(person), "seasons": standings,
+               "player_rating": player_rating(person.club, person, public=not member)}  # fmt: skip
     return render(request, "seasons/player.html", context)
