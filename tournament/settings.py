@@ -93,6 +93,7 @@ INSTALLED_APPS = [
     "tournament.formats.knockout",
     "tournament.formats.league",
     "tournament.formats.swiss",
+    "tournament.review",
 ]
 
 MIDDLEWARE = [

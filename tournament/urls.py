@@ -14,6 +14,7 @@ from tournament.money import views as money
 from tournament.operations import health
 from tournament.play import views as play
 from tournament.printing import views as printing
+from tournament.review import urls as review
 from tournament.roster import views as roster
 from tournament.standings import views as standings
 from tournament.teams import views as teams
@@ -83,6 +84,9 @@ public_patterns = [
 for pages in {id(f.urls): f.urls for f in all_formats() if f.urls is not None}.values():
     director_patterns += pages.director_patterns
     public_patterns += pages.public_patterns
+
+# A round's results checks (tournament.review).
+director_patterns += review.director_patterns
 
 # A club's pages, invitations and password reset links (tournament.clubs).
 director_patterns += clubs.director_patterns

@@ -37,7 +37,7 @@ def _time_zone_choices() -> list[tuple[str, str]]:
 
 
 class ClubSettingsForm(forms.Form):
-    """A club's name, time zone and currency symbol (its owner's to change)."""
+    """A club's name, time zone, currency symbol and what it publishes (its owner's to change)."""
 
     name = forms.CharField(max_length=120, label="Club name")
     time_zone = forms.ChoiceField(
@@ -45,6 +45,12 @@ class ClubSettingsForm(forms.Form):
     )
     currency = forms.CharField(
         max_length=8, label="Currency symbol", help_text="Printed before amounts of money, e.g. $, £ or €."
+    )
+    publish_checked_only = forms.BooleanField(
+        required=False,
+        label="Show a round publicly only once its flags are checked",
+        help_text="The public standings and the projector hold a round's results until every flag raised on "
+        "its board is marked checked.",
     )
 
     def clean_currency(self) -> str:

@@ -69,7 +69,14 @@ def _render_club(request: HttpRequest, club: Club, *, status: int = 200, **forms
         "owner": owner,
         "members": club.members.select_related("user").order_by("role", "user__username"),
         "settings_form": forms.get("settings_form")
-        or ClubSettingsForm(initial={"name": club.name, "time_zone": club.time_zone, "currency": club.currency}),
+        or ClubSettingsForm(
+            initial={
+                "name": club.name,
+                "time_zone": club.time_zone,
+                "currency": club.currency,
+                "publish_checked_only": club.publish_checked_only,
+            }
+        ),
         "invitation_form": forms.get("invitation_form") or InvitationForm(email=email_on()),
         "invitations": club.invitations.filter(used_at__isnull=True).order_by("expires_at") if owner else [],
         "problem": forms.get("problem"),

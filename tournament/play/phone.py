@@ -227,7 +227,7 @@ def table_hand(request: HttpRequest, token: str, round_number: int) -> HttpRespo
             entered = enter_hand(
                 game=game, number=data["number"], entry=form.entry(), source=HandRevision.Source.TABLE,
                 expected_version=data["version"], deal=data["deal"], confirmed_by=data.get("confirmed_by", ""),
-                entry_key=data["entry_key"],
+                entry_key=data["entry_key"], keyed_at=data["keyed_at"],
             )  # fmt: skip
         except InvalidHand as error:
             form.add_error(None, f"{error.message[0].upper()}{error.message[1:]}.")
