@@ -227,6 +227,11 @@ class EventFormat:
         """Every entrant's place, best first: what the standings pages, exports and prizes use."""
         raise NotImplementedError
 
+    def standings_after(self, tournament: Tournament, number: int) -> list[StandingRow] | None:
+        """The standings as they stood once round ``number`` (a league's night) was over: only that round's
+        and earlier rounds' games count. None when the format's places cannot be cut at a round (a knockout's)."""
+        return None
+
     def standings_context(self, tournament: Tournament) -> dict[str, Any]:
         """What :attr:`standings_partial` shows."""
         return {"rows": self.standings(tournament)}

@@ -82,6 +82,9 @@ class Progressive(EventFormat):
     def standings(self, tournament: Tournament) -> list[StandingRow]:
         return standings_rows(tournament)
 
+    def standings_after(self, tournament: Tournament, number: int) -> list[StandingRow] | None:
+        return standings_rows(tournament, through=number)
+
     def standings_context(self, tournament: Tournament) -> dict[str, Any]:
         return {"rows": self.standings(tournament), "entrant_word": "Player" if self.partners == "split" else "Team"}
 
