@@ -410,3 +410,70 @@ def test_the_owner_turns_on_publishing_checked_rounds_only(client, django_user_m
     client.post(reverse("director:club", args=[club.pk]), {**data, "publish_checked_only": ""})
     club.refresh_from_db()
     assert not club.publish_checked_only
+
+
+# --- the public pages when the club publishes checked rounds only ---------------------------------
+
+
+def _publish_checked_only(tournament) -> None:
+    from tournament.models import Club
+
+    Club.objects.filter(pk=tournament.club_id).update(publish_checked_only=True)
+    tournament.refresh_from_db()
+
+
+def _round_points(client, tournament, url_name: str = "public:standings") -> str:
+    return client.get(reverse(url_name, args=[tournament.pk])).content.decode()
+
+
+@pytest.mark.django_db
+def test_with_the_setting_off_every_round_shows_at_once(client, closed):
+    html = _round_points(client, closed.tournament)
+    assert ">R1<" in html and "244" in html and "being checked" not in html
+
+
+@pytest.mark.django_db
+def test_a_round_with_an_unchecked_flag_is_held_back_until_checked(client, flagged):
+    round_, key = flagged
+    tournament = round_.tournament
+    from tournament.play.rounds import start_round
+
+    start_round(round_=tournament.rounds.get(number=2))  # the projector shows standings, not seats
+    _publish_checked_only(tournament)
+    for name in ("public:standings", "public:projector"):
+        html = _round_points(client, tournament, name)
+        assert "Round 1&#x27;s results are being checked" in html, name
+        assert "244" not in html and ">R1<" not in html, name
+    mark_checked(round_=round_, key=key)
+    for name in ("public:standings", "public:projector"):
+        html = _round_points(client, tournament, name)
+        assert "Round 2 is being played" in html and "244" in html, name
+
+
+@pytest.mark.django_db
+def test_a_round_being_played_waits_and_the_director_sees_everything(client, director_client, running_round):
+    tournament = running_round.tournament
+    finish_game(running_round.games.get(table__number=1))
+    _publish_checked_only(tournament)
+    html = _round_points(client, tournament)
+    assert "Round 1 is being played: its results show here once they are checked." in html and "244" not in html
+    director = director_client.get(reverse("director:standings", args=[tournament.pk])).content.decode()
+    assert "244" in director and "being played" not in director
+
+
+@pytest.mark.django_db
+def test_later_rounds_wait_behind_an_unchecked_one(client, flagged):
+    round_, key = flagged
+    tournament = round_.tournament
+    second = tournament.rounds.get(number=2)
+    from tournament.play.rounds import start_round
+
+    start_round(round_=second)
+    for game in second.games.all():
+        finish_game(game)
+    close_round(round_=second)
+    _publish_checked_only(tournament)
+    assert "Round 1&#x27;s results are being checked" in _round_points(client, tournament)
+    mark_checked(round_=round_, key=key)
+    html = _round_points(client, tournament)
+    assert "being checked" not in html and ">R2<" in html and "488" in html
