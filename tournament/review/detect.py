@@ -20,9 +20,9 @@ corrected hand worth other points) is a new flag with a new key. The kinds:
   until checked).
 - ``waiting``: a table whose phone still had hands waiting to be sent when the round closed.
 - ``big``: a hand worth more than :data:`BIG_HAND` points to a side, either way (+310 or −310).
-- ``margin``: a finished game won by more than the 99th percentile of the club's earlier finished
-  games' margins; with fewer than :data:`MARGIN_MIN_GAMES` of those there is no such flag (a
-  percentile of a few games says nothing).
+- ``margin``: a finished game won (by its hands replayed) by more than the 99th percentile of the
+  club's earlier finished games' margins; with fewer than :data:`MARGIN_MIN_GAMES` of those there
+  is no such flag (a percentile of a few games says nothing).
 """
 
 from __future__ import annotations
@@ -214,7 +214,9 @@ def _big(game: GameFacts) -> list[Flag]:
 
 
 def _margin(game: GameFacts, threshold: int) -> list[Flag]:
-    margin = abs(game.stored_scores[0] - game.stored_scores[1])
+    # Of its hands replayed: a wrong stored total is flagged as such, not as a margin too.
+    ns, ew = game.replayed_scores or game.stored_scores
+    margin = abs(ns - ew)
     if not game.finished or margin <= threshold:
         return []
     said = (f"{_where(game.table, None)}: the game was won by {margin} points; 99 in 100 of the club's "
