@@ -477,3 +477,29 @@ def test_later_rounds_wait_behind_an_unchecked_one(client, flagged):
     mark_checked(round_=round_, key=key)
     html = _round_points(client, tournament)
     assert "being checked" not in html and ">R2<" in html and "488" in html
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("kind", "pages", "called"),
+    [("swiss", ("public:swiss", "public:swiss_projector"), "Round"),
+     ("league", ("public:league", "public:league_projector"), "Night")],
+)  # fmt: skip
+def test_a_swiss_or_league_public_page_holds_an_unchecked_round_too(client, kind, pages, called):
+    from tests.events import league_in_season, swiss_under_way
+
+    tournament = swiss_under_way() if kind == "swiss" else league_in_season()
+    first = tournament.rounds.get(number=1)
+    for shown in round_flags(first).shown:  # whatever the random hands raised: checked
+        mark_checked(round_=first, key=shown.flag.key)
+    _publish_checked_only(tournament)
+    for name in pages:
+        response = client.get(reverse(name, args=[tournament.pk]))
+        assert f"{called} 2 is being played" in response.content.decode(), name
+        assert any(line.row.won for line in response.context["standings"].lines), name
+    game = first.games.filter(status=Game.Status.FINISHED).first()
+    Game.objects.filter(pk=game.pk).update(ns_score=game.ns_score + 10)
+    for name in pages:
+        response = client.get(reverse(name, args=[tournament.pk]))
+        assert f"{called} 1&#x27;s results are being checked" in response.content.decode(), name
+        assert not any(line.row.won for line in response.context["standings"].lines), name

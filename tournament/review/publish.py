@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from tournament.formats.registry import format_of
 from tournament.models import Round, Tournament
 from tournament.review.flags import round_flags
+from tournament.standings.snapshot import snapshot
 
 
 @dataclass(frozen=True)
@@ -30,6 +31,11 @@ class Hold:
 
     through: int
     words: str
+
+
+def public_hold(tournament: Tournament) -> Hold | None:
+    """:func:`held_back`, kept in the event's snapshot: a public page asks on every view."""
+    return snapshot(tournament.pk, "hold", tournament.changed_at, lambda: held_back(tournament)).value
 
 
 def held_back(tournament: Tournament) -> Hold | None:

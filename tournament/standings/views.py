@@ -8,7 +8,7 @@ from tournament.clocks.services import round_clock
 from tournament.formats.registry import format_of
 from tournament.models import Round
 from tournament.pages import director_required, tournament_or_404, whole_number
-from tournament.review.publish import held_back
+from tournament.review.publish import public_hold
 from tournament.standings.places import find_places, page_of, round_places
 from tournament.standings.snapshot import polled, snapshot
 
@@ -26,7 +26,7 @@ def _standings_context(tournament_id: int, page: str = "public:standings") -> di
     event_format = format_of(tournament)
     hold = None
     if page.startswith("public:"):
-        hold = snapshot(tournament.pk, "hold", tournament.changed_at, lambda: held_back(tournament)).value
+        hold = public_hold(tournament)
     # A progressive event's rows, a knockout's places: ranked once for every viewer (see .snapshot).
     if hold is None:
         places = snapshot(
