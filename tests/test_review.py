@@ -485,11 +485,17 @@ def test_later_rounds_wait_behind_an_unchecked_one(client, flagged):
     [("swiss", ("public:swiss", "public:swiss_projector"), "Round"),
      ("league", ("public:league", "public:league_projector"), "Night")],
 )  # fmt: skip
-def test_a_swiss_or_league_public_page_holds_an_unchecked_round_too(client, kind, pages, called):
+def test_a_swiss_or_league_public_page_holds_an_unchecked_round_too(client, director, kind, pages, called):
     from tests.events import league_in_season, swiss_under_way
+    from tournament.formats.registry import format_of
 
     tournament = swiss_under_way() if kind == "swiss" else league_in_season()
     first = tournament.rounds.get(number=1)
+    current = tournament.rounds.get(number=2)
+    client.force_login(director)  # the format's own page runs the round, with its flags under the board
+    run = client.get(format_of(tournament).play_url(tournament, current)).content.decode()
+    assert 'id="review-flags"' in run and "Results checks" in run
+    client.logout()
     for shown in round_flags(first).shown:  # whatever the random hands raised: checked
         mark_checked(round_=first, key=shown.flag.key)
     _publish_checked_only(tournament)

@@ -17,8 +17,10 @@ FLAGS = "review/flags.html#flags"
 
 
 def flags_context(tournament: Tournament, round_: Round, **extra: object) -> dict:
-    """What the flags partial shows of ``round_``: its flags, each with its check."""
-    return {"tournament": tournament, "round": round_, "flags": round_flags(round_), **extra}
+    """What the flags partial shows of ``round_``: its flags, each with its check, and what the
+    event calls the round ("Round 3", "Night 3")."""
+    called = format_of(tournament).round_title(round_)
+    return {"tournament": tournament, "round": round_, "called": called, "flags": round_flags(round_), **extra}
 
 
 @director_required
