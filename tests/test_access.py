@@ -302,7 +302,7 @@ ON = {
         "game_hand", "game_tie", "game_reissue", "game_resolve", "standings", "prizes", "prize_add",
         "prizes_award", "prize_delete", "payout_paid", "print", "print_job", "print_job_pdf", "print_job_retry",
         "print_document", "export_standings", "export_hands", "export_json", "round", "round_swap",
-        "keying", "keying_hand", "keying_discard",
+        "keying", "keying_hand", "keying_discard", "flag_check",
     },
     "knockout": {
         "clock", "match", "match_swap", "match_decide", "bracket", "seeds", "match_table", "dashboard", "print",

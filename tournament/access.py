@@ -34,7 +34,7 @@ DIRECTING = (Role.OWNER, Role.DIRECTOR)
 # assistant's reach until it is listed.
 ASSISTANT_PAGES = frozenset({
     "dashboard", "teams", "team_add", "team_edit", "team_status", "team_check_in", "team_substitute", "team_remove",
-    "seat_first", "round_board", "round_links", "round_start", "round_close",
+    "seat_first", "round_board", "round_links", "round_start", "round_close", "flag_check",
     "game", "game_hand", "game_tie", "game_reissue", "game_resolve",
     "standings", "print", "print_document", "print_job", "print_job_pdf", "print_job_retry",
     "export_standings", "export_hands",

@@ -97,6 +97,7 @@ INSTALLED_APPS = [
     "tournament.keying",
     # A club's seasons and its players' pages (tournament.seasons).
     "tournament.seasons",
+    "tournament.review",
 ]
 
 MIDDLEWARE = [

@@ -16,6 +16,7 @@ from tournament.operations import health
 from tournament.play import views as play
 from tournament.printing import views as printing
 from tournament.ratings import urls as ratings
+from tournament.review import urls as review
 from tournament.roster import views as roster
 from tournament.seasons import urls as seasons
 from tournament.standings import views as standings
@@ -89,6 +90,8 @@ for pages in {id(f.urls): f.urls for f in all_formats() if f.urls is not None}.v
 
 # How a club's ratings work (tournament.ratings).
 public_patterns += ratings.public_patterns
+# A round's results checks (tournament.review).
+director_patterns += review.director_patterns
 
 # A club's pages, invitations and password reset links (tournament.clubs).
 director_patterns += clubs.director_patterns

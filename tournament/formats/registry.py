@@ -227,9 +227,21 @@ class EventFormat:
         """Every entrant's place, best first: what the standings pages, exports and prizes use."""
         raise NotImplementedError
 
+    def standings_after(self, tournament: Tournament, number: int) -> list[StandingRow] | None:
+        """The standings as they stood once round ``number`` (a league's night) was over: only that round's
+        and earlier rounds' games count. None when the format's places cannot be cut at a round (a knockout's)."""
+        return None
+
     def standings_context(self, tournament: Tournament) -> dict[str, Any]:
         """What :attr:`standings_partial` shows."""
         return {"rows": self.standings(tournament)}
+
+    def standings_context_after(self, tournament: Tournament, number: int) -> dict[str, Any] | None:
+        """What :attr:`standings_partial` shows as the standings stood once round ``number`` was over
+        (the public pages hold later rounds back until their flags are checked, tournament.review);
+        None when :meth:`standings_after` is."""
+        rows = self.standings_after(tournament, number)
+        return None if rows is None else {"rows": rows}
 
     def places_words(self, tournament: Tournament) -> str:
         """How ``tournament``'s places are decided, in words, under every standings table: the

@@ -25,6 +25,7 @@ from django_htmx.http import reswap, retarget
 from scoring import InvalidHand, Seat, Side, score_hand
 from scoring.describe import first_dealer_rule
 from scoring.words import number as written
+from tournament.charts.games import sheet_chart
 from tournament.formats.registry import format_of
 from tournament.models import Dispute, Game, Hand, HandRevision, Round, Table
 from tournament.pages import hand_or_404, whole_number
@@ -139,6 +140,8 @@ def _context(game: Game, form: HandForm, sheet: dict, **extra: object) -> dict:
         "last_hand": rows[-1].hand.pk if rows else None,
         "scorer": scorer_data(game),
         "awaits_director": _awaits_director(game),
+        # Drawn once the game is over only: every save during play renders this context.
+        "chart": sheet_chart(sheet, game.table.number) if game.is_finished else None,
         **extra,
     }
 
@@ -234,7 +237,7 @@ def table_hand(request: HttpRequest, token: str, round_number: int) -> HttpRespo
             entered = enter_hand(
                 game=game, number=data["number"], entry=form.entry(), source=HandRevision.Source.TABLE,
                 expected_version=data["version"], deal=data["deal"], confirmed_by=data.get("confirmed_by", ""),
-                entry_key=data["entry_key"],
+                entry_key=data["entry_key"], keyed_at=data["keyed_at"],
             )  # fmt: skip
         except InvalidHand as error:
             form.add_error(None, f"{error.message[0].upper()}{error.message[1:]}.")

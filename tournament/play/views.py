@@ -9,6 +9,7 @@ from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 
 from scoring import InvalidHand
+from tournament.charts.games import sheet_chart
 from tournament.formats.registry import format_of
 from tournament.models import Dispute, Game, HandRevision
 from tournament.money.winners import PaidPlacesMove
@@ -51,6 +52,7 @@ def _render(
         "tournament": game.round.tournament,
         "game": game,
         "sheet": sheet,
+        "chart": sheet_chart(sheet, game.table.number),
         "form": form,
         "dealer": sheet["replay"].dealer_of(whole_number(form["number"].value())),
         "tie_form": TieDecisionForm(),

@@ -8,6 +8,7 @@ from tournament.clocks.services import round_clock
 from tournament.formats.registry import format_of
 from tournament.models import Round
 from tournament.pages import director_required, tournament_or_404, whole_number
+from tournament.review.publish import public_hold
 from tournament.standings.places import find_places, page_of, round_places
 from tournament.standings.snapshot import polled, snapshot
 
@@ -19,16 +20,27 @@ PROJECTOR_REFRESH_SECONDS = 10
 
 def _standings_context(tournament_id: int, page: str = "public:standings") -> dict:
     """What the standings pages show; ``page`` (a URL name) is where the standings ask for
-    themselves again."""
+    themselves again. A public page holds back the rounds whose flags are not checked yet when the
+    club asks for that (:mod:`tournament.review.publish`); the director's shows everything."""
     tournament = tournament_or_404(tournament_id)
     event_format = format_of(tournament)
+    hold = None
+    if page.startswith("public:"):
+        hold = public_hold(tournament)
     # A progressive event's rows, a knockout's places: ranked once for every viewer (see .snapshot).
-    places = snapshot(
-        tournament.pk, "standings", tournament.changed_at, lambda: event_format.standings_context(tournament)
-    )
+    if hold is None:
+        places = snapshot(
+            tournament.pk, "standings", tournament.changed_at, lambda: event_format.standings_context(tournament)
+        )
+    else:
+        places = snapshot(
+            tournament.pk, f"standings after {hold.through}", tournament.changed_at,
+            lambda: event_format.standings_context_after(tournament, hold.through) or {"rows": []},
+        )  # fmt: skip
     current = tournament.current_round()
     return {
         "tournament": tournament,
+        "hold": hold,
         **places.value,
         "as_of": places.built_at,
         "standings_partial": event_format.standings_partial,

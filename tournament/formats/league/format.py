@@ -126,6 +126,9 @@ class League(EventFormat):
     def standings(self, tournament: Tournament) -> list[StandingRow]:
         return season.standing_rows(tournament)
 
+    def standings_after(self, tournament: Tournament, number: int) -> list[StandingRow] | None:
+        return season.standing_rows_after(tournament, number)
+
     def fee_units(self, tournament: Tournament, teams: Sequence[int]) -> dict[int, int]:
         """Once a season, or once for each night a team has been seated at a table."""
         if settings_of(tournament).fee_per != LeagueSettings.FeePer.NIGHT:

@@ -55,15 +55,19 @@ class LeagueStandings:
     order: str
 
 
-def league_standings(tournament: Tournament) -> LeagueStandings:
-    """The league table: every team of the season ranked, each tie explained, the order in words."""
+def league_standings(tournament: Tournament, *, through: int | None = None) -> LeagueStandings:
+    """The league table: every team of the season ranked, each tie explained, the order in words;
+    with ``through``, as it stood once night ``through`` was over (a team that joined after that
+    night is not in it)."""
     in_league = set(league_matches(tournament).values_list("home_id", flat=True)) | set(
         league_matches(tournament).values_list("away_id", flat=True)
     )
     teams = {t.pk: t for t in tournament.teams.prefetch_related("players").order_by("number") if t.pk in in_league}
+    if through is not None:
+        teams = {pk: team for pk, team in teams.items() if (team.joined_night or 0) <= through}
     names = {pk: team.names for pk, team in teams.items()}
     tiebreakers = settings_of(tournament).league_tiebreakers
-    table = league_table(list(teams), results(tournament), tiebreakers, name=names.__getitem__)
+    table = league_table(list(teams), results(tournament, through=through), tiebreakers, name=names.__getitem__)
     lines = [TeamLine(row, names[row.team], _note(teams[row.team]), teams[row.team].withdrawn_night is not None)
              for row in table.rows]  # fmt: skip
     return LeagueStandings(lines, table.ties, order_text(tiebreakers))
@@ -79,14 +83,17 @@ def _note(team: Team) -> str:
     return "; ".join(notes)
 
 
-def results(tournament: Tournament) -> list[MatchResult[int]]:
-    """Every decided league match that counts (not voided): winner, game points and bags per team.
+def results(tournament: Tournament, *, through: int | None = None) -> list[MatchResult[int]]:
+    """Every decided league match that counts (not voided): winner, game points and bags per team;
+    with ``through``, of the nights up to that one only.
 
     A walkover counts from its night on: once that night is opened, or once the season has nothing
     left to play (its last nights may hold only walkovers). So a withdrawal's walkovers on later
     nights do not show as matches played before those nights come."""
     matches = league_matches(tournament)
     decided = matches.filter(status=Match.Status.FINISHED, void=False, winner__isnull=False)
+    if through is not None:
+        decided = decided.filter(round__lte=through)
     if matches.exclude(status=Match.Status.FINISHED).exists():
         opened = tournament.rounds.values("number")
         decided = decided.filter(~Q(outcome=Match.Outcome.WALKOVER) | Q(round__in=opened))
@@ -131,6 +138,15 @@ def standing_rows(tournament: Tournament) -> list[StandingRow]:
     return [
         _standing_row(rank, teams[team], {line.row.team: line.row.won for line in table.lines}) for rank, team in placed
     ]
+
+
+def standing_rows_after(tournament: Tournament, night: int) -> list[StandingRow]:
+    """The league table once night ``night`` was over, as standings rows (the championship's
+    places are not in it: a night past the season's last gives the table after every night)."""
+    table = league_standings(tournament, through=night)
+    teams = {t.pk: t for t in tournament.teams.prefetch_related("players")}
+    won = {line.row.team: line.row.won for line in table.lines}
+    return [_standing_row(line.row.rank, teams[line.row.team], won) for line in table.lines]
 
 
 def _championship(tournament: Tournament) -> list[Place[int]]:

@@ -19,8 +19,9 @@ from tournament.standings.ranking import RoundScore, rank, sit_out_credit
 from tournament.standings.rows import StandingRow
 
 
-def standings_rows(tournament: Tournament) -> list[StandingRow]:
-    """Individual standings (split partners) or team standings (fixed), ranked.
+def standings_rows(tournament: Tournament, *, through: int | None = None) -> list[StandingRow]:
+    """Individual standings (split partners) or team standings (fixed), ranked; with ``through``,
+    as they stood once round ``through`` was over (the rounds after it not read).
 
     A player sitting out a round is credited by the rule set's ``sit_out_credit``; a table
     tied after the round's hands is credited with its scores after them unless
@@ -36,7 +37,10 @@ def standings_rows(tournament: Tournament) -> list[StandingRow]:
     )
     split = tournament.format == SPLIT
     rules = tournament.rules
-    played = dict(tournament.rounds.exclude(status=Round.Status.PLANNED).values_list("id", "number"))
+    rounds = tournament.rounds.exclude(status=Round.Status.PLANNED)
+    if through is not None:
+        rounds = rounds.filter(number__lte=through)
+    played = dict(rounds.values_list("id", "number"))
     # Each game's side scores by round, then table: one dict a side and round, keyed by plain
     # numbers (no object a game for the garbage collector to walk while the page is built).
     ns_at: dict[int, dict[int, RoundScore]] = {round_id: {} for round_id in played}

@@ -94,6 +94,9 @@ class Swiss(EventFormat):
     def standings(self, tournament: Tournament) -> list[StandingRow]:
         return swiss.standing_rows(tournament)
 
+    def standings_after(self, tournament: Tournament, number: int) -> list[StandingRow] | None:
+        return swiss.standing_rows(tournament, through=number)
+
     def settings_form(self, tournament: Tournament | None, data: Any = None) -> forms.Form | None:
         instance = settings_of(tournament) if tournament else None
         teams = tournament.teams.count() if tournament else 0

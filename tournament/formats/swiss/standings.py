@@ -46,13 +46,16 @@ class SwissStandings:
         return [line.row.team for line in self.lines]
 
 
-def swiss_standings(tournament: Tournament) -> SwissStandings:
-    """Every team ranked by its results so far, each tie explained, the order in words."""
-    teams = seeding(tournament, tournament.teams.all())
+def swiss_standings(tournament: Tournament, *, through: int | None = None) -> SwissStandings:
+    """Every team ranked by its results so far, each tie explained, the order in words; with
+    ``through``, as they stood once round ``through`` was over (a team that joined after it is
+    not in them)."""
+    late = {e.team_id: e for e in LateEntry.objects.filter(team__tournament=tournament)}
+    joined_after = {team for team, entry in late.items() if through is not None and entry.joined_round > through}
+    teams = seeding(tournament, tournament.teams.exclude(pk__in=joined_after))
     names = team_names(tournament)
     settings = settings_of(tournament)
-    late = {e.team_id: e for e in LateEntry.objects.filter(team__tournament=tournament)}
-    played, alone = results(tournament, late)
+    played, alone = results(tournament, late, through=through)
     table = swiss_table([t.pk for t in teams], played, alone, settings.swiss_tiebreaks, name=names.__getitem__)
     by_pk = {team.pk: team for team in teams}
     lines = [TeamLine(row, names[row.team], _note(by_pk[row.team], late.get(row.team)), by_pk[row.team].is_withdrawn)
@@ -82,10 +85,15 @@ def _note(team: Team, late: LateEntry | None) -> str:
     return "; ".join(notes)
 
 
-def results(tournament: Tournament, late: dict[int, LateEntry]) -> tuple[list[Played[int]], list[Alone[int]]]:
+def results(
+    tournament: Tournament, late: dict[int, LateEntry], *, through: int | None = None
+) -> tuple[list[Played[int]], list[Alone[int]]]:
     """Every decided pairing (game points summed over its games; a walkover's count for nobody),
-    every bye (won by the settings' score) and every round a late team missed."""
+    every bye (won by the settings' score) and every round a late team missed; with ``through``,
+    of rounds up to that one only."""
     matches = swiss_matches(tournament)
+    if through is not None:
+        matches = matches.filter(round__lte=through)
     decided = matches.filter(status=Match.Status.FINISHED, winner__isnull=False, away__isnull=False)
     totals = {
         g["match_id"]: (g["home"] or 0, g["away"] or 0)
@@ -103,14 +111,17 @@ def results(tournament: Tournament, late: dict[int, LateEntry]) -> tuple[list[Pl
     byes = matches.filter(status=Match.Status.BYE, round__in=started).values_list("round", "home_id")
     alone = [Alone(number, team, True, settings.bye_points_for, settings.bye_points_against) for number, team in byes]
     for entry in late.values():
+        if through is not None and entry.joined_round > through:
+            continue  # not yet in the event (see swiss_standings)
         alone.extend(Alone(n, entry.team_id, entry.won, entry.points_for, entry.points_against, bye=False)
                      for n in range(1, entry.joined_round))  # fmt: skip
     return played, alone
 
 
-def standing_rows(tournament: Tournament) -> list[StandingRow]:
-    """The places prizes go by: the final standings."""
-    table = swiss_standings(tournament)
+def standing_rows(tournament: Tournament, *, through: int | None = None) -> list[StandingRow]:
+    """The places prizes go by: the final standings; with ``through``, those once round
+    ``through`` was over."""
+    table = swiss_standings(tournament, through=through)
     teams = {t.pk: t for t in tournament.teams.prefetch_related("players")}
     rows = []
     for line in table.lines:
