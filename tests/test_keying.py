@@ -17,6 +17,7 @@ from tournament.keying.forms import columns
 from tournament.keying.models import Keying
 from tournament.models import Club, ClubMember, Hand, HandRevision
 from tournament.play.rounds import start_play, start_round
+from tournament.review.flags import round_flags
 
 pytestmark = pytest.mark.django_db
 
@@ -239,9 +240,14 @@ def test_a_mismatch_is_flagged_does_not_count_and_shows_both_keyings(client, peo
     told = " ".join(str(message) for message in page.context["messages"])
     assert "Hand 1 does not match its first keying: it is flagged as a mismatch" in told
     words = "Table 1, hand 1: its two keyings differ (North's tricks 4 or 5; East's tricks 3 or 2)."
-    assert services.mismatches(game.round) == [services.Mismatch(table=1, hand=1, game_id=game.pk, words=words)]
+    keyings = tuple(Keying.objects.order_by("id").values_list("pk", flat=True))
+    mismatch = services.Mismatch(table=1, hand=1, game_id=game.pk, words=words, keyings=keyings)
+    assert services.mismatches(game.round) == [mismatch]
     board = _text(client.get(reverse("director:round_board", args=[game.round.tournament_id, 1])))
-    assert "0 hands waiting for a second keying" in board and "1 mismatch<" in board and words in board
+    assert "0 hands waiting for a second keying" in board and "1 mismatch<" in board
+    # Named once, among the round's flags, with a link to the sheet.
+    assert board.count(words) == 1 and "Keying mismatch" in board
+    assert [(f.flag.kind, f.flag.table, f.flag.hand) for f in round_flags(game.round).shown] == [("keying", 1, 1)]
 
 
 def test_a_third_keying_agreeing_with_one_settles_the_mismatch(client, people, game, twice):
@@ -257,6 +263,7 @@ def test_a_third_keying_agreeing_with_one_settles_the_mismatch(client, people, g
     statuses = dict(Keying.objects.values_list("keyed_by__username", "status"))
     assert statuses == {"ann": "set_aside", "bob": "entered", "cy": "entered"}
     assert services.mismatches(game.round) == []
+    assert not [f for f in round_flags(game.round).shown if f.flag.kind == "keying"]
 
 
 def test_a_keyer_who_agrees_with_the_other_on_a_third_look_settles_it(client, people, game, twice):

@@ -252,6 +252,7 @@ class Mismatch:
     hand: int
     game_id: int
     words: str
+    keyings: tuple[int, ...]  # the ids of the keyings that differ: a new keying makes a new mismatch
 
 
 @dataclass(frozen=True)
@@ -294,5 +295,6 @@ def mismatches(round_: Round) -> list[Mismatch]:
             for column, first, second in differences(game.rules, pair[0].values, pair[-1].values)
         )
         words = f"Table {game.table.number}, hand {number}: its two keyings differ ({differ})."
-        found.append(Mismatch(table=game.table.number, hand=number, game_id=game_id, words=words))
+        ids = tuple(keying.pk for keying in pair)
+        found.append(Mismatch(table=game.table.number, hand=number, game_id=game_id, words=words, keyings=ids))
     return found

@@ -47,6 +47,7 @@ KINDS = {
     "waiting": "Phone still waiting",
     "big": "Big hand",
     "margin": "Wide margin",
+    "keying": "Keying mismatch",
 }
 """Each kind of flag, and its name on the board."""
 
@@ -110,6 +111,18 @@ class CloseReport:
 
 
 @dataclass(frozen=True)
+class KeyedApart:
+    """A hand of a paper sheet keyed twice with different values (tournament.keying): it does not
+    count until a third keying agrees with one of them; ``keyings`` their ids."""
+
+    game: int
+    table: int
+    hand: int
+    words: str
+    keyings: tuple[int, ...]
+
+
+@dataclass(frozen=True)
 class Flag:
     """One thing to look at: its ``kind`` (see :data:`KINDS`), the ``table`` number, the ``hand``
     number (None for the game or the table as a whole), the ``words`` a director reads, a stable
@@ -133,6 +146,7 @@ def detect(
     late_changes: Sequence[LateChange] = (),
     reports: Sequence[CloseReport] = (),
     club_margins: Sequence[int] = (),
+    keyed_apart: Sequence[KeyedApart] = (),
 ) -> tuple[Flag, ...]:
     """Every flag of one round, by table, then hand (a table's own flags first)."""
     threshold = margin_threshold(club_margins)
@@ -145,6 +159,7 @@ def detect(
             flags += _margin(game, threshold)
     flags += [_late(change) for change in late_changes]
     flags += [_waiting(report) for report in reports if report.waiting > 0]
+    flags += [_keyed_apart(hand) for hand in keyed_apart]
     return tuple(sorted(flags, key=lambda f: (f.table, f.hand or 0)))  # stable: detection order within
 
 
@@ -234,3 +249,8 @@ def _waiting(report: CloseReport) -> Flag:
     hands = words.quantity(report.waiting, "hand")
     said = f"{_where(report.table, None)}: its phone still had {hands} waiting to be sent when the round closed."
     return Flag("waiting", report.table, None, said, f"waiting:t{report.table_id}", None)
+
+
+def _keyed_apart(hand: KeyedApart) -> Flag:
+    key = f"keying:g{hand.game}:h{hand.hand}:" + "-".join(str(keying) for keying in hand.keyings)
+    return Flag("keying", hand.table, hand.hand, hand.words, key, hand.game)

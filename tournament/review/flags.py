@@ -7,6 +7,7 @@ What is read, and the readings it rests on:
 - the phone's times of entry (``Hand.keyed_at``; desk entries have none);
 - the revisions made after the round's ``closed_at`` (none while it runs);
 - what each table's phone reported when the round closed (:class:`~tournament.review.models.PhoneAtClose`);
+- the hands of a paper sheet keyed twice whose keyings differ (tournament.keying);
 - the club's finished games of rounds closed before this one (of every event of the club; all of
   them while this round runs), whose margins give the 99th percentile. Rounds closed later do not
   count, so a round's margin flag does not come or go as the club plays on.
@@ -19,9 +20,10 @@ from dataclasses import dataclass
 from django.utils import timezone
 
 from scoring import InvalidHand
+from tournament.keying.services import mismatches
 from tournament.models import Game, Hand, HandRevision, Round
 from tournament.play.board import hands_by_game
-from tournament.review.detect import CloseReport, Flag, GameFacts, HandFacts, LateChange, detect
+from tournament.review.detect import CloseReport, Flag, GameFacts, HandFacts, KeyedApart, LateChange, detect
 from tournament.review.models import FlagCheck, PhoneAtClose
 
 
@@ -56,8 +58,9 @@ def round_flags(round_: Round) -> RoundFlags:
     hands = hands_by_game(Hand.objects.filter(game__round=round_).order_by("game", "number", "deal"))
     facts = [_game_facts(game, hands.get(game.pk, [])) for game in games]
     flags = detect(
-        games=facts, late_changes=_late_changes(round_), reports=_reports(round_), club_margins=_club_margins(round_)
-    )
+        games=facts, late_changes=_late_changes(round_), reports=_reports(round_), club_margins=_club_margins(round_),
+        keyed_apart=[KeyedApart(m.game_id, m.table, m.hand, m.words, m.keyings) for m in mismatches(round_)],
+    )  # fmt: skip
     checks = {check.key: check for check in round_.flag_checks.select_related("checked_by")}
     return RoundFlags(round_, tuple(ShownFlag(flag, checks.get(flag.key)) for flag in flags))
 

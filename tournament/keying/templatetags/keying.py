@@ -2,7 +2,7 @@
 
 from django import template
 
-from tournament.keying.services import mismatches, round_keyings, waiting
+from tournament.keying.services import round_keyings, waiting
 from tournament.models import Game, Round
 
 register = template.Library()
@@ -10,12 +10,12 @@ register = template.Library()
 
 @register.inclusion_tag("keying/_round_status.html")
 def keying_status(round_: Round) -> dict:
-    """A running round's tables to key a paper sheet for (those still playing), the hands waiting
-    for a second keying and the mismatches, each named."""
+    """A running round's tables to key a paper sheet for (those still playing), and how many hands
+    wait for a second keying or are mismatches (each mismatch is named among the round's flags,
+    tournament.review)."""
     games = round_.games.exclude(status=Game.Status.FINISHED).select_related("table").order_by("table__number")
     return {
         "round": round_,
         "games": list(games) if round_.is_running else [],
         "waiting": waiting(round_keyings(round_)),
-        "mismatches": mismatches(round_),
     }
