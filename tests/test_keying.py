@@ -159,6 +159,21 @@ def test_a_misdeal_keyed_deals_the_same_hand_again(client, people, game):
     assert list(game.hands.values_list("number", "deal", "misdeal")) == [(1, 1, "no_spades"), (1, 2, "")]
 
 
+@pytest.mark.parametrize("deal", [3, 40000])
+def test_a_deal_beyond_the_next_is_refused_naming_it(client, people, game, twice, deal):
+    _key(client, people["ann"], game, typed(1))
+    answer = _key(client, people["bob"], game, typed(1, deal=deal))
+    assert answer.status_code == 422
+    assert "Key the deals of hand 1 in order: the next to key is deal 2." in _text(answer)
+    assert list(Keying.objects.values_list("number", "deal", "status")) == [(1, 1, "waiting")]
+
+
+def test_a_deal_after_a_misdeal_keyed_once_may_be_keyed(client, people, game, twice):
+    _key(client, people["ann"], game, {"number": 1, "deal": 1, "misdeal": "no_spades"})
+    assert _key(client, people["ann"], game, typed(1, deal=2)).status_code == 302
+    assert list(Keying.objects.values_list("number", "deal")) == [(1, 1), (1, 2)]
+
+
 @pytest.mark.parametrize("name", ["keying_hand", "keying_discard"])
 def test_the_writes_answer_405_to_a_get(director_client, game, name):
     args = [game.round.tournament_id, game.pk] + ([1] if name == "keying_discard" else [])

@@ -204,6 +204,19 @@ def test_unfinished_games_and_events_without_play_give_no_period(db):
     assert club_periods(night.club_id) == []
 
 
+def test_a_game_under_way_when_the_director_settled_its_match_is_not_rated(db):
+    import tests.events
+    from tournament.models import Game
+
+    event = tests.events.knockout_under_way()  # one match decided by the director after a hand
+    settled = Game.objects.get(round__tournament=event, match__outcome="decision", hands_played__gt=0)
+    assert settled.status == "finished" and settled.decided_by.startswith("Director's decision: ")
+    (period,) = club_periods(event.club_id)
+    played = Game.objects.filter(round__tournament=event, status="finished", hands_played__gt=0, decided_by="")
+    assert len(period.games) == played.count() == 3
+    assert 0.5 not in [game.first_score for game in period.games]
+
+
 @pytest.mark.parametrize("build", ["knockout_finished", "league_finished", "swiss_under_way"])
 def test_a_match_formats_games_rate_the_home_team_against_the_away_team(db, build):
     import tests.events

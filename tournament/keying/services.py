@@ -220,7 +220,8 @@ def _read_again(game_id: int) -> Game:
 
 
 def _check_keyable(game: Game, number: int, deal: int) -> None:
-    """A keying names a hand not stored yet, at most one past the last hand stored or keyed."""
+    """A keying names a hand not stored yet, at most one past the last hand stored or keyed (and a
+    deal at most one past that hand's last deal stored or keyed)."""
     if game.hands.filter(number=number, deal=deal).exists() or (number, deal) < next_deal(game):
         raise ValidationError(
             f"Hand {number} is entered already: correct it on the table's page if the sheet says otherwise.",
@@ -230,6 +231,16 @@ def _check_keyable(game: Game, number: int, deal: int) -> None:
     furthest = max(next_deal(game)[0], (keyed or 0) + 1)
     if number > furthest:
         raise ValidationError(f"Key the hands in order: the next to key is hand {furthest}.", code="out_of_order")
+    # A deal after a misdeal likewise: at most one past the last deal of this hand stored or keyed.
+    stored = game.hands.filter(number=number).order_by("-deal").values_list("deal", flat=True).first()
+    keyed_deal = (
+        game.keyings.filter(number=number, status__in=NOT_ENTERED).order_by("-deal").values_list("deal", flat=True)
+    ).first()
+    furthest_deal = max(stored or 0, keyed_deal or 0) + 1
+    if deal > furthest_deal:
+        raise ValidationError(
+            f"Key the deals of hand {number} in order: the next to key is deal {furthest_deal}.", code="out_of_order"
+        )
 
 
 def _check_running(game: Game) -> None:

@@ -27,7 +27,7 @@ from collections.abc import Collection, Hashable
 
 from django.db.models import F, Max, Q
 
-from tournament.models import Game, Player, RosterPlayer, Seating, Tournament, roster_key
+from tournament.models import Game, Match, Player, RosterPlayer, Seating, Tournament, roster_key
 from tournament.ratings.glicko2 import Period, TeamGame
 
 FIRST, SECOND = ("N", "S"), ("E", "W")  # the seats of each side (North–South is the first)
@@ -69,6 +69,10 @@ def club_periods(club_id: int, events: Collection[int] | None = None) -> list[Pe
 
     rated = Game.objects.filter(round__tournament__in=tournaments, status=Game.Status.FINISHED, hands_played__gt=0)
     rated = rated.exclude(Q(winner="") & Q(decided_by=""))
+    # A game a match's settlement ended under way (matches.services.settle_match writes "<outcome>:
+    # <reason>") was left unfinished, not level: it is not rated, unlike a tie decided at the table.
+    for outcome in (Match.Outcome.WALKOVER, Match.Outcome.DECISION, Match.Outcome.TIME):
+        rated = rated.exclude(match__outcome=outcome, decided_by__startswith=f"{outcome.label}: ")
     games: dict[int, list[TeamGame]] = defaultdict(list)
     for row in rated.order_by("round__number", "id").values(
         "round_id", "table_id", "round__number", "round__tournament_id", "winner", "decided_by",
