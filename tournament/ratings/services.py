@@ -47,9 +47,14 @@ def club_ratings(club_id: int) -> RatingRun:
     return kept
 
 
+# Named in every cache key: a release that changes how ratings are worked out (which games count,
+# the method's constants) changes it, so runs kept by the release before are not served.
+METHOD = "glicko2-1"
+
+
 def _key(club_id: int, events: list[tuple[int, datetime]], roster: list[tuple[int, str]]) -> str:
     """The cache key of the run of ``events`` (each with its stamp, in the order rated) with ``roster``."""
-    return f"ratings:{club_id}:" + hashlib.sha256(repr((events, roster)).encode()).hexdigest()[:32]
+    return f"ratings:{METHOD}:{club_id}:" + hashlib.sha256(repr((events, roster)).encode()).hexdigest()[:32]
 
 
 @dataclass(frozen=True)
