@@ -8,9 +8,10 @@ from pathlib import Path
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 from tests.conftest import finish_game, make_tournament
-from tournament.models import Player, RosterPlayer
+from tournament.models import Game, Player, RosterPlayer, Tournament
 from tournament.play.games import decide_tie
 from tournament.play.rounds import close_round, start_play, start_round
 from tournament.ratings.games import club_periods
@@ -393,3 +394,36 @@ def test_the_public_player_page_shows_the_rating_unless_the_club_keeps_it_to_its
     html = client.get(reverse("public:player", args=[club.pk, ben.pk])).content.decode()
     assert ("1662" in html) is shown  # Ben's rating after his one win
     assert "Night one" in html  # the events he played show whatever the club's choice
+
+
+def _ada_events(club) -> list[str]:
+    ada = RosterPlayer.objects.get(club=club, name="Ada")
+    return [line.event for line in player_rating(club, ada, public=False).history]
+
+
+def test_an_evening_counts_in_the_ratings_once_it_is_finished(two_nights):
+    first, _ = two_nights
+    third = _night("Night three", 27, [("Ada", "Ben"), ("Cleo", "Dan")])
+    round_ = start_play(tournament=third)
+    start_round(round_=round_)
+    finish_game(round_.games.get(), ns_tricks=7)  # played, but the round (the event) is not closed yet
+    assert _ada_events(first.club) == ["Night one", "Night two"]
+    close_round(round_=round_)
+    assert _ada_events(first.club) == ["Night one", "Night two", "Night three"]
+
+
+def test_with_checked_rounds_only_an_evening_counts_once_its_flags_are_checked(two_nights):
+    from tournament.review.flags import round_flags
+    from tournament.review.services import mark_checked
+
+    first, second = two_nights
+    club = first.club
+    club.publish_checked_only = True
+    club.save()
+    game = second.rounds.get().games.get(table__number=1)
+    Game.objects.filter(pk=game.pk).update(ns_bags=9)  # a stored total its hands do not give
+    Tournament.objects.filter(pk=second.pk).update(changed_at=timezone.now())  # as a write stamps it
+    assert _ada_events(club) == ["Night one"]
+    (flag,) = round_flags(second.rounds.get()).shown
+    mark_checked(round_=second.rounds.get(), key=flag.flag.key, note="the sheet agrees")
+    assert _ada_events(club) == ["Night one", "Night two"]

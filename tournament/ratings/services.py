@@ -1,14 +1,16 @@
 """A club's ratings, kept ready: the pure rating run (:mod:`.glicko2`) over the club's games
 (:mod:`.games`), and what the roster and a player's page show of it.
 
-Ratings are made from every event of the club, so they change only when an event does (every write
-stamps its tournament's ``changed_at``, :mod:`tournament.locking`) or the roster does (a renamed
-entry may now be a substitute's name). The run is kept in Django's cache under a digest of both,
-read in two small queries: while nothing has changed every page reads the kept run; the first read
-after a change rates the club again, or only its latest event when that is what changed, as it
-does while an evening is played (bench/ratings.py measures each). No table holds the ratings:
-they are wholly made from the events, and a kept copy that no write path has to remember to update
-cannot go stale.
+Ratings are made from the club's finished events (and, when the club publishes checked rounds
+only, those whose public pages hold nothing back: :func:`tournament.review.publish.settled`), so
+an evening's games count once it is over, and its unchecked results never show through a rating.
+They change only when such an event does (every write stamps its tournament's ``changed_at``,
+:mod:`tournament.locking`) or the roster does (a renamed entry may now be a substitute's name).
+The run is kept in Django's cache under a digest of both, read in a few small queries: while
+nothing has changed every page reads the kept run; the first read after a change rates the club
+again, or only its latest event when that is what changed, as when a hand of the latest is
+corrected (bench/ratings.py measures each). No table holds the ratings: they are wholly made from
+the events, and a kept copy that no write path has to remember to update cannot go stale.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from tournament.charts.svg import Chart, Series
 from tournament.models import Club, RosterPlayer, Tournament
 from tournament.ratings.games import club_periods
 from tournament.ratings.glicko2 import PROVISIONAL_GAMES, PlayerRating, RatingRun, run
+from tournament.review.publish import settled
 
 KEEP_SECONDS = 24 * 3600
 
@@ -31,9 +34,10 @@ def club_ratings(club_id: int) -> RatingRun:
     """The club's rating run (players keyed by roster entry id), from the cache while the club's
     events and roster are as they were when it was made.
 
-    Beside it the cache keeps the run of every event but the latest: while the latest is played
-    (each hand stamps it), rating the club again rates that one event on top of the kept run."""
-    events = list(Tournament.objects.filter(club_id=club_id).order_by("date", "id").values_list("id", "changed_at"))
+    Beside it the cache keeps the run of every event but the latest: when a hand of the latest is
+    corrected (each hand stamps it), rating the club again rates that one event on top of the kept run."""
+    finished = Tournament.objects.filter(club_id=club_id, status=Tournament.Status.FINISHED).select_related("club")
+    events = [(event.pk, event.changed_at) for event in finished.order_by("date", "id") if settled(event)]
     roster = list(RosterPlayer.objects.filter(club_id=club_id).order_by("id").values_list("id", "key"))
     kept = cache.get(_key(club_id, events, roster))
     if kept is None:

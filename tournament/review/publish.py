@@ -38,6 +38,13 @@ def public_hold(tournament: Tournament) -> Hold | None:
     return snapshot(tournament.pk, "hold", tournament.changed_at, lambda: held_back(tournament)).value
 
 
+def settled(tournament: Tournament) -> bool:
+    """Whether ``tournament``'s results count beyond its own pages (a club's seasons, its ratings, a
+    player's page): once the event is finished and, when its club publishes checked rounds only,
+    once its public pages hold nothing back."""
+    return tournament.is_finished and public_hold(tournament) is None
+
+
 def held_back(tournament: Tournament) -> Hold | None:
     """The hold on ``tournament``'s public pages, or None when they may show everything."""
     if not tournament.club.publish_checked_only:
