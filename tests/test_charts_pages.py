@@ -10,7 +10,9 @@ from django.urls import reverse
 
 from scoring import HandEntry
 from tests.conftest import even_hand
+from tests.test_standings_after import play_rounds
 from tournament.charts.svg import Chart, Series
+from tournament.formats.progressive.simulation import create_progressive
 from tournament.models import Game
 from tournament.play.hands import enter_hand
 
@@ -84,3 +86,48 @@ def test_the_phone_shows_the_chart_once_the_game_is_over_and_not_before(client, 
     page = client.get(url).content.decode()
     assert "Game over" in page and page.count('<svg xmlns="http://www.w3.org/2000/svg" class="chart-svg"') == 1
     assert values_table(page) == SCORES
+
+
+# --- standings over rounds -----------------------------------------------------------------------
+
+
+@pytest.fixture
+def two_rounds_played(db):
+    """A progressive evening of 12 players (split partners), its two rounds played and closed; the
+    standings as they were when each round closed."""
+    tournament = create_progressive(couples=6, rounds=2, seed=11)
+    seen = play_rounds(tournament, 2, seed=11)
+    tournament.refresh_from_db()
+    return tournament, seen
+
+
+def expected_places(seen: list) -> list[list[str]]:
+    """The chart's table as the standings at each close give it: a row a round, a column for each
+    of the top 10 after the last round, each their place then."""
+    top = seen[-1][:10]
+    places = [{row.standing.entrant: row.standing.rank for row in rows} for rows in seen]
+    return [[f"R{n}", *(str(at[row.standing.entrant]) for row in top)] for n, at in enumerate(places, start=1)]
+
+
+def test_the_public_standings_chart_the_top_10s_places_after_each_round(client, two_rounds_played):
+    tournament, seen = two_rounds_played
+    page = client.get(reverse("public:standings", args=[tournament.pk])).content.decode()
+    assert "Places after each round" in page
+    assert values_table(page) == expected_places(seen)
+    heads = page.split('<table class="visually-hidden">')[1].split("</thead>")[0]
+    assert heads.count('scope="col"') == 11  # the round, then the top 10 of 12
+    assert "style=" not in page.split("<svg")[1].split("</svg>")[0]
+
+
+def test_before_a_round_closes_there_is_no_chart_of_places(client, tournament, running_round):
+    page = client.get(reverse("public:standings", args=[tournament.pk])).content.decode()
+    assert "Places after each round" not in page and "<svg" not in page
+
+
+def test_the_projector_shows_the_chart_as_a_page_after_the_standings(client, two_rounds_played):
+    tournament, seen = two_rounds_played
+    url = reverse("public:projector", args=[tournament.pk])
+    first = client.get(url).content.decode()
+    assert "<svg" not in first and "?page=2" in first  # 12 players: the standings fit one page
+    chart = client.get(url + "?page=2", headers={"HX-Request": "true"}).content.decode()
+    assert values_table(chart) == expected_places(seen) and "?page=1" in chart

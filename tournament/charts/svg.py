@@ -62,7 +62,7 @@ def line_chart(chart: Chart, *, width: int = 640, height: int = 300) -> str:
     xs = plot.xs(len(chart.x_labels))
 
     legend, legend_height = _legend(chart.series, width, height)
-    key = hashlib.sha256(repr(chart).encode()).hexdigest()[:10]
+    key = hashlib.sha256(repr((chart, width, height)).encode()).hexdigest()[:10]  # ids apart on one page
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="chart-svg" viewBox="0 0 {width} {height + legend_height}" '
         f'width="{width}" height="{height + legend_height}" role="img" color="#111" '

@@ -4,9 +4,10 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 
+from tournament.charts.standings import places_chart, places_svg
 from tournament.clocks.services import round_clock
 from tournament.formats.registry import format_of
-from tournament.models import Round
+from tournament.models import Round, Tournament
 from tournament.pages import director_required, tournament_or_404, whole_number
 from tournament.standings.places import find_places, page_of, round_places
 from tournament.standings.snapshot import polled, snapshot
@@ -23,9 +24,7 @@ def _standings_context(tournament_id: int, page: str = "public:standings") -> di
     tournament = tournament_or_404(tournament_id)
     event_format = format_of(tournament)
     # A progressive event's rows, a knockout's places: ranked once for every viewer (see .snapshot).
-    places = snapshot(
-        tournament.pk, "standings", tournament.changed_at, lambda: event_format.standings_context(tournament)
-    )
+    places = snapshot(tournament.pk, "standings", tournament.changed_at, lambda: _standings_values(tournament))
     current = tournament.current_round()
     return {
         "tournament": tournament,
@@ -38,6 +37,17 @@ def _standings_context(tournament_id: int, page: str = "public:standings") -> di
         "current_title": event_format.round_title(current) if current else "",
         "current_called": event_format.round_called(current) if current else "",
         "prize_divisions": tournament.prize_divisions(),
+    }
+
+
+def _standings_values(tournament: Tournament) -> dict:
+    """The format's standings and the chart of places after each round (see :mod:`tournament.charts`)."""
+    chart = places_chart(tournament)
+    return {
+        **format_of(tournament).standings_context(tournament),
+        "places_chart": chart,
+        "places_svg": places_svg(chart),
+        "places_narrow": places_svg(chart, narrow=True),
     }
 
 
@@ -69,8 +79,13 @@ def projector(request: HttpRequest, tournament_id: int) -> HttpResponse:
     if current is not None and current.status == Round.Status.PLANNED:
         context["seating"] = True
         context["page"] = page_of(round_places(current), number, PROJECTOR_SEATING_ROWS)
+        context["next_page"] = context["page"].next_number
     else:
         context["page"] = page_of(context["rows"], number, PROJECTOR_STANDINGS_ROWS)
+        # The chart of places after each round, when there is one, is a page after the standings'.
+        pages = context["page"].count + bool(context["places_chart"])
+        shown = (max(number, 1) - 1) % pages + 1
+        context["chart_page"], context["next_page"] = shown > context["page"].count, shown % pages + 1
         running = current is not None and current.status == Round.Status.RUNNING
         # Plain rows for the tables_left filter, not models: a national round has 1,000 games.
         context["tables"] = (
