@@ -10,6 +10,7 @@ import pytest
 from tests.conftest import make_tournament
 from tests.test_charts_pages import play_hands
 from tests.test_standings_after import play_rounds
+from tournament.formats.league.simulation import create_league
 from tournament.play.rounds import start_play, start_round
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -79,4 +80,23 @@ def test_the_phone_shows_the_finished_games_chart(phone_page):
     page.goto(f"/table/{game.table.token}/")
     assert page.locator("figure.chart svg").count() == 1
     shoot(page, "game-phone", "phone")
+    assert violations == []
+
+
+def test_a_leagues_chart_of_places_by_night(desktop_page, director):
+    page = desktop_page
+    violations = csp_violations(page)
+    tournament = create_league(teams=6, seed=9, championship=2)
+    play_rounds(tournament, 4, seed=9)
+    page.goto("/login/")
+    page.fill("#id_username", director.username)
+    page.fill("#id_password", "correct-horse-battery")
+    page.click("button[type=submit]")
+    page.wait_for_url(lambda url: "/login/" not in url)
+    page.goto(f"/t/{tournament.pk}/league/table/")
+    assert page.locator("figure.chart svg").count() == 1
+    shoot(page, "league-director", "desktop")
+    page.goto(f"/s/{tournament.pk}/league/")
+    for size in ("phone", "desktop"):
+        shoot(page, "league-public", size)
     assert violations == []

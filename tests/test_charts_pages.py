@@ -12,6 +12,7 @@ from scoring import HandEntry
 from tests.conftest import even_hand
 from tests.test_standings_after import play_rounds
 from tournament.charts.svg import Chart, Series
+from tournament.formats.league.simulation import create_league
 from tournament.formats.progressive.simulation import create_progressive
 from tournament.models import Game
 from tournament.play.hands import enter_hand
@@ -131,3 +132,26 @@ def test_the_projector_shows_the_chart_as_a_page_after_the_standings(client, two
     assert "<svg" not in first and "?page=2" in first  # 12 players: the standings fit one page
     chart = client.get(url + "?page=2", headers={"HX-Request": "true"}).content.decode()
     assert values_table(chart) == expected_places(seen) and "?page=1" in chart
+
+
+# --- a league's places by night -----------------------------------------------------------------
+
+
+@pytest.fixture
+def league_three_nights(db):
+    """A league of 5 with nights 1 to 3 closed; the league table as it was when each closed."""
+    tournament = create_league(teams=5, seed=12, championship=2)
+    return tournament, play_rounds(tournament, 3, seed=12)
+
+
+def test_a_leagues_pages_chart_every_teams_place_after_each_night(director_client, client, league_three_nights):
+    tournament, seen = league_three_nights
+    places = [{row.standing.entrant: row.standing.rank for row in rows} for rows in seen]
+    expected = [[f"N{n}", *(str(at[row.standing.entrant]) for row in seen[-1])] for n, at in enumerate(places, 1)]
+    for page in (
+        director_client.get(reverse("director:league_table", args=[tournament.pk])),
+        client.get(reverse("public:league", args=[tournament.pk])),
+    ):
+        html = page.content.decode()
+        assert "Places after each night" in html
+        assert values_table(html) == expected  # all 5 teams

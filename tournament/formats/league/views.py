@@ -9,6 +9,8 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
+from tournament.charts.standings import places_chart
+from tournament.charts.svg import Chart
 from tournament.formats.knockout.models import settings_of as bracket_settings
 from tournament.formats.league import services as league
 from tournament.formats.league import standings as season
@@ -184,15 +186,25 @@ def _table_context(tournament_id: int) -> dict:
     }
 
 
+def _nights_chart(tournament: Tournament) -> Chart | None:
+    """Every team's place after each night closed (the championship after the nights not in it)."""
+    last = league.load_schedule(tournament).nights
+    closed = tournament.rounds.filter(status=Round.Status.CLOSED, number__lte=last).order_by("number")
+    return places_chart(tournament, list(closed.values_list("number", flat=True)), top=tournament.teams.count())
+
+
 @director_required
 def table(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    return render(request, "league/table.html", _table_context(tournament_id))
+    context = _table_context(tournament_id)
+    return render(request, "league/table.html", {**context, "chart": _nights_chart(context["tournament"])})
 
 
 @polled
 def public_table(request: HttpRequest, tournament_id: int) -> HttpResponse:
     context = _table_context(tournament_id)
-    return render(request, "league/public.html#league" if request.htmx else "league/public.html", context)
+    if request.htmx:  # the table refreshing itself; the chart changes as a night closes, on the next visit
+        return render(request, "league/public.html#league", context)
+    return render(request, "league/public.html", {**context, "chart": _nights_chart(context["tournament"])})
 
 
 @polled
