@@ -39,3 +39,11 @@ def test_a_laid_out_sheet_carries_the_chart_as_an_image(running_round, tournamen
     data = produce(tournament, document)
     first = PdfReader(io.BytesIO(data)).pages[0]
     assert chart_words(" ".join(first.extract_text().split()))
+
+
+def test_the_chart_takes_the_room_of_the_blank_rows(running_round):
+    play_hands(running_round.games.get(table__number=1), 7, "misdeal", 6, 7, 7)
+    played, planned = score_sheets(running_round).contexts[0]["sheets"][:2]
+    assert [row.number for row in played["rows"]] == [1, 2, 2, 3, 4]  # the misdeal's hand dealt again
+    assert played["chart"] and not planned["chart"]
+    assert len(planned["rows"]) == 6  # 4 hands and room for a misdeal and a tie-break hand

@@ -205,8 +205,11 @@ def _sheet(
         reneges += _penalty_notes(hand, "reneges", "reneg")
         table_talk += _penalty_notes(hand, "table_talk", "table talk")
         disputes += [DisputeNote(hand.number, d.note, d.resolution) for d in (disputed or {}).get(hand.pk, ())]
+    # A game played to its end prints the chart of its score, in the room of the rows that would
+    # be left blank for hands to come.
+    charted = game is not None and game.is_finished and bool(game.winner) and any(r for _, r in results)
     upcoming = Game.next_number(hands[-1] if hands else None)  # a misdeal's hand is dealt again
-    for offset in range(_rows_needed(tournament, len(hands)) - len(hands)):
+    for offset in range(0 if charted else _rows_needed(tournament, len(hands)) - len(hands)):
         rows.append(SheetRow(upcoming + offset, [""] * 14))
     # A closed round's sheet is a record: its table link now leads to another game, so no QR code.
     closed = _closed_caption(tournament, game) if game is not None and game.round.is_closed else ""
@@ -217,7 +220,7 @@ def _sheet(
     dispute_box = max(DISPUTES_HEIGHT, _notes_height(_lines(disputes, DISPUTES_WIDTH)))
     names = {s.label: seats.get(s, "") for s in Seat}
     result = _result(game, names, hands)
-    chart = _chart(game, names, results) if result else ""
+    chart = _chart(game, names, results) if charted else ""
     room = ROOM_FOR_ROWS - (boxes - BOXES_HEIGHT) - (dispute_box - DISPUTES_HEIGHT) - (RESULT_HEIGHT if result else 0)
     room -= CHART_HEIGHT if chart else 0
     grid = Grid(len(rows), room=room)
@@ -249,7 +252,7 @@ def _sheet(
 
 
 def _chart(game: Game, names: dict[str, str], results: list[tuple[Any, Any]]) -> str:
-    """The chart of a played game's score after each hand, as SVG ("" without a scored hand)."""
+    """The chart of a played game's score after each hand, as SVG."""
     sides = [" & ".join(filter(None, (names[seat.label] for seat in side.seats))) for side in Side]
     scored = [(hand.number, result.teams[0].score, result.teams[1].score) for hand, result in results if result]
     chart = game_chart(scored, ns=sides[0], ew=sides[1], table=game.table.number)
