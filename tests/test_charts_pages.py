@@ -14,6 +14,7 @@ from tests.test_standings_after import play_rounds
 from tournament.charts.svg import Chart, Series
 from tournament.formats.league.simulation import create_league
 from tournament.formats.progressive.simulation import create_progressive
+from tournament.formats.swiss.simulation import create_swiss
 from tournament.models import Game
 from tournament.play.hands import enter_hand
 
@@ -155,3 +156,11 @@ def test_a_leagues_pages_chart_every_teams_place_after_each_night(director_clien
         html = page.content.decode()
         assert "Places after each night" in html
         assert values_table(html) == expected  # all 5 teams
+
+
+def test_a_swiss_public_page_charts_the_top_10s_places_after_each_round(client, db):
+    tournament = create_swiss(teams=12, rounds=3, seed=13)
+    seen = play_rounds(tournament, 2, seed=13)
+    page = client.get(reverse("public:swiss", args=[tournament.pk])).content.decode()
+    assert "Places after each round" in page
+    assert values_table(page) == expected_places(seen)

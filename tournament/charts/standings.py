@@ -61,3 +61,10 @@ def places_svg(chart: Chart | None, *, narrow: bool = False) -> SafeString:
     escapes its texts). Made once for every viewer, in the standings' snapshot."""
     width, height = PLACES_NARROW if narrow else PLACES_PLOT
     return mark_safe(line_chart(chart, width=width, height=height) if chart else "")
+
+
+def places_drawn(tournament: Tournament) -> dict[str, Chart | SafeString | None]:
+    """What a page shows the chart of places with: ``places_chart`` (its text alternative) and its
+    drawings, ``places_svg`` and ``places_narrow`` (see ``templates/charts/_chart.html``)."""
+    chart = places_chart(tournament)
+    return {"places_chart": chart, "places_svg": places_svg(chart), "places_narrow": places_svg(chart, narrow=True)}

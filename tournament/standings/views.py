@@ -4,7 +4,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 
-from tournament.charts.standings import places_chart, places_svg
+from tournament.charts.standings import places_drawn
 from tournament.clocks.services import round_clock
 from tournament.formats.registry import format_of
 from tournament.models import Round, Tournament
@@ -42,13 +42,7 @@ def _standings_context(tournament_id: int, page: str = "public:standings") -> di
 
 def _standings_values(tournament: Tournament) -> dict:
     """The format's standings and the chart of places after each round (see :mod:`tournament.charts`)."""
-    chart = places_chart(tournament)
-    return {
-        **format_of(tournament).standings_context(tournament),
-        "places_chart": chart,
-        "places_svg": places_svg(chart),
-        "places_narrow": places_svg(chart, narrow=True),
-    }
+    return {**format_of(tournament).standings_context(tournament), **places_drawn(tournament)}
 
 
 def _format_page(request: HttpRequest, tournament_id: int, page: str) -> HttpResponse | None:
