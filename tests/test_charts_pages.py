@@ -164,3 +164,12 @@ def test_a_swiss_public_page_charts_the_top_10s_places_after_each_round(client, 
     page = client.get(reverse("public:swiss", args=[tournament.pk])).content.decode()
     assert "Places after each round" in page
     assert values_table(page) == expected_places(seen)
+
+
+def test_the_chart_kept_in_the_snapshot_is_served_as_drawn(client, settings, two_rounds_played):
+    settings.SPADES_SNAPSHOT_SECONDS = 60  # the second visit is served the kept chart
+    tournament, seen = two_rounds_played
+    url = reverse("public:standings", args=[tournament.pk])
+    first, second = (client.get(url).content.decode() for _ in range(2))
+    assert second.count('<svg xmlns="http://www.w3.org/2000/svg"') == 2  # the wide and the narrow drawing
+    assert "&lt;svg" not in second and values_table(second) == values_table(first) == expected_places(seen)
