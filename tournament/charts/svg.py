@@ -110,10 +110,15 @@ class _Plot:
 
 
 def _value_ticks(values: list[float], height: int) -> list[float]:
-    """Round-number ticks (steps of 1, 2 or 5 times a power of ten) covering the values and 0."""
-    low, high = min([0.0, *values]), max([0.0, *values])
-    if high == low:
-        high = low + 1
+    """Round-number ticks (steps of 1, 2 or 5 times a power of ten) covering the values, and 0
+    when the values come nearer to it than their spread (scores: yes; ratings near 1500: no)."""
+    low, high = min(values, default=0.0), max(values, default=0.0)
+    if 0 < low <= high - low:
+        low = 0.0
+    elif low <= high < 0 and -high <= high - low:
+        high = 0.0
+    if high == low:  # one value: from it to 0
+        low, high = (min(low, 0.0), max(high, 0.0)) if low else (0.0, 1.0)
     most = max(4, int(height // (FONT * 4)))
     step = _nice_step((high - low) / most)
     first, last = math.floor(low / step), math.ceil(high / step)
