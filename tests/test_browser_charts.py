@@ -94,8 +94,8 @@ def test_a_leagues_chart_of_places_by_night(desktop_page, director):
     page.click("button[type=submit]")
     page.wait_for_url(lambda url: "/login/" not in url)
     page.goto(f"/t/{tournament.pk}/league/table/")
-    assert page.locator("figure.chart svg").count() == 1
     shoot(page, "league-director", "desktop")
+    assert page.locator("figure.chart svg >> visible=true").count() == 1
     page.goto(f"/s/{tournament.pk}/league/")
     for size in ("phone", "desktop"):
         shoot(page, "league-public", size)

@@ -63,8 +63,11 @@ def places_svg(chart: Chart | None, *, narrow: bool = False) -> SafeString:
     return mark_safe(line_chart(chart, width=width, height=height) if chart else "")
 
 
-def places_drawn(tournament: Tournament) -> dict[str, Chart | SafeString | None]:
-    """What a page shows the chart of places with: ``places_chart`` (its text alternative) and its
-    drawings, ``places_svg`` and ``places_narrow`` (see ``templates/charts/_chart.html``)."""
-    chart = places_chart(tournament)
+def places_drawn(
+    tournament: Tournament, numbers: Sequence[int] | None = None, *, top: int = TOP
+) -> dict[str, Chart | SafeString | None]:
+    """What a page shows the chart of places with (:func:`places_chart`'s arguments): the chart as
+    ``places_chart`` (its text alternative) and its drawings, ``places_svg`` and ``places_narrow``
+    (see ``templates/charts/_chart.html``)."""
+    chart = places_chart(tournament, numbers, top=top)
     return {"places_chart": chart, "places_svg": places_svg(chart), "places_narrow": places_svg(chart, narrow=True)}

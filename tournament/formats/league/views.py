@@ -9,8 +9,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
-from tournament.charts.standings import places_chart
-from tournament.charts.svg import Chart
+from tournament.charts.standings import places_drawn
 from tournament.formats.knockout.models import settings_of as bracket_settings
 from tournament.formats.league import services as league
 from tournament.formats.league import standings as season
@@ -186,17 +185,18 @@ def _table_context(tournament_id: int) -> dict:
     }
 
 
-def _nights_chart(tournament: Tournament) -> Chart | None:
-    """Every team's place after each night closed (the championship after the nights not in it)."""
+def _nights_chart(tournament: Tournament) -> dict:
+    """Every team's place after each night closed (the championship after the nights not in it),
+    as :func:`tournament.charts.standings.places_drawn` gives it to a page."""
     last = league.load_schedule(tournament).nights
     closed = tournament.rounds.filter(status=Round.Status.CLOSED, number__lte=last).order_by("number")
-    return places_chart(tournament, list(closed.values_list("number", flat=True)), top=tournament.teams.count())
+    return places_drawn(tournament, list(closed.values_list("number", flat=True)), top=tournament.teams.count())
 
 
 @director_required
 def table(request: HttpRequest, tournament_id: int) -> HttpResponse:
     context = _table_context(tournament_id)
-    return render(request, "league/table.html", {**context, "chart": _nights_chart(context["tournament"])})
+    return render(request, "league/table.html", {**context, **_nights_chart(context["tournament"])})
 
 
 @polled
@@ -204,7 +204,7 @@ def public_table(request: HttpRequest, tournament_id: int) -> HttpResponse:
     context = _table_context(tournament_id)
     if request.htmx:  # the table refreshing itself; the chart changes as a night closes, on the next visit
         return render(request, "league/public.html#league", context)
-    return render(request, "league/public.html", {**context, "chart": _nights_chart(context["tournament"])})
+    return render(request, "league/public.html", {**context, **_nights_chart(context["tournament"])})
 
 
 @polled
