@@ -52,9 +52,9 @@ def test_the_charts_show_under_the_csp_at_every_size(desktop_page, director):
     page.wait_for_url(lambda url: "/login/" not in url)
 
     page.goto(f"/t/{tournament.pk}/games/{game.pk}/")
-    assert page.locator("figure.chart svg[role=img]").count() == 1
     for size in ("phone", "desktop"):
         shoot(page, "game-director", size)
+        assert page.locator("figure.chart svg[role=img] >> visible=true").count() == 1
     page.goto(f"/s/{tournament.pk}/")
     for size in ("phone", "desktop"):
         shoot(page, "places-public", size)

@@ -68,7 +68,7 @@ SCORES = [["H1", "61", "60"], ["H2", "121", "121"], ["H3", "182", "181"], ["H4",
 def test_the_directors_game_page_charts_the_score_hand_by_hand(director_client, tournament, game):
     play_hands(game, 7, "misdeal", 6)
     page = director_client.get(reverse("director:game", args=[tournament.pk, game.pk])).content.decode()
-    assert page.count("<svg") == 1 and 'role="img"' in page
+    assert page.count("<svg") == 2 and 'role="img"' in page  # drawn for a desktop and for a phone
     assert values_table(page) == SCORES[:2]
     assert "<caption>Table 1: the score after each hand</caption>" in page
     svg = page.split("<svg")[1].split("</svg>")[0]
