@@ -14,6 +14,7 @@ from tournament.clubs.services import create_club, grant
 from tournament.models import ClubMember, Hand, Invitation, Payment, Round, Tournament
 from tournament.play.rounds import start_play, start_round
 from tournament.printing.catalog import EVENT_DOCUMENTS, ROUND_DOCUMENTS
+from tournament.seasons.services import save_season
 from tournament.transfer.export import export_tournament
 from tournament.urls import director_patterns
 
@@ -287,10 +288,12 @@ def test_every_page_an_assistant_may_use_exists():
 
 # A club's people and invitations: its owner's (a director of the club gets 403 there).
 OWNER_PAGES = {"club_member", "club_member_remove", "club_reset_link", "club_invite", "club_invitation_revoke"}
+# A club's seasons (tournament.seasons): an assistant sees, prints and exports them, a director edits.
+SEASON_PAGES = {"seasons", "season_new", "season", "season_edit", "season_csv", "season_print"}
 NO_OBJECT, CLUB, SUPERUSER = "none", "club", "superuser"
 ON = {
     NO_OBJECT: {"home", "tournament_new", "import", "clubs"},
-    CLUB: {"club_roster", "roster_player", "roster_rename", "club", *OWNER_PAGES},
+    CLUB: {"club_roster", "roster_player", "roster_rename", "club", *OWNER_PAGES, *SEASON_PAGES},
     SUPERUSER: {"accounts", "account_reset_link"},  # every account: a superuser's page, 404 to anyone else
     "progressive": {
         "dashboard", "tournament_edit", "roster_search", "teams", "team_add", "team_edit", "team_status",
@@ -299,10 +302,11 @@ ON = {
         "game_hand", "game_tie", "game_reissue", "game_resolve", "standings", "prizes", "prize_add",
         "prizes_award", "prize_delete", "payout_paid", "print", "print_job", "print_job_pdf", "print_job_retry",
         "print_document", "export_standings", "export_hands", "export_json", "round", "round_swap",
+        "keying", "keying_hand", "keying_discard", "flag_check",
     },
     "knockout": {
         "clock", "match", "match_swap", "match_decide", "bracket", "seeds", "match_table", "dashboard", "print",
-        "print_document", "export_standings", "export_hands", "export_json",
+        "print_document", "export_standings", "export_hands", "export_json", "keying",
     },
     "swiss": {
         "swiss", "swiss_swap", "swiss_missed", "swiss_standings", "dashboard", "print", "print_document",
@@ -374,9 +378,12 @@ def club_a(db, django_user_model):
     stranger = django_user_model.objects.create_user("bea")
     make_tournament(couples=2, name="B's own night", club=create_club(name="Club B", owner=stranger))
     person = RosterPlayer.objects.filter(club=club).first()
+    season = save_season(club_id=club.pk, season_id=None, name="A's fall", rule="places", points_table=[3, 2, 1],
+                         best_n=None, events=[progressive])  # fmt: skip
     common = {"club_id": club.pk, "person_id": person.pk, "prize_id": prize.pk, "payout_id": payout.pk,
               "member_id": club.members.get(user=assistant).pk, "user_id": assistant.pk,
-              "invitation_id": Invitation.issue(club=club, role=ClubMember.Role.ASSISTANT)[0].pk}  # fmt: skip
+              "invitation_id": Invitation.issue(club=club, role=ClubMember.Role.ASSISTANT)[0].pk,
+              "season_id": season.pk}  # fmt: skip
 
     def objects(kind: str) -> dict:
         event = events[kind]

@@ -246,7 +246,7 @@ def test_the_projector_shows_the_tables_playing_with_their_clocks_beside_the_bra
     start_match_clocks(tournament=tournament)
     url = reverse("public:bracket_projector", args=[tournament.pk])
     page = client.get(url).content.decode()
-    assert 'class="projector"' in page and "Table 1" in page and "data-clock" in page
+    assert 'class="projector theme-dark"' in page and "Table 1" in page and "data-clock" in page
     assert "Quarter-finals" in page and "Semi-finals" in page and "Final" in page and "bye" in page  # one screen
     fragment = client.get(url, headers={"HX-Request": "true"}).content.decode()
     assert fragment.startswith('<div id="projector"') and f"{url}?page=1" in fragment  # one page: it stays

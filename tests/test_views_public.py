@@ -68,7 +68,7 @@ def test_every_formats_projector_is_the_same_page_around_its_own_view(client, ma
     page = client.get(reverse("public:projector", args=[tournament.pk]), follow=True)
     html = page.content.decode()
     assert "public/_projector_page.html" in [t.name for t in page.templates]
-    assert 'class="projector"' in html and html.count(f"<h1>&spades; {tournament.name}</h1>") == 1
+    assert 'class="projector theme-dark"' in html and html.count(f"<h1>&spades; {tournament.name}</h1>") == 1
     assert html.count('id="projector"') == 1  # the format's own view, once, under the name
 
 

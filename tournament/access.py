@@ -34,12 +34,14 @@ DIRECTING = (Role.OWNER, Role.DIRECTOR)
 # assistant's reach until it is listed.
 ASSISTANT_PAGES = frozenset({
     "dashboard", "teams", "team_add", "team_edit", "team_status", "team_check_in", "team_substitute", "team_remove",
-    "seat_first", "round_board", "round_links", "round_start", "round_close",
+    "seat_first", "round_board", "round_links", "round_start", "round_close", "flag_check",
     "game", "game_hand", "game_tie", "game_reissue", "game_resolve",
     "standings", "print", "print_document", "print_job", "print_job_pdf", "print_job_retry",
     "export_standings", "export_hands",
     "match", "match_swap", "clock", "round_clock", "start_clocks",
     "roster_search", "club_roster", "roster_player",
+    "keying", "keying_hand", "keying_discard",
+    "seasons", "season", "season_csv", "season_print",
 })  # fmt: skip
 # Printed documents about money: the director's, like the pages they come from.
 MONEY_DOCUMENTS = frozenset({"payouts", "fee-ledger"})

@@ -93,6 +93,11 @@ INSTALLED_APPS = [
     "tournament.formats.knockout",
     "tournament.formats.league",
     "tournament.formats.swiss",
+    # Keying paper sheets at the desk (tournament.keying).
+    "tournament.keying",
+    # A club's seasons and its players' pages (tournament.seasons).
+    "tournament.seasons",
+    "tournament.review",
 ]
 
 MIDDLEWARE = [

@@ -9,12 +9,16 @@ from tournament.clocks import views as clocks
 from tournament.clubs import urls as clubs
 from tournament.events import views as events
 from tournament.formats.registry import all_formats
+from tournament.keying import urls as keying
 from tournament.matches import views as matches
 from tournament.money import views as money
 from tournament.operations import health
 from tournament.play import views as play
 from tournament.printing import views as printing
+from tournament.ratings import urls as ratings
+from tournament.review import urls as review
 from tournament.roster import views as roster
+from tournament.seasons import urls as seasons
 from tournament.standings import views as standings
 from tournament.teams import views as teams
 from tournament.transfer import views as transfer
@@ -84,8 +88,18 @@ for pages in {id(f.urls): f.urls for f in all_formats() if f.urls is not None}.v
     director_patterns += pages.director_patterns
     public_patterns += pages.public_patterns
 
+# How a club's ratings work (tournament.ratings).
+public_patterns += ratings.public_patterns
+# A round's results checks (tournament.review).
+director_patterns += review.director_patterns
+
 # A club's pages, invitations and password reset links (tournament.clubs).
 director_patterns += clubs.director_patterns
+# Keying a table's paper sheet at the desk (tournament.keying).
+director_patterns += keying.director_patterns
+# A club's seasons and its public season and player pages (tournament.seasons).
+director_patterns += seasons.director_patterns
+public_patterns += seasons.public_patterns
 
 urlpatterns = [
     path("table/", include(("tournament.play.phone_urls", "table"))),

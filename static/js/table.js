@@ -169,6 +169,9 @@
       values: summary(data),
     };
     data.set("entry_key", entry.key);
+    // When the scorekeeper saved it, by the phone's clock: a hand sent later from the waiting list
+    // keeps this time, so the director's checks see when it was entered, not when it was sent.
+    data.set("keyed_at", String(Date.now()));
     entry.body = data.toString();
     var list = load().filter(function (waiting) {
       // This attempt replaces a refused one of the same hand.

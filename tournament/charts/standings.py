@@ -16,15 +16,19 @@ TOP = 10  # entrants a chart of places follows: more lines than this no one can 
 PLACES_PLOT, PLACES_NARROW = (560, 300), (340, 240)
 
 
-def places_chart(tournament: Tournament, numbers: Sequence[int] | None = None, *, top: int = TOP) -> Chart | None:
-    """The places after each of rounds ``numbers`` (default: every closed round, in order) of the
-    ``top`` entrants best placed after the last of them; None when no round is over or the
-    format's places cannot be cut at a round (a knockout's)."""
+def places_chart(
+    tournament: Tournament, numbers: Sequence[int] | None = None, *, top: int = TOP, through: int | None = None
+) -> Chart | None:
+    """The places after each of rounds ``numbers`` (default: every closed round, in order, up to
+    round ``through`` when given: a public page's rounds held back are not shown) of the ``top``
+    entrants best placed after the last of them; None when no round is over or the format's
+    places cannot be cut at a round (a knockout's)."""
     event_format = format_of(tournament)
     if numbers is None:
-        numbers = list(
-            tournament.rounds.filter(status=Round.Status.CLOSED).order_by("number").values_list("number", flat=True)
-        )
+        closed = tournament.rounds.filter(status=Round.Status.CLOSED)
+        if through is not None:
+            closed = closed.filter(number__lte=through)
+        numbers = list(closed.order_by("number").values_list("number", flat=True))
     if not numbers:
         return None
     after = [event_format.standings_after(tournament, number) for number in numbers]
@@ -64,10 +68,10 @@ def places_svg(chart: Chart | None, *, narrow: bool = False) -> SafeString:
 
 
 def places_drawn(
-    tournament: Tournament, numbers: Sequence[int] | None = None, *, top: int = TOP
+    tournament: Tournament, numbers: Sequence[int] | None = None, *, top: int = TOP, through: int | None = None
 ) -> dict[str, Chart | SafeString | None]:
     """What a page shows the chart of places with (:func:`places_chart`'s arguments): the chart as
     ``places_chart`` (its text alternative) and its drawings, ``places_svg`` and ``places_narrow``
     (see ``templates/charts/_chart.html``)."""
-    chart = places_chart(tournament, numbers, top=top)
+    chart = places_chart(tournament, numbers, top=top, through=through)
     return {"places_chart": chart, "places_svg": places_svg(chart), "places_narrow": places_svg(chart, narrow=True)}

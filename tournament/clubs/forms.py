@@ -37,7 +37,8 @@ def _time_zone_choices() -> list[tuple[str, str]]:
 
 
 class ClubSettingsForm(forms.Form):
-    """A club's name, time zone and currency symbol (its owner's to change)."""
+    """A club's name, time zone, currency symbol, what it publishes and how its paper sheets are keyed
+    (its owner's to change)."""
 
     name = forms.CharField(max_length=120, label="Club name")
     time_zone = forms.ChoiceField(
@@ -45,6 +46,21 @@ class ClubSettingsForm(forms.Form):
     )
     currency = forms.CharField(
         max_length=8, label="Currency symbol", help_text="Printed before amounts of money, e.g. $, £ or €."
+    )
+    ratings_public = forms.BooleanField(
+        required=False, label="Ratings on the public pages",
+        help_text="Players' ratings show on the club's public pages; unticked, only the club's people see them.",
+    )  # fmt: skip
+    double_keying = forms.BooleanField(
+        required=False,
+        label="Key paper sheets twice",
+        help_text="A hand keyed from a paper sheet counts only once a second person keys the same values.",
+    )
+    publish_checked_only = forms.BooleanField(
+        required=False,
+        label="Show a round publicly only once its flags are checked",
+        help_text="The public standings and the projector hold a round's results until every flag raised on "
+        "its board is marked checked.",
     )
 
     def clean_currency(self) -> str:

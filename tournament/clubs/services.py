@@ -9,7 +9,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from tournament.locking import lock_club
+from tournament.locking import lock_club, lock_tournaments
 from tournament.models import Club, ClubMember, Invitation
 from tournament.models.clubs import token_digest
 
@@ -34,11 +34,30 @@ def grant(*, club: Club, user: Any, role: str) -> ClubMember:
 
 
 @transaction.atomic
-def update_club(*, club_id: int, name: str, time_zone: str, currency: str) -> Club:
-    """Save the club's settings: its name, time zone and currency symbol."""
+def update_club(
+    *,
+    club_id: int,
+    name: str,
+    time_zone: str,
+    currency: str,
+    ratings_public: bool,
+    publish_checked_only: bool,
+    double_keying: bool,
+) -> Club:
+    """Save the club's settings: its name, time zone and currency symbol, whether its ratings are
+    public, whether its rounds show publicly only once their flags are checked (tournament.review),
+    and whether its paper sheets are keyed twice."""
     club = lock_club(club_id)
+    if club.publish_checked_only != publish_checked_only:
+        # What the events' public pages may show changes: their locks stamp them as changed, so the
+        # standings and projector snapshots are made again at once (tournament.standings.snapshot).
+        lock_tournaments(club.tournaments.values_list("pk", flat=True))
     club.name, club.time_zone, club.currency = name, time_zone, currency
-    club.save(update_fields=["name", "time_zone", "currency"])
+    choices = {"ratings_public": ratings_public, "publish_checked_only": publish_checked_only,
+               "double_keying": double_keying}  # fmt: skip
+    for field, value in choices.items():
+        setattr(club, field, value)
+    club.save(update_fields=["name", "time_zone", "currency", *choices])
     return club
 
 

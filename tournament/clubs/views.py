@@ -61,6 +61,11 @@ def _link(request: HttpRequest, path: str) -> str:
     return base_url(request) + path
 
 
+def _club_settings(club: Club) -> dict[str, Any]:
+    """The club's settings as its settings form shows them: each field is the club's column of that name."""
+    return {name: getattr(club, name) for name in ClubSettingsForm.base_fields}
+
+
 def _render_club(request: HttpRequest, club: Club, *, status: int = 200, **forms: Any) -> HttpResponse:
     """The club page: settings and invitations for its owner, its people for owner and directors."""
     owner = request.club_role == Role.OWNER
@@ -68,8 +73,7 @@ def _render_club(request: HttpRequest, club: Club, *, status: int = 200, **forms
         "club": club,
         "owner": owner,
         "members": club.members.select_related("user").order_by("role", "user__username"),
-        "settings_form": forms.get("settings_form")
-        or ClubSettingsForm(initial={"name": club.name, "time_zone": club.time_zone, "currency": club.currency}),
+        "settings_form": forms.get("settings_form") or ClubSettingsForm(initial=_club_settings(club)),
         "invitation_form": forms.get("invitation_form") or InvitationForm(email=email_on()),
         "invitations": club.invitations.filter(used_at__isnull=True).order_by("expires_at") if owner else [],
         "problem": forms.get("problem"),

@@ -236,6 +236,13 @@ class EventFormat:
         """What :attr:`standings_partial` shows."""
         return {"rows": self.standings(tournament)}
 
+    def standings_context_after(self, tournament: Tournament, number: int) -> dict[str, Any] | None:
+        """What :attr:`standings_partial` shows as the standings stood once round ``number`` was over
+        (the public pages hold later rounds back until their flags are checked, tournament.review);
+        None when :meth:`standings_after` is."""
+        rows = self.standings_after(tournament, number)
+        return None if rows is None else {"rows": rows}
+
     def places_words(self, tournament: Tournament) -> str:
         """How ``tournament``'s places are decided, in words, under every standings table: the
         :attr:`places_text`, and what the tournament's rules add to it."""

@@ -4,10 +4,12 @@ mistake and its settling, a tie's decision."""
 from __future__ import annotations
 
 import functools
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from django import forms
 from django.core.exceptions import ValidationError
+from django.utils import timezone
 
 from scoring import HandEntry, InvalidHand, RuleSet, Seat, Side, SideHand
 from scoring.describe import bid_name
@@ -63,6 +65,24 @@ def error_text(form: forms.Form) -> str:
     )
 
 
+class PhoneTimeField(forms.Field):
+    """When the phone says its scorekeeper saved the hand: milliseconds since 1970 by the phone's
+    clock (``Date.now()``). Never an error, since a hand is never refused over its time: a value that
+    is missing, not a number, or more than :attr:`TRUST` away from the server's clock (a phone set to
+    another year, a hand kept on a phone for days) cleans to None, stored as a hand with no phone
+    time (and so never compared for a quick entry)."""
+
+    widget = forms.HiddenInput
+    TRUST = timedelta(days=1)
+
+    def to_python(self, value: Any) -> datetime | None:
+        try:
+            moment = datetime.fromtimestamp(int(str(value)) / 1000, tz=UTC)
+        except (TypeError, ValueError, OverflowError, OSError):
+            return None
+        return moment if abs(moment - timezone.now()) <= self.TRUST else None
+
+
 def bid_choices(rules: RuleSet) -> list[tuple[str, str]]:
     """The bids a player may make under ``rules``, as (value, label)."""
     low = max(rules.min_player_bid, 1) if rules.has_nil else rules.min_player_bid
@@ -92,6 +112,7 @@ def _hand_fields(rules: RuleSet, confirm: bool) -> dict[str, forms.Field]:
             label="Entry key",
             error_messages={"invalid": "the page's key for this hand is damaged: open the table's link again."},
         ),
+        "keyed_at": PhoneTimeField(required=False, label="Entered on the phone at"),
         "misdeal": forms.ChoiceField(
             required=False,
             label="Misdeal",

@@ -12,6 +12,7 @@ would move prizes already paid, until the director confirms it
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from datetime import datetime
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
@@ -67,6 +68,7 @@ def enter_hand(
     deal: int | None = None,
     confirmed_by: str = "",
     entry_key: str = "",
+    keyed_at: datetime | None = None,
     paid_moves_confirmed: str = "",
 ) -> EnteredHand:
     """Store hand ``number`` of ``game``: a new one, or a correction of a stored one.
@@ -86,7 +88,8 @@ def enter_hand(
 
     ``entry_key`` names one attempt, made on the phone: when a hand already carries it (the
     attempt was stored and is being sent again), that hand is returned and nothing is written,
-    as if the first send had just succeeded.
+    as if the first send had just succeeded. ``keyed_at`` is when the phone says the hand was
+    entered (its own clock); a new hand keeps it, a correction leaves the hand's as it was.
 
     A correction that takes a prize already paid from the entrant paid raises
     :class:`~tournament.money.winners.PaidPlacesMove` naming the moves, and nothing is written,
@@ -112,6 +115,8 @@ def enter_hand(
                 raise InvalidHand(f"there is no hand {number} at this table", field="hand")
             _check_correction(game, hand, hands, entry, source=source, expected_version=expected_version)
         paid = None if hand.pk is None else paid_places(game.round.tournament)
+        if hand.pk is None:
+            hand.keyed_at = keyed_at
         entered = _store(game, hand, entry, hands=hands, source=source, by=by, confirmed_by=confirmed_by,
                          entry_key=entry_key)  # fmt: skip
         if paid is None:

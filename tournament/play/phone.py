@@ -15,7 +15,7 @@ import json
 from functools import wraps
 
 from django.core.exceptions import ValidationError
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.templatetags.static import static
 from django.urls import reverse
@@ -39,6 +39,13 @@ PAGE = "table/page.html"
 OFFLINE_ASSETS = ("css/app.css", "js/table.js", "js/table-form.js", "js/table-running.js", "js/scorer.js",
                   "django_htmx/htmx-2.min.js", "django_htmx/django-htmx.js", "favicon.svg")  # fmt: skip
 WAITING_REFRESH_SECONDS = 15
+# The home-screen icons (static/icons/, drawn for the app): path, pixel size, purpose.
+MANIFEST_ICONS = (("icons/table-192.png", 192, "any"), ("icons/table-512.png", 512, "any"),
+                  ("icons/table-maskable-512.png", 512, "maskable"))  # fmt: skip
+# The topbar's colour (app.css .topbar; table/_head.html's theme-color) and the page's background.
+MANIFEST_COLOURS = {"theme_color": "#111827", "background_color": "#f6f7f9"}
+# A phone asks for the manifest again after an hour at most: a renamed event shows its new name.
+MANIFEST_MAX_AGE = 3600
 
 
 def _table_for_token_or_404(token: str) -> Table:
@@ -230,7 +237,7 @@ def table_hand(request: HttpRequest, token: str, round_number: int) -> HttpRespo
             entered = enter_hand(
                 game=game, number=data["number"], entry=form.entry(), source=HandRevision.Source.TABLE,
                 expected_version=data["version"], deal=data["deal"], confirmed_by=data.get("confirmed_by", ""),
-                entry_key=data["entry_key"],
+                entry_key=data["entry_key"], keyed_at=data["keyed_at"],
             )  # fmt: skip
         except InvalidHand as error:
             form.add_error(None, f"{error.message[0].upper()}{error.message[1:]}.")
@@ -369,4 +376,30 @@ def table_worker(request: HttpRequest) -> HttpResponse:
     assets = json.dumps([static(path) for path in OFFLINE_ASSETS])
     response = render(request, "table/sw.js", {"assets": assets}, content_type="text/javascript")
     response["Cache-Control"] = "no-cache"
+    return response
+
+
+@require_GET
+def table_manifest(request: HttpRequest, token: str) -> HttpResponse:
+    """The web app manifest of one table's link: added to a phone's home screen, the link opens
+    straight to that table (its game, or its waiting page between rounds). It names the event and
+    the table and nothing else; an unknown (or revoked) link's is 404. The link is a secret, so
+    no shared cache may keep it."""
+    table = _table_for_token_or_404(token)
+    link = reverse("table:page", args=[table.token])
+    icons = [{"src": static(path), "sizes": f"{size}x{size}", "type": "image/png", "purpose": purpose}
+             for path, size, purpose in MANIFEST_ICONS]  # fmt: skip
+    manifest = {
+        "id": link,
+        "start_url": link,
+        "scope": link,
+        "name": f"Table {table.number} · {table.tournament.name}",
+        "short_name": f"Table {table.number}",
+        "display": "standalone",
+        "lang": "en",
+        **MANIFEST_COLOURS,
+        "icons": icons,
+    }
+    response = JsonResponse(manifest, content_type="application/manifest+json")
+    response["Cache-Control"] = f"private, max-age={MANIFEST_MAX_AGE}"
     return response

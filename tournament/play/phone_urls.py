@@ -5,6 +5,7 @@ from tournament.play import phone as table
 urlpatterns = [
     path("sw.js", table.table_worker, name="worker"),
     path("<str:token>/", table.table_page, name="page"),
+    path("<str:token>/manifest.webmanifest", table.table_manifest, name="manifest"),
     path("<str:token>/round/<int:round_number>/preview/", table.table_preview, name="preview"),
     path("<str:token>/round/<int:round_number>/hands/", table.table_hand, name="hand"),
     path("<str:token>/round/<int:round_number>/first-dealer/", table.table_first_dealer, name="first_dealer"),

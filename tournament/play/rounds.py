@@ -14,6 +14,7 @@ from tournament.formats.registry import format_of
 from tournament.locking import lock_tournament
 from tournament.models import Round, Tournament
 from tournament.operations import backups
+from tournament.review.services import record_phones_at_close
 
 User = AbstractBaseUser | None
 
@@ -55,4 +56,7 @@ def close_round(*, round_: Round, by: User = None) -> Round | None:
     tournament = lock_tournament(round_.tournament_id)
     locked = Round.objects.get(pk=round_.pk)
     locked.tournament = tournament
-    return format_of(tournament).close_round(round_=locked, by=by)
+    following = format_of(tournament).close_round(round_=locked, by=by)
+    # What each phone still held unsent at this moment: the results checks flag it (tournament.review).
+    record_phones_at_close(round_=locked)
+    return following

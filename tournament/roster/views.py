@@ -10,6 +10,8 @@ from django.views.decorators.http import require_GET, require_POST
 
 from tournament.models import Club, RosterPlayer, roster_key
 from tournament.pages import director_required, tournament_or_404
+from tournament.ratings.glicko2 import PROVISIONAL_GAMES
+from tournament.ratings.services import UNRATED, player_rating, roster_ratings
 from tournament.roster.people import LISTED, history, people, rename_roster_player, suggestions
 
 
@@ -42,7 +44,10 @@ def club_roster(request: HttpRequest, club_id: int) -> HttpResponse:
     form = SearchForm(request.GET)
     typed = form.cleaned_data["q"] if form.is_valid() else ""
     found = people(club.pk, roster_key(typed))
-    context = {"club": club, "form": form, "people": found, "typed": typed, "listed": LISTED}
+    ratings = roster_ratings(club.pk)
+    rows = [(s, ratings.get(s.person.pk, UNRATED)) for s in found]
+    context = {"club": club, "form": form, "rows": rows, "typed": typed, "listed": LISTED,
+               "provisional_games": PROVISIONAL_GAMES}  # fmt: skip
     return render(request, "director/roster.html", context)
 
 
@@ -72,5 +77,8 @@ def roster_rename(request: HttpRequest, club_id: int, person_id: int) -> HttpRes
 
 
 def _person_page(request: HttpRequest, person: RosterPlayer, form: RenameForm, *, status: int = 200) -> HttpResponse:
-    context = {"club": person.club, "person": person, "form": form, "events": history(person)}
+    context = {
+        "club": person.club, "person": person, "form": form, "events": history(person),
+        "player_rating": player_rating(person.club, person, public=False),
+    }  # fmt: skip
     return render(request, "director/roster_player.html", context, status=status)

@@ -9,6 +9,7 @@ from tournament.clocks.services import round_clock
 from tournament.formats.registry import format_of
 from tournament.models import Round, Tournament
 from tournament.pages import director_required, tournament_or_404, whole_number
+from tournament.review.publish import public_hold
 from tournament.standings.places import find_places, page_of, round_places
 from tournament.standings.snapshot import polled, snapshot
 
@@ -20,14 +21,21 @@ PROJECTOR_REFRESH_SECONDS = 10
 
 def _standings_context(tournament_id: int, page: str = "public:standings") -> dict:
     """What the standings pages show; ``page`` (a URL name) is where the standings ask for
-    themselves again."""
+    themselves again. A public page holds back the rounds whose flags are not checked yet when the
+    club asks for that (:mod:`tournament.review.publish`); the director's shows everything."""
     tournament = tournament_or_404(tournament_id)
     event_format = format_of(tournament)
+    hold = None
+    if page.startswith("public:"):
+        hold = public_hold(tournament)
     # A progressive event's rows, a knockout's places: ranked once for every viewer (see .snapshot).
-    places = snapshot(tournament.pk, "standings", tournament.changed_at, lambda: _standings_values(tournament))
+    through = hold.through if hold else None
+    name = "standings" if hold is None else f"standings after {hold.through}"
+    places = snapshot(tournament.pk, name, tournament.changed_at, lambda: _standings_values(tournament, through))
     current = tournament.current_round()
     return {
         "tournament": tournament,
+        "hold": hold,
         **places.value,
         "as_of": places.built_at,
         "standings_partial": event_format.standings_partial,
@@ -40,17 +48,26 @@ def _standings_context(tournament_id: int, page: str = "public:standings") -> di
     }
 
 
-def _standings_values(tournament: Tournament) -> dict:
-    """The format's standings and the chart of places after each round (see :mod:`tournament.charts`)."""
-    return {**format_of(tournament).standings_context(tournament), **places_drawn(tournament)}
+def _standings_values(tournament: Tournament, through: int | None) -> dict:
+    """The format's standings (with ``through``, as they stood after that round: a public page's
+    rounds held back) and the chart of places after each round (see :mod:`tournament.charts`)."""
+    event_format = format_of(tournament)
+    if through is None:
+        rows = event_format.standings_context(tournament)
+    else:
+        rows = event_format.standings_context_after(tournament, through) or {"rows": []}
+    return {**rows, **places_drawn(tournament, through=through)}
 
 
 def _format_page(request: HttpRequest, tournament_id: int, page: str) -> HttpResponse | None:
     """A redirect to the format's own page of that kind (``public_page``, ``projector_page`` or
-    ``standings_page``: a knockout's bracket, a league's table) when it is not the page asked for;
-    None when it is."""
+    ``standings_page``: a knockout's bracket, a league's table) when it is not the page asked for,
+    with the address's query (a projector's ``?theme=``); None when it is."""
     name = getattr(format_of(tournament_or_404(tournament_id)), page)
-    return None if name == request.resolver_match.view_name else redirect(name, tournament_id)
+    if name == request.resolver_match.view_name:
+        return None
+    query = request.GET.urlencode()
+    return redirect(reverse(name, args=[tournament_id]) + (f"?{query}" if query else ""))
 
 
 @polled

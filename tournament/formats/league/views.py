@@ -21,6 +21,7 @@ from tournament.matches.views import swap_forms
 from tournament.models import Match, Round, Team, Tournament
 from tournament.pages import director_required, round_or_404, tournament_or_404, whole_number
 from tournament.play.board import board
+from tournament.review.publish import Hold, public_hold
 from tournament.standings.places import page_of
 from tournament.standings.snapshot import polled
 from tournament.standings.views import PROJECTOR_STANDINGS_ROWS
@@ -168,27 +169,33 @@ def night_open(request: HttpRequest, tournament_id: int, number: int) -> HttpRes
     return redirect("director:league_night", tournament.pk, number)
 
 
-def _table_context(tournament_id: int) -> dict:
+def _table_context(tournament_id: int, *, public: bool = False) -> dict:
+    """The league table, tonight's matches and the champion. A ``public`` page holds back nights
+    whose flags are not checked yet, when the club asks (tournament.review): the table as it stood
+    before the first such night, no scores beside tonight's matches and no champion yet."""
     tournament = _league_or_404(tournament_id)
     current = tournament.rounds.exclude(status=Round.Status.CLOSED).first()
     last = league.load_schedule(tournament).nights
-    standings = season.league_standings(tournament)
+    hold = public_hold(tournament) if public else None
+    standings = season.league_standings(tournament, through=hold.through if hold else None)
     return {
         "tournament": tournament,
+        "hold": hold,
         "standings": standings,
         "current": current,
         "current_title": season.night_title(current) if current else "",
         "tonight": league.nights(tournament, only=current.number)[0] if current and current.number <= last else None,
         "championship": season.championship_matches(tournament).exists(),
-        "champion": season.champion(tournament, standings),
+        "champion": None if hold else season.champion(tournament, standings),
         "bracket": bracket_settings(tournament),
     }
 
 
-def _nights_chart(tournament: Tournament) -> dict:
-    """Every team's place after each night closed (the championship after the nights not in it),
-    as :func:`tournament.charts.standings.places_drawn` gives it to a page."""
-    last = league.load_schedule(tournament).nights
+def _nights_chart(tournament: Tournament, hold: Hold | None = None) -> dict:
+    """Every team's place after each night closed (the championship after the nights not in it;
+    a public page's nights held back neither), as :func:`tournament.charts.standings.places_drawn`
+    gives it to a page."""
+    last = league.load_schedule(tournament).nights if hold is None else hold.through
     closed = tournament.rounds.filter(status=Round.Status.CLOSED, number__lte=last).order_by("number")
     return places_drawn(tournament, list(closed.values_list("number", flat=True)), top=tournament.teams.count())
 
@@ -201,16 +208,17 @@ def table(request: HttpRequest, tournament_id: int) -> HttpResponse:
 
 @polled
 def public_table(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    context = _table_context(tournament_id)
+    context = _table_context(tournament_id, public=True)
     if request.htmx:  # the table refreshing itself; the chart changes as a night closes, on the next visit
         return render(request, "league/public.html#league", context)
-    return render(request, "league/public.html", {**context, **_nights_chart(context["tournament"])})
+    chart = _nights_chart(context["tournament"], context["hold"])
+    return render(request, "league/public.html", {**context, **chart})
 
 
 @polled
 def projector(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """The league table beside tonight's matches; a long table pages, the next page on each refresh."""
-    context = _table_context(tournament_id)
+    context = _table_context(tournament_id, public=True)
     number = whole_number(request.GET.get("page"), 1)
     context["page"] = page_of(context["standings"].lines, number, PROJECTOR_STANDINGS_ROWS)
     template = "league/projector.html#projector" if request.htmx else "league/projector.html"

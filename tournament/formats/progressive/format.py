@@ -86,7 +86,14 @@ class Progressive(EventFormat):
         return standings_rows(tournament, through=number)
 
     def standings_context(self, tournament: Tournament) -> dict[str, Any]:
-        return {"rows": self.standings(tournament), "entrant_word": "Player" if self.partners == "split" else "Team"}
+        return {"rows": self.standings(tournament), "entrant_word": self._entrant_word}
+
+    def standings_context_after(self, tournament: Tournament, number: int) -> dict[str, Any] | None:
+        return {"rows": standings_rows(tournament, through=number), "entrant_word": self._entrant_word}
+
+    @property
+    def _entrant_word(self) -> str:
+        return "Player" if self.partners == "split" else "Team"
 
     def tabs(self, tournament: Tournament) -> list[Nav]:
         current = tournament.current_round()

@@ -18,6 +18,7 @@ from tournament.formats.swiss.standings import round_plan, swiss_standings
 from tournament.models import Round, Team, Tournament
 from tournament.pages import director_required, tournament_or_404, whole_number
 from tournament.play.board import board
+from tournament.review.publish import public_hold
 from tournament.standings.places import page_of
 from tournament.standings.snapshot import polled, snapshot
 from tournament.standings.views import PROJECTOR_STANDINGS_ROWS
@@ -96,13 +97,17 @@ def missed(request: HttpRequest, tournament_id: int, team_id: int) -> HttpRespon
     return redirect("director:swiss", tournament.pk)
 
 
-def _standings_context(tournament_id: int) -> dict:
-    """The standings, and the round being played or about to start with its pairings."""
+def _standings_context(tournament_id: int, *, public: bool = False) -> dict:
+    """The standings, and the round being played or about to start with its pairings. A ``public``
+    page holds back rounds whose flags are not checked yet, when the club asks (tournament.review):
+    the standings as they stood before the first such round, and no scores beside the pairings."""
     tournament = _swiss_or_404(tournament_id)
     round_ = _latest(tournament)
+    hold = public_hold(tournament) if public else None
     return {
         "tournament": tournament,
-        "standings": swiss_standings(tournament),
+        "hold": hold,
+        "standings": swiss_standings(tournament, through=hold.through if hold else None),
         "settings": settings_of(tournament),
         "current": round_ if round_ and not round_.is_closed else None,
         "plan": round_plan(tournament, round_.number) if round_ and not round_.is_closed else None,
@@ -117,11 +122,13 @@ def standings(request: HttpRequest, tournament_id: int) -> HttpResponse:
 
 @polled
 def public_standings(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    context = _standings_context(tournament_id)
+    context = _standings_context(tournament_id, public=True)
     if request.htmx:  # the standings refreshing themselves; the chart changes as a round closes
         return render(request, "swiss/public.html#swiss", context)
-    tournament = context["tournament"]
-    chart = snapshot(tournament.pk, "places chart", tournament.changed_at, lambda: places_drawn(tournament))
+    tournament, hold = context["tournament"], context["hold"]
+    through = hold.through if hold else None  # a round held back is left out of the chart too
+    chart = snapshot(tournament.pk, f"places chart {through}", tournament.changed_at,
+                     lambda: places_drawn(tournament, through=through))  # fmt: skip
     return render(request, "swiss/public.html", {**context, **chart.value})
 
 
@@ -129,7 +136,7 @@ def public_standings(request: HttpRequest, tournament_id: int) -> HttpResponse:
 def projector(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """The standings beside the pairings of the round about to start or being played; a long
     standings table pages, the next page on each refresh."""
-    context = _standings_context(tournament_id)
+    context = _standings_context(tournament_id, public=True)
     context["page"] = page_of(context["standings"].lines, whole_number(request.GET.get("page"), 1),
                               PROJECTOR_STANDINGS_ROWS)  # fmt: skip
     template = "swiss/projector.html#projector" if request.htmx else "swiss/projector.html"
