@@ -17,6 +17,8 @@ from tournament.formats.progressive.simulation import create_progressive
 from tournament.formats.swiss.simulation import create_swiss
 from tournament.models import Game
 from tournament.play.hands import enter_hand
+from tournament.review.publish import Hold
+from tournament.standings import views as standings_views
 
 
 def test_the_include_draws_the_chart_and_lists_its_values_in_a_table():
@@ -173,3 +175,11 @@ def test_the_chart_kept_in_the_snapshot_is_served_as_drawn(client, settings, two
     first, second = (client.get(url).content.decode() for _ in range(2))
     assert second.count('<svg xmlns="http://www.w3.org/2000/svg"') == 2  # the wide and the narrow drawing
     assert "&lt;svg" not in second and values_table(second) == values_table(first) == expected_places(seen)
+
+
+def test_a_public_chart_leaves_out_the_rounds_held_back_for_checking(client, two_rounds_played, monkeypatch):
+    tournament, seen = two_rounds_played
+    # round 2 held back (its flags not checked yet, see tournament.review.publish)
+    monkeypatch.setattr(standings_views, "public_hold", lambda t: Hold(1, "Round 2's results are being checked."))
+    page = client.get(reverse("public:standings", args=[tournament.pk])).content.decode()
+    assert values_table(page) == expected_places(seen[:1])
