@@ -112,9 +112,12 @@ def test_a_chart_of_places_has_first_at_the_top_and_a_tick_for_every_place():
         ((50, 120, 310), ["0", "100", "200", "300", "400"]),
         ((-120, 480), ["−200", "0", "200", "400", "600"]),
         ((3, 7), ["0", "2", "4", "6", "8"]),
+        ((0, 0), ["0", "1"]),
+        ((-60,), ["−60", "−40", "−20", "0"]),
+        ((1480, 1530, 1455), ["1440", "1460", "1480", "1500", "1520", "1540"]),  # ratings: far from 0
     ],
 )
-def test_the_score_axis_is_marked_at_round_numbers_and_includes_zero(values, ticks):
+def test_the_value_axis_is_marked_at_round_numbers_and_reaches_zero_when_near(values, ticks):
     svg = line_chart(game_chart(Series("North–South", values)), height=300)
     labels = re.findall(r'text-anchor="end">([^<]+)</text>', svg)
     assert labels == ticks

@@ -6,7 +6,8 @@ compare it) and safe to put in a page as it is: every text in it is XML-escaped 
 no ``style`` attribute (the CSP forbids inline style): colours come from classes the app's
 stylesheet colours (``chart-series-N``, through ``currentColor``), everything else is presentation
 attributes, so a renderer without the stylesheet (svglib, for the printed sheet) draws it in
-black. Series are told apart without colour by dash pattern *and* marker shape.
+the near-black its root's ``color`` attribute gives (the stylesheet's classes override it).
+Series are told apart without colour by dash pattern *and* marker shape.
 """
 
 from __future__ import annotations
@@ -61,10 +62,10 @@ def line_chart(chart: Chart, *, width: int = 640, height: int = 300) -> str:
     xs = plot.xs(len(chart.x_labels))
 
     legend, legend_height = _legend(chart.series, width, height)
-    key = hashlib.sha256(repr(chart).encode()).hexdigest()[:10]
+    key = hashlib.sha256(repr((chart, width, height)).encode()).hexdigest()[:10]  # ids apart on one page
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="chart-svg" viewBox="0 0 {width} {height + legend_height}" '
-        f'width="{width}" height="{height + legend_height}" role="img" '
+        f'width="{width}" height="{height + legend_height}" role="img" color="#111" '
         f'aria-labelledby="chart-{key}-title chart-{key}-desc" font-family="DejaVu Sans, sans-serif" '
         f'font-size="{FONT}">',
         f'<title id="chart-{key}-title">{escape(chart.title)}</title>',
@@ -109,11 +110,16 @@ class _Plot:
 
 
 def _value_ticks(values: list[float], height: int) -> list[float]:
-    """Round-number ticks (steps of 1, 2 or 5 times a power of ten) covering the values and 0."""
-    low, high = min([0.0, *values]), max([0.0, *values])
-    if high == low:
-        high = low + 1
-    most = max(2, int(height // (FONT * 4)))
+    """Round-number ticks (steps of 1, 2 or 5 times a power of ten) covering the values, and 0
+    when the values come nearer to it than their spread (scores: yes; ratings near 1500: no)."""
+    low, high = min(values, default=0.0), max(values, default=0.0)
+    if 0 < low <= high - low:
+        low = 0.0
+    elif low <= high < 0 and -high <= high - low:
+        high = 0.0
+    if high == low:  # one value: from it to 0
+        low, high = (min(low, 0.0), max(high, 0.0)) if low else (0.0, 1.0)
+    most = max(4, int(height // (FONT * 4)))
     step = _nice_step((high - low) / most)
     first, last = math.floor(low / step), math.ceil(high / step)
     return [k * step for k in range(first, last + 1)]

@@ -168,6 +168,12 @@ def qr(at: str, x: float, y: float, size: float, url: str) -> list[Any]:
     return ["qr", at, x, y, size, url]
 
 
+def chart(at: str, x: float, y: float, width: float, height: float, svg: str) -> list[Any]:
+    """A chart (an ``<svg>`` of :func:`tournament.charts.svg.line_chart`) scaled to fit ``width`` ×
+    ``height`` mm, its top-left corner at (x, y)."""
+    return ["chart", at, round(x, 3), round(y, 3), round(width, 3), round(height, 3), svg]
+
+
 def overlay(styles: dict[str, Style], pages: list[dict[str, Any]]) -> dict[str, Any]:
     """What :func:`tournament.printing.pdf.html_to_pdf` draws: ``pages`` (``{"over": KEY, "n": N,
     "items": [...]}``) in ``styles``."""
@@ -269,6 +275,36 @@ class _Page:
     def qr(self, slot: tuple[float, float], x: float, y: float, size: float, url: str) -> None:
         x, size = slot[0] + x * PT, size * PT
         self.canvas.drawImage(_qr_image(url), x, self.height - slot[1] - y * PT - size, size, size)
+
+    def chart(self, slot: tuple[float, float], x: float, y: float, width: float, height: float, svg: str) -> None:
+        from reportlab.graphics import renderPDF
+
+        drawing = _chart_drawing(svg)
+        scale = min(width * PT / drawing.width, height * PT / drawing.height)
+        canvas = self.canvas
+        canvas.saveState()
+        canvas.translate(slot[0] + x * PT, self.height - slot[1] - y * PT - drawing.height * scale)
+        canvas.scale(scale, scale)
+        renderPDF.draw(drawing, canvas, 0, 0)
+        canvas.restoreState()
+
+
+def _chart_drawing(svg: str) -> Any:
+    """``svg`` as a ReportLab drawing (svglib), its text in the app's font. A chart carries no
+    colour of its own (its classes colour it on a page): it prints in black, ``currentColor``."""
+    from svglib.svglib import svg2rlg
+
+    _chart_font()
+    return svg2rlg(io.BytesIO(svg.encode()))
+
+
+@functools.cache
+def _chart_font() -> None:
+    """Name the app's font to svglib as the family the charts ask for (svglib registers it from its
+    file, under a name of its own: :func:`font`'s registration stays as it is)."""
+    from svglib.fonts import register_font
+
+    register_font("DejaVu Sans", finders.find(FONT_FILES["regular"]), rlgFontName="SpadesSans-chart")
 
 
 @functools.lru_cache(maxsize=2048)

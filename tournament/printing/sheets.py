@@ -13,6 +13,8 @@ from typing import Any
 
 from scoring import RuleSet, Seat, Side
 from scoring.describe import bid_name
+from tournament.charts.games import game_chart
+from tournament.charts.svg import line_chart
 from tournament.formats.registry import format_of
 from tournament.models import Dispute, Game, Hand, Round, Tournament, playing_name
 from tournament.play.links import table_url
@@ -71,6 +73,9 @@ ROOM_FOR_ROWS = 126  # mm of a Letter page left for the rows beside the heading,
 BOXES_HEIGHT = 22.0  # the penalty and misdeal boxes: room for four lines, taller when they need more
 DISPUTES_HEIGHT = 16.0  # the disputes box: two lines
 RESULT_HEIGHT = 8.0  # a finished game's result line, under the disputes box
+# A finished game's chart of the score by hand, under its result line: its box (mm) and the size of
+# the chart's plot (SVG units; the legend adds a row). Its labels print at about 9 points.
+CHART_HEIGHT, CHART_PLOT = 46.0, (760, 150)
 NOTES_TOP = 4.8  # where a box's first line starts, under its title
 NOTE_FONT = 8  # points
 NOTE_LINE = NOTE_FONT * 1.35 / draw.PT  # mm
@@ -188,7 +193,8 @@ def _sheet(
     puts the table's QR code on it."""
     rules = tournament.rules
     rows, reneges, table_talk, misdeals, disputes = [], [], [], [], []
-    for hand, result in _results(game, hands):
+    results = _results(game, hands)
+    for hand, result in results:
         if result is None:
             rows.append(SheetRow(hand.number, [""] * 14, misdeal=hand.get_misdeal_display()))
             misdeals.append(Note(hand.number, "", hand.get_misdeal_display()))
@@ -199,8 +205,11 @@ def _sheet(
         reneges += _penalty_notes(hand, "reneges", "reneg")
         table_talk += _penalty_notes(hand, "table_talk", "table talk")
         disputes += [DisputeNote(hand.number, d.note, d.resolution) for d in (disputed or {}).get(hand.pk, ())]
+    # A game played to its end prints the chart of its score, in the room of the rows that would
+    # be left blank for hands to come.
+    charted = game is not None and game.is_finished and bool(game.winner) and any(r for _, r in results)
     upcoming = Game.next_number(hands[-1] if hands else None)  # a misdeal's hand is dealt again
-    for offset in range(_rows_needed(tournament, len(hands)) - len(hands)):
+    for offset in range(0 if charted else _rows_needed(tournament, len(hands)) - len(hands)):
         rows.append(SheetRow(upcoming + offset, [""] * 14))
     # A closed round's sheet is a record: its table link now leads to another game, so no QR code.
     closed = _closed_caption(tournament, game) if game is not None and game.round.is_closed else ""
@@ -211,13 +220,15 @@ def _sheet(
     dispute_box = max(DISPUTES_HEIGHT, _notes_height(_lines(disputes, DISPUTES_WIDTH)))
     names = {s.label: seats.get(s, "") for s in Seat}
     result = _result(game, names, hands)
+    chart = _chart(game, names, results) if charted else ""
     room = ROOM_FOR_ROWS - (boxes - BOXES_HEIGHT) - (dispute_box - DISPUTES_HEIGHT) - (RESULT_HEIGHT if result else 0)
+    room -= CHART_HEIGHT if chart else 0
     grid = Grid(len(rows), room=room)
     closed_layer = f"-closed-{closed.split()[0].lower()}" if closed else ""  # a background per caption
     return {
         "layer": f"{grid.name}-{round(boxes * 10)}-{round(dispute_box * 10)}"
         f"{'-talk' if show_table_talk else ''}{'-qr' if url else ''}{closed_layer}"
-        f"{'-result' if result else ''}",
+        f"{'-result' if result else ''}{'-chart' if chart else ''}",
         "boxes_height": boxes,
         "disputes_height": dispute_box,
         "table": game.table.number if game else None,
@@ -225,6 +236,7 @@ def _sheet(
         "first_dealer": Seat(game.first_dealer).label if game else "",
         "seats": names,
         "result": result,
+        "chart": chart,
         "rows": rows,
         "grid": grid,
         "misdeal_rows": [(grid.row_top(i), row.misdeal) for i, row in enumerate(rows) if row.misdeal],
@@ -237,6 +249,14 @@ def _sheet(
         "closed": closed,
         "show_table_talk": show_table_talk,
     }
+
+
+def _chart(game: Game, names: dict[str, str], results: list[tuple[Any, Any]]) -> str:
+    """The chart of a played game's score after each hand, as SVG."""
+    sides = [" & ".join(filter(None, (names[seat.label] for seat in side.seats))) for side in Side]
+    scored = [(hand.number, result.teams[0].score, result.teams[1].score) for hand, result in results if result]
+    chart = game_chart(scored, ns=sides[0], ew=sides[1], table=game.table.number)
+    return line_chart(chart, width=CHART_PLOT[0], height=CHART_PLOT[1]) if chart else ""
 
 
 def _closed_caption(tournament: Tournament, game: Game) -> str:
@@ -383,6 +403,8 @@ def _drawing(sheet: dict[str, Any], round_: Round | None) -> list[list[Any]] | N
         items += [text(slot, i * NOTE_LINE, NOTE_LINE, "note", (0, line)) for i, line in enumerate(lines)]
     if sheet["result"]:
         items.append(text("result", 0, RESULT_HEIGHT, "result", (0, sheet["result"])))
+    if sheet["chart"]:
+        items.append(draw.chart("chart", 0, 1, GRID_WIDTH, CHART_HEIGHT - 2, sheet["chart"]))
     if sheet["folio"]:
         right, bottom = PAGE_MARGIN
         items.append(text("page-end", -bottom, bottom, "folio", (-right, sheet["folio"])))
@@ -460,6 +482,7 @@ def _sheets_context(base: dict[str, Any], sheets: list[dict[str, Any]]) -> dict[
     backgrounds = {
         sheet["layer"]: {"layer": sheet["layer"], "grid": sheet["grid"], "show_table_talk": sheet["show_table_talk"],
                          "qr": bool(sheet["qr"]), "closed": sheet["closed"], "result": bool(sheet["result"]),
+                         "chart": bool(sheet["chart"]),
                          "boxes_height": sheet["boxes_height"],
                          # the drawn boxes' own heights, inside the title margin and the padding
                          "cells_height": round(sheet["boxes_height"] - 1, 1),
@@ -471,14 +494,17 @@ def _sheets_context(base: dict[str, Any], sheets: list[dict[str, Any]]) -> dict[
     for n, sheet in enumerate(sheets, start=1):
         items = _drawing(sheet, base["round"])
         if items is None:
-            laid_out.append({**sheet, "n": n, "lines": _grid_lines(sheet["rows"])})
+            chart = "data:image/svg+xml;base64," + base64.b64encode(sheet["chart"].encode()).decode() \
+                if sheet["chart"] else ""  # fmt: skip
+            laid_out.append({**sheet, "n": n, "lines": _grid_lines(sheet["rows"]), "chart_src": chart})
         else:
             drawn.append({"over": sheet["layer"], "n": n, "items": items})
     overlay = draw.overlay(SHEET_STYLES, drawn) if drawn else None
     return {**base, "sheets": sheets, "laid_out": laid_out, "overlay": overlay,
             "backgrounds": list(backgrounds.values()), "grids": grids, "grid_css": grid_css(),
             "grid_width": f"{GRID_WIDTH:.2f}", "head_height": _head_height(base),
-            "result_height": RESULT_HEIGHT}  # fmt: skip
+            "result_height": RESULT_HEIGHT, "chart_height": CHART_HEIGHT,
+            "chart_image_height": CHART_HEIGHT - 2}  # fmt: skip
 
 
 def _head_height(base: dict[str, Any]) -> str:

@@ -4,9 +4,10 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 
+from tournament.charts.standings import places_drawn
 from tournament.clocks.services import round_clock
 from tournament.formats.registry import format_of
-from tournament.models import Round
+from tournament.models import Round, Tournament
 from tournament.pages import director_required, tournament_or_404, whole_number
 from tournament.review.publish import public_hold
 from tournament.standings.places import find_places, page_of, round_places
@@ -28,15 +29,9 @@ def _standings_context(tournament_id: int, page: str = "public:standings") -> di
     if page.startswith("public:"):
         hold = public_hold(tournament)
     # A progressive event's rows, a knockout's places: ranked once for every viewer (see .snapshot).
-    if hold is None:
-        places = snapshot(
-            tournament.pk, "standings", tournament.changed_at, lambda: event_format.standings_context(tournament)
-        )
-    else:
-        places = snapshot(
-            tournament.pk, f"standings after {hold.through}", tournament.changed_at,
-            lambda: event_format.standings_context_after(tournament, hold.through) or {"rows": []},
-        )  # fmt: skip
+    through = hold.through if hold else None
+    name = "standings" if hold is None else f"standings after {hold.through}"
+    places = snapshot(tournament.pk, name, tournament.changed_at, lambda: _standings_values(tournament, through))
     current = tournament.current_round()
     return {
         "tournament": tournament,
@@ -51,6 +46,17 @@ def _standings_context(tournament_id: int, page: str = "public:standings") -> di
         "current_called": event_format.round_called(current) if current else "",
         "prize_divisions": tournament.prize_divisions(),
     }
+
+
+def _standings_values(tournament: Tournament, through: int | None) -> dict:
+    """The format's standings (with ``through``, as they stood after that round: a public page's
+    rounds held back) and the chart of places after each round (see :mod:`tournament.charts`)."""
+    event_format = format_of(tournament)
+    if through is None:
+        rows = event_format.standings_context(tournament)
+    else:
+        rows = event_format.standings_context_after(tournament, through) or {"rows": []}
+    return {**rows, **places_drawn(tournament, through=through)}
 
 
 def _format_page(request: HttpRequest, tournament_id: int, page: str) -> HttpResponse | None:
@@ -84,8 +90,13 @@ def projector(request: HttpRequest, tournament_id: int) -> HttpResponse:
     if current is not None and current.status == Round.Status.PLANNED:
         context["seating"] = True
         context["page"] = page_of(round_places(current), number, PROJECTOR_SEATING_ROWS)
+        context["next_page"] = context["page"].next_number
     else:
         context["page"] = page_of(context["rows"], number, PROJECTOR_STANDINGS_ROWS)
+        # The chart of places after each round, when there is one, is a page after the standings'.
+        pages = context["page"].count + bool(context["places_chart"])
+        shown = (max(number, 1) - 1) % pages + 1
+        context["chart_page"], context["next_page"] = shown > context["page"].count, shown % pages + 1
         running = current is not None and current.status == Round.Status.RUNNING
         # Plain rows for the tables_left filter, not models: a national round has 1,000 games.
         context["tables"] = (

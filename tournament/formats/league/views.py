@@ -9,6 +9,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
+from tournament.charts.standings import places_drawn
 from tournament.formats.knockout.models import settings_of as bracket_settings
 from tournament.formats.league import services as league
 from tournament.formats.league import standings as season
@@ -20,7 +21,7 @@ from tournament.matches.views import swap_forms
 from tournament.models import Match, Round, Team, Tournament
 from tournament.pages import director_required, round_or_404, tournament_or_404, whole_number
 from tournament.play.board import board
-from tournament.review.publish import public_hold
+from tournament.review.publish import Hold, public_hold
 from tournament.standings.places import page_of
 from tournament.standings.snapshot import polled
 from tournament.standings.views import PROJECTOR_STANDINGS_ROWS
@@ -190,15 +191,28 @@ def _table_context(tournament_id: int, *, public: bool = False) -> dict:
     }
 
 
+def _nights_chart(tournament: Tournament, hold: Hold | None = None) -> dict:
+    """Every team's place after each night closed (the championship after the nights not in it;
+    a public page's nights held back neither), as :func:`tournament.charts.standings.places_drawn`
+    gives it to a page."""
+    last = league.load_schedule(tournament).nights if hold is None else hold.through
+    closed = tournament.rounds.filter(status=Round.Status.CLOSED, number__lte=last).order_by("number")
+    return places_drawn(tournament, list(closed.values_list("number", flat=True)), top=tournament.teams.count())
+
+
 @director_required
 def table(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    return render(request, "league/table.html", _table_context(tournament_id))
+    context = _table_context(tournament_id)
+    return render(request, "league/table.html", {**context, **_nights_chart(context["tournament"])})
 
 
 @polled
 def public_table(request: HttpRequest, tournament_id: int) -> HttpResponse:
     context = _table_context(tournament_id, public=True)
-    return render(request, "league/public.html#league" if request.htmx else "league/public.html", context)
+    if request.htmx:  # the table refreshing itself; the chart changes as a night closes, on the next visit
+        return render(request, "league/public.html#league", context)
+    chart = _nights_chart(context["tournament"], context["hold"])
+    return render(request, "league/public.html", {**context, **chart})
 
 
 @polled

@@ -10,6 +10,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
+from tournament.charts.standings import places_drawn
 from tournament.formats.swiss import services
 from tournament.formats.swiss.forms import MissedRoundsForm, SwapForm
 from tournament.formats.swiss.models import LateEntry, settings_of
@@ -19,7 +20,7 @@ from tournament.pages import director_required, tournament_or_404, whole_number
 from tournament.play.board import board
 from tournament.review.publish import public_hold
 from tournament.standings.places import page_of
-from tournament.standings.snapshot import polled
+from tournament.standings.snapshot import polled, snapshot
 from tournament.standings.views import PROJECTOR_STANDINGS_ROWS
 
 
@@ -122,7 +123,13 @@ def standings(request: HttpRequest, tournament_id: int) -> HttpResponse:
 @polled
 def public_standings(request: HttpRequest, tournament_id: int) -> HttpResponse:
     context = _standings_context(tournament_id, public=True)
-    return render(request, "swiss/public.html#swiss" if request.htmx else "swiss/public.html", context)
+    if request.htmx:  # the standings refreshing themselves; the chart changes as a round closes
+        return render(request, "swiss/public.html#swiss", context)
+    tournament, hold = context["tournament"], context["hold"]
+    through = hold.through if hold else None  # a round held back is left out of the chart too
+    chart = snapshot(tournament.pk, f"places chart {through}", tournament.changed_at,
+                     lambda: places_drawn(tournament, through=through))  # fmt: skip
+    return render(request, "swiss/public.html", {**context, **chart.value})
 
 
 @polled
