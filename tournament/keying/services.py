@@ -200,7 +200,7 @@ def _enter_following(game: Game) -> tuple[list[int], str]:
 
 
 def _also(numbers: list[int]) -> str:
-    """The hands entered after the one keyed (agreed before, waiting for it), in words."""
+    """The hands entered after the one keyed or stored (agreed before, waiting for it), in words."""
     if not numbers:
         return ""
     listed = ", ".join(str(n) for n in numbers)
