@@ -125,7 +125,8 @@ def test_a_sheet_keyed_twice_with_one_mismatch_caught_and_settled(browser, live_
     assert [m.words for m in services.mismatches(game.round)] == [words]
     _shot(second, "desktop-keying-mismatch")
     second.goto(reverse("director:round_board", args=[game.round.tournament_id, 1]))
-    assert words in second.inner_text(".keying-status")
+    # Named once, among the round's flags; the keying line counts it.
+    assert second.inner_text("body").count(words) == 1 and "1 mismatch" in second.inner_text(".keying-status")
     _shot(second, "desktop-board-mismatch")
     second.context.close()
 
@@ -159,3 +160,24 @@ def test_without_javascript_enter_posts_the_row_and_the_page_comes_back_at_the_n
     assert "Saved hand 1." in page.inner_text("#messages")
     assert game.hands.get().north_tricks == 4
     context.close()
+
+
+def test_a_hand_entered_at_the_table_meanwhile_is_told_on_the_sheet(browser, live_server, evening):
+    from scoring import HandEntry
+    from tests.conftest import even_hand
+    from tournament.models import HandRevision
+    from tournament.play.hands import enter_hand
+
+    game, people = evening
+    Club.objects.filter(pk=a_club().pk).update(double_keying=True)
+    page = _open(browser, live_server, people["ann"], game)
+    _cursor_in(page, 1)
+    _type_row(page, "3 3 3 3", "4 3 3 3")
+    page.wait_for_selector("text=Hand 1 is keyed once")
+    enter_hand(game=game, number=1, entry=HandEntry.from_fields(even_hand(8)), source=HandRevision.Source.TABLE)
+    page.reload()
+    _cursor_in(page, 2)  # hand 1 is in as the table sent it; the cursor waits in hand 2
+    assert "Hand 1 was entered at the table or on the game page meanwhile" in page.inner_text("#keying-sheet .warn")
+    assert "Keyed otherwise by ann (North's tricks 4; East's tricks 3)" in page.inner_text("#row-1-1")
+    _shot(page, "desktop-keying-entered-elsewhere")
+    page.context.close()

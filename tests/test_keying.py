@@ -388,3 +388,112 @@ def test_the_owner_turns_double_keying_on_and_off_in_the_clubs_settings(client, 
     client.post(url, settings)
     club.refresh_from_db()
     assert not club.double_keying
+
+
+# --- a hand entered another way meanwhile (the table's phone, the game page) ------------------------
+
+
+def _enter_elsewhere(game, number: int, ns_tricks: int = 7):
+    """Hand ``number`` entered as the table's phone does, knowing nothing of keyings."""
+    from scoring import HandEntry
+    from tests.conftest import even_hand
+    from tournament.play.hands import enter_hand
+
+    entry = HandEntry.from_fields(even_hand(ns_tricks))
+    enter_hand(game=game, number=number, entry=entry, source=HandRevision.Source.TABLE)
+
+
+def _keyings() -> list[tuple[int, str, str]]:
+    return sorted(Keying.objects.values_list("number", "keyed_by__username", "status"))
+
+
+@pytest.fixture
+def agreed_behind_a_keyed_hand(client, people, game, twice):
+    """Ann keyed hand 1; Ann and Bob keyed hand 2 alike (it waits for hand 1); then the table's
+    phone entered hand 1 with North 5 tricks and East 2 (Ann keyed 4 and 3)."""
+    _key(client, people["ann"], game, typed(1))
+    _key(client, people["ann"], game, typed(2))
+    _key(client, people["bob"], game, typed(2))
+    assert _keyings() == [(1, "ann", "waiting"), (2, "ann", "agreed"), (2, "bob", "agreed")]
+    _enter_elsewhere(game, 1, ns_tricks=8)
+    game.refresh_from_db()
+
+
+def test_opening_the_sheet_sets_aside_keyings_of_a_hand_entered_elsewhere_and_enters_the_agreed_next(
+    client, people, game, agreed_behind_a_keyed_hand
+):
+    client.force_login(people["ann"])
+    page = client.get(_urls(game)[0])
+    assert page.status_code == 200
+    # NS 8 tricks on 6 bid: 62, EW 5 on 6: -60; then hand 2, 7 on 6 and 6 on 6: 61 and 60.
+    rows = [(r.number, r.state, r.totals) for r in page.context["rows"]]
+    assert rows == [(1, "entered", (62, -60)), (2, "entered", (123, 0)), (3, "new", None)]
+    text = _text(page)
+    assert (
+        "Hand 1 was entered at the table or on the game page meanwhile: its keyings are set aside. "
+        "Hand 2, keyed alike twice before, is entered too." in text
+    )
+    assert "Keyed otherwise by ann (North's tricks 4; East's tricks 3) before it was entered: check the sheet." in text
+    assert _keyings() == [(1, "ann", "set_aside"), (2, "ann", "entered"), (2, "bob", "entered")]
+    assert game.hands.get(number=2).revisions.get().changed_by == people["bob"]
+    assert services.waiting(game.keyings.all()) == services.Waiting(second=0, mismatches=0)
+    again = client.get(_urls(game)[0])  # caught up: nothing more to say or write
+    assert "meanwhile" not in _text(again) and game.hands.count() == 2
+
+
+def test_before_anyone_catches_up_the_grid_and_the_board_count_the_stored_hand_once(
+    client, people, game, agreed_behind_a_keyed_hand
+):
+    from tournament.keying.sheet import keying_sheet
+
+    rows = [(r.number, r.state, r.totals) for r in keying_sheet(game, people["ann"])]
+    assert rows == [(1, "entered", (62, -60)), (2, "agreed", (123, 0)), (3, "new", None)]
+    assert services.waiting(game.keyings.all()) == services.Waiting(second=0, mismatches=0)
+    board = _text(client.get(reverse("director:round_board", args=[game.round.tournament_id, 1])))
+    assert "hand waiting" not in board
+
+
+def test_the_next_keying_catches_up_first_and_says_so(client, people, game, agreed_behind_a_keyed_hand):
+    answer = _key(client, people["ann"], game, typed(3), htmx=True)
+    assert answer.status_code == 200
+    text = _text(answer)
+    assert "Hand 3 is keyed once: it counts when another person keys the same." in text
+    assert "Hand 1 was entered at the table or on the game page meanwhile: its keyings are set aside." in text
+    assert list(game.hands.values_list("number", flat=True)) == [1, 2]
+    assert _keyings() == [(1, "ann", "set_aside"), (2, "ann", "entered"), (2, "bob", "entered"), (3, "ann", "waiting")]
+
+
+def test_keying_an_agreed_hand_again_after_the_one_before_was_entered_elsewhere_is_told_it_is_in(
+    client, people, game, agreed_behind_a_keyed_hand
+):
+    answer = _key(client, people["cy"], game, typed(2))
+    assert answer.status_code == 422
+    assert "Hand 2 is entered already" in _text(answer) and "counts once the hands before it" not in _text(answer)
+    assert game.hands.count() == 2  # entered by the catching up, which stands though the keying was refused
+
+
+def test_keyed_once_then_entered_elsewhere_with_the_same_values_says_nothing_on_its_row(client, people, game):
+    Club.objects.filter(pk=a_club().pk).update(double_keying=True)
+    _key(client, people["ann"], game, typed(1))
+    Club.objects.update(double_keying=False)  # the club keys once from now on
+    _enter_elsewhere(game, 1)
+    assert _key(client, people["ann"], game, typed(2)).status_code == 302
+    assert list(game.hands.values_list("number", flat=True)) == [1, 2]
+    assert _keyings() == [(1, "ann", "set_aside")]  # not waiting for ever
+    assert services.waiting(game.keyings.all()) == services.Waiting(second=0, mismatches=0)
+    assert [r.note for r in client.get(_urls(game)[0]).context["rows"][:2]] == ["", ""]
+
+
+def test_a_hand_entered_elsewhere_while_keying_once_is_refused_by_number_and_the_next_is_entered(client, people, game):
+    _key(client, people["ann"], game, typed(1))
+    _enter_elsewhere(game, 2)
+    refused = _key(client, people["ann"], game, typed(2))
+    assert refused.status_code == 422 and "Hand 2 is entered already" in _text(refused)
+    assert _key(client, people["ann"], game, typed(3)).status_code == 302
+    assert list(game.hands.values_list("number", flat=True)) == [1, 2, 3]
+
+
+def test_the_infractions_heading_spans_the_rules_infraction_columns(director_client, game):
+    page = director_client.get(_urls(game)[0])
+    assert page.context["infractions"] == 2  # NS and EW reneges under the tests' progressive rules
+    assert '<th colspan="2">Infractions</th>' in page.content.decode()

@@ -2,24 +2,26 @@
 
 A write takes the tournament's lock first (:mod:`tournament.locking`) and enters a hand only
 through :func:`tournament.play.hands.enter_hand` (source "director", by whoever keyed it; when the
-club keys sheets twice, by the person whose keying agreed with the first).
+club keys sheets twice, by the person whose keying agreed with the first). A hand may meanwhile be
+entered another way (the table's phone, the director's game page), which knows nothing of keyings:
+:func:`catch_up` brings the keyings up to date before every keying write and when the sheet is read.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import QuerySet
+from django.db.models import Exists, OuterRef, QuerySet
 
 from scoring import HandEntry, InvalidHand
 from tournament.keying.forms import differences
 from tournament.keying.models import Keying
 from tournament.locking import lock_tournament
-from tournament.models import Game, HandRevision, Round
+from tournament.models import Game, Hand, HandRevision, Round
 from tournament.play.hands import GameGone, HandConflict, enter_hand
 
 Status = Keying.Status
@@ -58,8 +60,15 @@ def key_hand(*, game: Game, number: int, deal: int, entry: HandEntry, by: Abstra
     person's settles it (the other is set aside). An agreed hand is entered as soon as every hand
     before it is, and any agreed hands after it with it. Refusals raise :class:`ValidationError`
     (the same person keying twice, a hand already entered or agreed, a third keying agreeing with
-    neither); what :func:`enter_hand` refuses raises as it does there, and nothing is stored then.
+    neither); what :func:`enter_hand` refuses raises as it does there, and nothing is stored then
+    (but what :func:`catch_up` did first stands, and its notice is not told then).
     """
+    caught = catch_up(game=game)
+    keyed = _key(game=game, number=number, deal=deal, entry=entry, by=by)
+    return replace(keyed, notice=" ".join(filter(None, [caught, keyed.notice])))
+
+
+def _key(*, game: Game, number: int, deal: int, entry: HandEntry, by: AbstractBaseUser) -> Keyed:
     with transaction.atomic():
         tournament = lock_tournament(game.round.tournament_id)
         game = _read_again(game.pk)
@@ -191,7 +200,7 @@ def _enter_following(game: Game) -> tuple[list[int], str]:
 
 
 def _also(numbers: list[int]) -> str:
-    """The hands entered after the one keyed (agreed before, waiting for it), in words."""
+    """The hands entered after the one keyed or stored (agreed before, waiting for it), in words."""
     if not numbers:
         return ""
     listed = ", ".join(str(n) for n in numbers)
@@ -200,9 +209,55 @@ def _also(numbers: list[int]) -> str:
     return f" Hands {listed}, keyed alike twice before, are entered too."
 
 
+def catch_up(*, game: Game) -> str:
+    """Bring ``game``'s keyings up to date with hands stored another way since they were keyed:
+    keyings not entered of a hand now stored are set aside (linked to that hand, so the sheet can
+    show where they differ from it), then agreed hands that are now the game's next are entered, in
+    order. It writes (under the tournament's lock) only when there is something to catch up, and
+    returns what it did in words ("" when nothing)."""
+    if not _behind(game):
+        return ""
+    with transaction.atomic():
+        lock_tournament(game.round.tournament_id)
+        game = _read_again(game.pk)
+        if not _behind(game):  # caught up by another request meanwhile
+            return ""
+        stored = {(hand.number, hand.deal): hand for hand in game.hands.all()}
+        stale = _stale(game)
+        for keying in stale:
+            Keying.objects.filter(pk=keying.pk).update(
+                status=Status.SET_ASIDE, hand=stored.get((keying.number, keying.deal))
+            )
+        numbers = sorted({keying.number for keying in stale})
+        said = ""
+        if numbers:
+            listed = ", ".join(str(n) for n in numbers)
+            said = (f"Hand {listed} was entered at the table or on the game page meanwhile: its keyings are set aside."
+                    if len(numbers) == 1 else
+                    f"Hands {listed} were entered at the table or on the game page meanwhile: their keyings are "
+                    "set aside.")  # fmt: skip
+        later, notice = _enter_following(game)
+        said += _also(later)
+        return " ".join(filter(None, [said.strip(), notice]))
+
+
+def _stale(game: Game) -> list[Keying]:
+    """The keyings not entered of hands before the game's next: stored another way meanwhile."""
+    following = next_deal(game)
+    open_ = game.keyings.filter(status__in=NOT_ENTERED).order_by("number", "deal", "id")
+    return [keying for keying in open_ if (keying.number, keying.deal) < following]
+
+
+def _behind(game: Game) -> bool:
+    """Whether :func:`catch_up` has something to do: stale keyings, or an agreed next hand."""
+    number, deal = next_deal(game)
+    return bool(_stale(game)) or game.keyings.filter(number=number, deal=deal, status=Status.AGREED).exists()
+
+
 def discard(*, game: Game, number: int, deal: int) -> int:
     """Set aside every keying of hand ``number`` (its ``deal``) not entered yet: a mismatch nobody
     can settle, or a keying its keyer got wrong. Returns how many; none raises :class:`ValidationError`."""
+    catch_up(game=game)
     with transaction.atomic():
         lock_tournament(game.round.tournament_id)
         game = _read_again(game.pk)
@@ -274,8 +329,15 @@ class Waiting:
     mismatches: int
 
 
+def _unstored(keyings: QuerySet[Keying]) -> QuerySet[Keying]:
+    """``keyings`` but those of hands stored another way and not caught up yet: they wait for nothing."""
+    stored = Hand.objects.filter(game=OuterRef("game"), number=OuterRef("number"), deal=OuterRef("deal"))
+    return keyings.exclude(Exists(stored))
+
+
 def waiting(keyings: QuerySet[Keying]) -> Waiting:
     """Of ``keyings`` (a round's, a game's), the hands keyed once and the hands in a mismatch."""
+    keyings = _unstored(keyings)
 
     def hands(status: str) -> int:
         return keyings.filter(status=status).values("game", "number", "deal").distinct().count()
@@ -290,7 +352,7 @@ def round_keyings(round_: Round) -> QuerySet[Keying]:
 def mismatches(round_: Round) -> list[Mismatch]:
     """Every hand of ``round_`` whose keyings differ, table by table, with what they differ in."""
     keyings = (
-        round_keyings(round_)
+        _unstored(round_keyings(round_))
         .filter(status=Status.MISMATCH)
         .select_related("game__table", "game__round__tournament", "game__match")
         .order_by("game__table__number", "number", "deal", "id")

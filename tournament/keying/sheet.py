@@ -97,9 +97,12 @@ class _View:
 
 def _view(game: Game, viewer: AbstractBaseUser) -> _View:
     hands = list(game.hands.order_by("number", "deal"))
+    following = next_deal(game)
     open_: dict[tuple[int, int], list[Keying]] = defaultdict(list)
     for keying in game.keyings.filter(status__in=NOT_ENTERED).select_related("keyed_by").order_by("id"):
-        open_[keying.number, keying.deal].append(keying)
+        # A hand stored another way and not caught up yet (services.catch_up) counts once: as stored.
+        if (keying.number, keying.deal) >= following:
+            open_[keying.number, keying.deal].append(keying)
     open_ = dict(sorted(open_.items()))
     known = []
     for keyings in open_.values():
@@ -135,7 +138,10 @@ def keying_sheet(
     (at its first wrong box) when given, else in the first row to key after hand ``after``
     (the one just saved), else in the first row to key."""
     view = _view(game, viewer)
-    rows = [_stored(game, hand, view.counted, index) for index, hand in enumerate(view.hands)]
+    differing = _keyed_otherwise(game)
+    rows = [
+        _stored(game, hand, view.counted, index, differing.get(hand.pk, "")) for index, hand in enumerate(view.hands)
+    ]
     for index, (key, keyings) in enumerate(view.open.items()):
         position = len(view.hands) + index if index < len(view.known) else None
         rows.append(_keyed(game, key, keyings, viewer, view.provisional, position))
@@ -159,7 +165,22 @@ def _replay(game: Game, entries: list, numbers: list[int]) -> Replay | None:
         return None
 
 
-def _stored(game: Game, hand, counted: Replay | None, index: int) -> Row:
+def _keyed_otherwise(game: Game) -> dict[int, str]:
+    """By stored hand's id, in words, how the keyings set aside when it was stored (another way, or
+    by a single keying) differ from it as it stands: the director checks those against the sheet."""
+    rules = game.rules
+    found: dict[int, str] = {}
+    for keying in game.keyings.filter(status=Status.SET_ASIDE, hand__isnull=False).select_related("hand", "keyed_by"):
+        differ = differences(rules, keying.values, keying.hand.entry.fields())
+        if differ and keying.hand_id not in found:
+            words = "; ".join(f"{column.label} {keyed or '–'}" for column, keyed, _ in differ)
+            found[keying.hand_id] = (
+                f"Keyed otherwise by {keying.keyed_by or 'someone'} ({words}) before it was entered: check the sheet."
+            )
+    return found
+
+
+def _stored(game: Game, hand, counted: Replay | None, index: int, note: str = "") -> Row:
     rules = game.rules
     values = hand.snapshot()
     result = counted.results[index] if counted is not None else None
@@ -170,6 +191,7 @@ def _stored(game: Game, hand, counted: Replay | None, index: int) -> Row:
         cells=tuple(shown(rules, column, values) for column in columns(rules)),
         totals=(result.teams[0].score, result.teams[1].score) if result is not None else None,
         dealer=counted.dealers[index].label if counted is not None else "",
+        note=note,
     )
 
 

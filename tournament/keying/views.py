@@ -24,11 +24,13 @@ def _render(request: HttpRequest, game: Game, rows: list[Row], *, status: int = 
     """The page (to htmx or keying.js, the grid alone) with ``said`` and ``warn`` above the grid."""
     tournament = game.round.tournament
     names = game.seat_names()
+    shown = columns(game.rules)
     context = {
         "tournament": tournament,
         "game": game,
         "rows": rows,
-        "columns": columns(game.rules),
+        "columns": shown,
+        "infractions": sum(column.kind == "count" for column in shown),
         "misdeal_choices": misdeal_choices(game.rules),
         "legend": legend(game.rules),
         "seats": {seat.label: name for seat, name in names.items()},
@@ -51,7 +53,10 @@ def _after(text: str) -> tuple[int, int] | None:
 def keying(request: HttpRequest, tournament_id: int, game_id: int) -> HttpResponse:
     game = game_or_404(tournament_or_404(tournament_id), game_id)
     after = _after(request.GET.get("after", ""))
-    return _render(request, game, keying_sheet(game, request.user, after=after))
+    caught = services.catch_up(game=game)  # writes only when a hand was stored another way meanwhile
+    if caught:
+        game.refresh_from_db()
+    return _render(request, game, keying_sheet(game, request.user, after=after), warn=caught)
 
 
 @director_required
