@@ -54,8 +54,7 @@ bench: install
 	$(DEV) $(PY) bench/league.py
 	$(DEV) $(PY) bench/swiss_scale.py
 	$(DEV) $(PY) bench/import_lock.py
-	$(PY) bench/ratings.py
-	$(DEV) $(PY) bench/season.py
+	$(PY) bench/season.py
 	$(PY) bench/venue_load.py
 
 lint: install

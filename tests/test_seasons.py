@@ -7,15 +7,21 @@ from __future__ import annotations
 import csv
 import datetime
 import io
+from unittest import mock
 
 import pytest
+from django.core.cache import cache
 from django.urls import reverse
 
-from tests.conftest import a_club, finish_game, make_tournament
+from scoring import HandEntry
+from tests.conftest import a_club, even_hand, finish_game, make_tournament
+from tests.events import correct_hand
 from tournament.clubs.services import create_club, grant
-from tournament.models import ClubMember, RosterPlayer
+from tournament.models import ClubMember, RosterPlayer, Tournament
 from tournament.play.rounds import close_round, start_play, start_round
-from tournament.seasons.models import Season, SeasonEvent
+from tournament.seasons import places as stored
+from tournament.seasons.models import Season, SeasonEvent, StoredPlaces
+from tournament.seasons.player import player_events
 from tournament.seasons.services import save_season
 from tournament.seasons.standings import season_tables
 from tournament.teams.services import register_team
@@ -339,3 +345,95 @@ def test_the_clubs_seasons_are_listed_for_everyone(client, nights):
     html = client.get(reverse("public:seasons", args=[a_club().pk])).content.decode()
     assert f'<a href="{reverse("public:season", args=[a_club().pk, season.pk])}">Fall Fridays</a>' in html
     assert client.get(reverse("public:seasons", args=[999])).status_code == 404
+
+
+# Each event's places stored (tournament.seasons.places): read back while its stamp stands.
+
+
+def _points(table):
+    return {line.name: str(line.standing.points) for line in table.lines}
+
+
+def _worked_out():
+    """A spy on the standings worked out for the stored places (the events it was called for)."""
+    return mock.patch.object(stored, "event_places", wraps=stored.event_places)
+
+
+def test_a_season_read_with_the_cache_empty_reads_the_stored_places_in_one_query(nights, django_assert_num_queries):
+    season = _season(nights)
+    first = season_tables(season)
+    assert StoredPlaces.objects.count() == 3
+    cache.clear()  # as after a restart
+    with _worked_out() as spy, django_assert_num_queries(3):  # the events, their places, the names
+        again = season_tables(season)
+    assert spy.call_count == 0
+    assert _points(again.teams) == _points(first.teams) and _points(again.players) == _points(first.players)
+
+
+def test_a_corrected_hand_moves_the_season_standings_and_works_out_that_event_alone(nights):
+    season = _season(nights[:2])
+    assert _points(season_tables(season).teams) == {
+        "Gina & Hugo": "18", "Cleo & Dan": "29/2", "Ada & Ben": "29/2", "Eve & Finn": "11",
+    }  # fmt: skip
+    # Night 13, table 1: Ada & Ben (NS) lost 240 to 244; taking 10 tricks at hand 1 (64, East-West
+    # set: -60) they win 244 to 123: tied 1st with Gina & Hugo (244, 9 each), then Eve & Finn
+    # (240, 3rd: 6) and Cleo & Dan (123, 4th: 5).
+    game = nights[1].rounds.get(number=1).games.get(table__number=1)
+    correct_hand(game=game, number=1, entry=HandEntry.from_fields(even_hand(10)), expected_version=1)
+    cache.clear()
+    with _worked_out() as spy:
+        tables = season_tables(season)
+    assert [call.args[0].pk for call in spy.call_args_list] == [nights[1].pk]
+    assert _points(tables.teams) == {
+        "Gina & Hugo": "18", "Ada & Ben": "18", "Eve & Finn": "23/2", "Cleo & Dan": "21/2",
+    }  # fmt: skip
+    row = StoredPlaces.objects.get(tournament=nights[1])
+    assert row.made_from == Tournament.objects.get(pk=nights[1].pk).changed_at
+
+
+def test_places_stored_under_an_older_stamp_are_worked_out_again(nights):
+    season = _season(nights)
+    season_tables(season)
+    # A reader that stored what it worked out before a write (its stamp older than the event's).
+    older = Tournament.objects.get(pk=nights[0].pk).changed_at - datetime.timedelta(seconds=1)
+    StoredPlaces.objects.filter(tournament=nights[0]).update(places=[], made_from=older)
+    cache.clear()
+    with _worked_out() as spy:
+        tables = season_tables(season)
+    assert spy.call_count == 1
+    assert _points(tables.teams)["Gina & Hugo"] == "18"
+
+
+def test_a_deleted_event_leaves_the_season_with_its_stored_places(nights):
+    season = _season(nights)
+    season_tables(season)
+    Tournament.objects.filter(pk=nights[1].pk).delete()
+    assert not StoredPlaces.objects.filter(tournament_id=nights[1].pk).exists()
+    tables = season_tables(season)
+    assert [e.name for e in tables.teams.events] == ["Night 6"]
+    assert _points(tables.teams) == {"Ada & Ben": "9", "Gina & Hugo": "9", "Cleo & Dan": "11/2", "Eve & Finn": "11/2"}
+
+
+def test_an_event_taken_out_of_the_season_stops_counting_and_its_places_still_serve_the_player_page(nights):
+    season = _season(nights)
+    season_tables(season)
+    save_season(club_id=season.club_id, season_id=season.pk, name=season.name, rule="places",
+                points_table=season.points_table, best_n=None, events=nights[:1])  # fmt: skip
+    tables = season_tables(season)
+    assert [e.name for e in tables.teams.events] == ["Night 6"] and tables.players.events == ()
+    ada = RosterPlayer.objects.get(name="Ada")
+    with _worked_out() as spy:
+        events = player_events(ada)
+    assert spy.call_count == 0
+    assert [(e.tournament.name, e.place, e.total) for e in events] == [
+        ("Night 20", 1, 244), ("Night 13", 3, 240), ("Night 6", 1, 244),
+    ]  # fmt: skip
+
+
+def test_the_player_page_stores_the_places_it_worked_out_for_the_season_to_read(nights):
+    ada = RosterPlayer.objects.get(name="Ada")
+    player_events(ada)
+    assert StoredPlaces.objects.count() == 3
+    with _worked_out() as spy:
+        season_tables(_season(nights))
+    assert spy.call_count == 0

@@ -60,3 +60,18 @@ class SeasonEvent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tournament} in {self.season}"
+
+
+class StoredPlaces(models.Model):
+    """An event's places (:func:`tournament.standings.people.event_places`) as worked out when
+    its ``changed_at`` was ``made_from``: derived data, read while the stamps are equal (see
+    :mod:`tournament.seasons.places`). ``places`` holds one list an entrant:
+    [place, total, entrant id, name, [roster ids or null], withdrawn]."""
+
+    tournament = models.OneToOneField(Tournament, on_delete=models.CASCADE, related_name="stored_places")
+    made_from = models.DateTimeField()
+    individual = models.BooleanField()
+    places = models.JSONField(default=list)
+
+    def __str__(self) -> str:
+        return f"places of {self.tournament_id} as of {self.made_from:%Y-%m-%d %H:%M:%S}"

@@ -1,5 +1,5 @@
 """A player's page: a roster person's events in the club, each with their place (from the event's
-places as :mod:`tournament.seasons.standings` keeps them, so a long history costs no standings
+places as :mod:`tournament.seasons.places` stores them, so a long history costs no standings
 worked out again) and their partners round by round: at an event of split partners the partner
 changes every round; at one of fixed partners it is their teammate (or a substitute playing for
 them)."""
@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from scoring import Seat
 from tournament.models import RosterPlayer, Round, Seating, Tournament, playing_name
-from tournament.seasons.standings import cached_places
+from tournament.seasons.places import stored_places
 
 
 @dataclass(frozen=True)
@@ -32,8 +32,10 @@ def player_events(person: RosterPlayer) -> list[PlayerEvent]:
     events = Tournament.objects.filter(club=person.club_id, teams__players__roster=person).distinct()
     partners = partners_by_event(person)
     found = []
-    for event in events.order_by("-date", "-id"):
-        places = cached_places(event).places
+    events = list(events.order_by("-date", "-id"))
+    stored = stored_places(events)
+    for event in events:
+        places = stored[event.pk].places
         # Nobody has a place before play begins (the standings list everyone level).
         entry = next((p for p in places if person.pk in p.people), None)
         others = [] if entry is None else [pk for pk in entry.people if pk != person.pk]

@@ -1,5 +1,5 @@
-"""A season's standings: its events' places (each event's cached while it does not change), then
-ranked by :mod:`tournament.seasons.points` in two tables.
+"""A season's standings: its events' places (stored while each does not change, see
+:mod:`tournament.seasons.places`), then ranked by :mod:`tournament.seasons.points` in two tables.
 
 - **Players**: the events whose standings rank players (split partners); each roster person.
 - **Teams**: the events of fixed partnerships (a progressive event of fixed partners, a knockout,
@@ -24,20 +24,10 @@ from django.core.cache import cache
 from tournament.models import RosterPlayer, Tournament
 from tournament.seasons import points
 from tournament.seasons.models import Season
-from tournament.standings.people import EventPlaces, event_places
+from tournament.seasons.places import stored_places
+from tournament.standings.people import EventPlaces
 
 KEEP_SECONDS = 7 * 24 * 3600  # a finished event's places change only when a hand is corrected
-
-
-def cached_places(tournament: Tournament) -> EventPlaces:
-    """:func:`event_places` of ``tournament``, kept in the cache under its ``changed_at`` (every
-    write stamps it, see :mod:`tournament.locking`): a corrected hand makes it anew."""
-    key = f"season-places:{tournament.pk}:{tournament.changed_at.timestamp()}"
-    kept = cache.get(key)
-    if kept is None:
-        kept = event_places(tournament)
-        cache.set(key, kept, KEEP_SECONDS)
-    return kept
 
 
 @dataclass(frozen=True)
@@ -109,8 +99,9 @@ Ranked = tuple[tuple[int, ...], list[points.SeasonStanding], int]  # event ids, 
 def _ranking(season: Season, events: list[Tournament]) -> tuple[Ranked, Ranked]:
     individual: list[EventPlaces] = []
     fixed: list[EventPlaces] = []
+    stored = stored_places(events)
     for event in events:
-        places = cached_places(event)
+        places = stored[event.pk]
         (individual if places.individual else fixed).append(places)
     return _rank(season, individual, lambda people: people), _rank(season, fixed, lambda people: tuple(sorted(people)))
 
