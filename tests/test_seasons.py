@@ -41,7 +41,7 @@ def _on(day: int, tournament):
 def _event(day: int, *, split: bool, ns_wins: tuple[bool, bool], name: str = ""):
     """Four couples, one round at two tables, by registration: Ada & Ben (NS) v Cleo & Dan at table
     1, Eve & Finn (NS) v Gina & Hugo at table 2; each table's winner 244, its loser 240."""
-    tournament = _on(day, make_tournament(couples=4, split=split, name=name or f"Night {day}"))
+    tournament = _on(day, make_tournament(couples=4, split=split, name=name or f"Night {day}", rounds_planned=1))
     round_ = start_play(tournament=tournament)
     start_round(round_=round_)
     for game, ns in zip(round_.games.order_by("table__number"), ns_wins, strict=True):
@@ -103,8 +103,8 @@ def test_best_one_counts_each_teams_best_night_and_marks_the_other_not_counted(n
 
 
 def test_a_team_is_the_same_two_people_whatever_order_they_registered_in():
-    first = _on(6, make_tournament(couples=0, name="One"))
-    second = _on(13, make_tournament(couples=0, name="Two"))
+    first = _on(6, make_tournament(couples=0, name="One", rounds_planned=1))
+    second = _on(13, make_tournament(couples=0, name="Two", rounds_planned=1))
 
     for tournament, names in ((first, ["Ada", "Ben"]), (second, ["Ben", "Ada"])):
         register_team(tournament=tournament, names=names)
@@ -437,3 +437,23 @@ def test_the_player_page_stores_the_places_it_worked_out_for_the_season_to_read(
     with _worked_out() as spy:
         season_tables(_season(nights))
     assert spy.call_count == 0
+
+
+def test_an_event_counts_in_the_season_and_on_the_player_page_once_it_is_finished(client, nights):
+    from tournament.seasons.player import player_events
+
+    running = _on(27, make_tournament(couples=4, split=False, name="Night 27", rounds_planned=2))
+    round_ = start_play(tournament=running)
+    start_round(round_=round_)
+    for game in round_.games.all():
+        finish_game(game)
+    close_round(round_=round_)  # round 2 is seated: the night is not over
+    season = _season([*nights[:2], running])
+    tables = season_tables(season)
+    assert [event.name for event in tables.waiting] == ["Night 27"]
+    assert len(tables.teams.events) == 2  # nights 6 and 13 only
+    page = client.get(reverse("public:season", args=[season.club_id, season.pk])).content.decode()
+    assert "Not counted yet: Night 27." in page
+    ada = RosterPlayer.objects.get(club=season.club, name="Ada")
+    shown = {line.tournament.name: line.place for line in player_events(ada)}
+    assert shown["Night 27"] is None and shown["Night 6"] == 1

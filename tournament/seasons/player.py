@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from scoring import Seat
 from tournament.models import RosterPlayer, Round, Seating, Tournament, playing_name
+from tournament.review.publish import settled
 from tournament.seasons.places import stored_places
 
 
@@ -29,18 +30,19 @@ class PlayerEvent:
 
 def player_events(person: RosterPlayer) -> list[PlayerEvent]:
     """``person``'s events in their club, the latest first."""
-    events = Tournament.objects.filter(club=person.club_id, teams__players__roster=person).distinct()
+    events = Tournament.objects.filter(club=person.club_id, teams__players__roster=person).select_related("club")
+    events = events.distinct()
     partners = partners_by_event(person)
     found = []
     events = list(events.order_by("-date", "-id"))
     stored = stored_places(events)
     for event in events:
         places = stored[event.pk].places
-        # Nobody has a place before play begins (the standings list everyone level).
         entry = next((p for p in places if person.pk in p.people), None)
         others = [] if entry is None else [pk for pk in entry.people if pk != person.pk]
-        begun = event.status != Tournament.Status.REGISTRATION
-        found.append((event, entry if begun else None, len(places), others))
+        # A place shows once the event's results are settled: not while it is played (or, when the
+        # club shows checked rounds only, while its results are checked), as its seasons count it.
+        found.append((event, entry if settled(event) else None, len(places), others))
     names = dict(RosterPlayer.objects.filter(pk__in={pk for *_, others in found for pk in others if pk})
                  .values_list("pk", "name"))  # fmt: skip
     lines = []

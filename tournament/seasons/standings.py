@@ -22,6 +22,7 @@ from fractions import Fraction
 from django.core.cache import cache
 
 from tournament.models import RosterPlayer, Tournament
+from tournament.review.publish import settled
 from tournament.seasons import points
 from tournament.seasons.models import Season
 from tournament.seasons.places import stored_places
@@ -63,6 +64,9 @@ class SeasonTables:
     season: Season
     players: Table
     teams: Table
+    # The season's events that do not count yet: being played, or (when the club shows checked
+    # rounds only) with results still being checked (tournament.review.publish.settled).
+    waiting: tuple[Tournament, ...] = ()
 
     @property
     def events(self) -> int:
@@ -71,14 +75,17 @@ class SeasonTables:
 
 def season_events(season: Season) -> list[Tournament]:
     """The season's events, by date (then as created)."""
-    return list(Tournament.objects.filter(season_event__season=season).order_by("date", "id"))
+    return list(Tournament.objects.filter(season_event__season=season).select_related("club").order_by("date", "id"))
 
 
 def season_tables(season: Season) -> SeasonTables:
     """Both tables of ``season`` by its rule. The ranking is kept in the cache under the season's
     settings and each event's ``changed_at``: while no event changes, it is read, not worked out
-    (the names are read fresh, so a corrected roster name shows at once)."""
-    events = season_events(season)
+    (the names are read fresh, so a corrected roster name shows at once). An event counts once its
+    results are settled (:attr:`SeasonTables.waiting` holds the others)."""
+    events, waiting = [], []
+    for event in season_events(season):
+        (events if settled(event) else waiting).append(event)
     stamp = [(e.pk, e.changed_at.timestamp()) for e in events]
     made = json.dumps([season.pk, season.rule, season.points_table, season.best_n, stamp])
     key = f"season-ranking:{hashlib.sha256(made.encode()).hexdigest()[:40]}"
@@ -90,7 +97,7 @@ def season_tables(season: Season) -> SeasonTables:
     people = {p for _, ranked, _ in ranking for s in ranked for p in s.entrant}
     names = dict(RosterPlayer.objects.filter(pk__in=people).values_list("pk", "name"))
     by_id = {e.pk: e for e in events}  # the events as read now, with the ranking's own order
-    return SeasonTables(season, _named(players, names, by_id), _named(teams, names, by_id))
+    return SeasonTables(season, _named(players, names, by_id), _named(teams, names, by_id), tuple(waiting))
 
 
 Ranked = tuple[tuple[int, ...], list[points.SeasonStanding], int]  # event ids, standings, left out
