@@ -520,3 +520,31 @@ def test_a_swiss_or_league_public_page_holds_an_unchecked_round_too(client, dire
         response = client.get(reverse(name, args=[tournament.pk]))
         assert f"{called} 1&#x27;s results are being checked" in response.content.decode(), name
         assert not any(line.row.won for line in response.context["standings"].lines), name
+
+
+@pytest.mark.django_db
+def test_before_any_round_is_shown_the_public_pages_say_no_results_yet_instead_of_a_table(client, running_round):
+    tournament = running_round.tournament
+    _publish_checked_only(tournament)
+    for name in ("public:standings", "public:projector"):
+        html = _round_points(client, tournament, name)
+        assert "Round 1 is being played" in html and "No results yet." in html, name
+        assert 'class="grid standings"' not in html and 'class="projector-table"' not in html, name
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("kind", "pages"),
+    [("swiss", ("public:swiss", "public:swiss_projector")), ("league", ("public:league", "public:league_projector"))],
+)
+def test_a_swiss_or_league_page_with_its_first_round_held_says_no_results_yet(client, kind, pages):
+    from tests.events import league_in_season, swiss_under_way
+
+    tournament = swiss_under_way() if kind == "swiss" else league_in_season()
+    game = tournament.rounds.get(number=1).games.filter(status=Game.Status.FINISHED).first()
+    Game.objects.filter(pk=game.pk).update(ns_score=game.ns_score + 10)  # a wrong stored total: a flag
+    _publish_checked_only(tournament)
+    for name in pages:
+        html = _round_points(client, tournament, name)
+        assert "results are being checked" in html and "No results yet." in html, name
+        assert 'class="projector-table"' not in html and "standings league-table" not in html, name
