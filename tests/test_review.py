@@ -5,6 +5,7 @@ record of phones still holding hands, and the club's setting."""
 import datetime
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -109,6 +110,8 @@ def test_a_change_after_the_close_and_a_phone_still_waiting_are_flagged():
         "changed:r55",
         "Table 2, hand 3: changed at the desk at 21:14, after the round closed.",
     )
+    said = detect(games=[CLEAN], late_changes=[replace(change, by_table=True, what="North's tricks 4 → 5")])[0].words
+    assert said == "Table 2, hand 3: changed at the table at 21:14, after the round closed (North's tricks 4 → 5)."
     assert (waiting.kind, waiting.game, waiting.words) == (
         "waiting",
         None,
@@ -206,6 +209,8 @@ def test_a_change_after_the_close_is_flagged_and_stays_until_checked(closed):
     correct_hand(game=game, number=2, entry=HandEntry.from_fields(even_hand(8)), expected_version=1)
     correct_hand(game=game, number=2, entry=HandEntry.from_fields(even_hand(7)), expected_version=2)
     assert _kinds(closed) == [("changed", 1, 2), ("changed", 1, 2)]  # the game is as it was: the record stays
+    said = [shown.flag.words.split("closed")[1] for shown in round_flags(closed).shown]
+    assert said == [" (North's tricks 4 → 5; East's tricks 3 → 2).", " (North's tricks 5 → 4; East's tricks 2 → 3)."]
     for shown in round_flags(closed).shown:
         mark_checked(round_=closed, key=shown.flag.key, note="NS miscounted, then put it back")
     assert round_flags(closed).all_checked and len(round_flags(closed).shown) == 2
@@ -548,3 +553,19 @@ def test_a_swiss_or_league_page_with_its_first_round_held_says_no_results_yet(cl
         html = _round_points(client, tournament, name)
         assert "results are being checked" in html and "No results yet." in html, name
         assert 'class="projector-table"' not in html and "standings league-table" not in html, name
+
+
+@pytest.mark.django_db
+def test_correcting_a_hand_of_a_closed_round_warns_before_the_form(director_client, closed):
+    warning = "Round 1 is closed: a change here moves the standings and is flagged for checking."
+    game = closed.games.get(table__number=1)
+    page = director_client.get(reverse("director:game", args=[closed.tournament.pk, game.pk]) + "?hand=2")
+    html = page.content.decode()
+    assert warning in html and html.index(warning) < html.index('name="north_bid"')
+    from tournament.play.rounds import start_round
+
+    running = closed.tournament.rounds.get(number=2)
+    start_round(round_=running)
+    game = running.games.get(table__number=1)
+    html = director_client.get(reverse("director:game", args=[closed.tournament.pk, game.pk])).content.decode()
+    assert 'name="north_bid"' in html and "is closed: a change here" not in html
