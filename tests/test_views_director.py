@@ -741,3 +741,20 @@ def test_the_board_names_the_winners_and_prints_negative_scores_plainly(director
     seats = dict(finished_round.seatings.filter(table=game.table).values_list("seat", "player__name"))
     assert f"won by {seats['N']} &amp; {seats['S']} (North–South)" in html
     assert "NS won" not in html and "−60" in html and "-60" not in html
+
+
+def test_the_current_rounds_tab_is_highlighted_on_its_own_pages_only(director_client, finished_round, tournament):
+    from tournament.play.rounds import close_round
+
+    close_round(round_=finished_round)
+    second = tournament.rounds.get(number=2)
+    start_round(round_=second)
+    tab = f'href="{reverse("director:round", args=[tournament.pk, 2])}" aria-current="page">Round 2</a>'
+    pages = {
+        reverse("director:round", args=[tournament.pk, 1]): False,  # a closed round's board: not round 2's tab
+        reverse("director:game", args=[tournament.pk, finished_round.games.first().pk]): False,
+        reverse("director:round", args=[tournament.pk, 2]): True,
+        reverse("director:game", args=[tournament.pk, second.games.first().pk]): True,
+    }
+    for url, highlighted in pages.items():
+        assert (tab in director_client.get(url).content.decode()) is highlighted, url
