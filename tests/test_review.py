@@ -569,3 +569,41 @@ def test_correcting_a_hand_of_a_closed_round_warns_before_the_form(director_clie
     game = running.games.get(table__number=1)
     html = director_client.get(reverse("director:game", args=[closed.tournament.pk, game.pk])).content.decode()
     assert 'name="north_bid"' in html and "is closed: a change here" not in html
+
+
+# --- where a closed round's flags are found -------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_the_dashboard_and_the_next_rounds_board_name_a_closed_round_with_flags_to_check(director_client, flagged):
+    round_, key = flagged
+    tournament = round_.tournament
+    from tournament.play.rounds import start_round
+
+    start_round(round_=tournament.rounds.get(number=2))
+    board_1 = reverse("director:round", args=[tournament.pk, 1])
+    dashboard = director_client.get(reverse("director:dashboard", args=[tournament.pk])).content.decode()
+    assert f'<a href="{board_1}#review-flags" class="bad">1 to check</a>' in dashboard
+    board_2 = director_client.get(reverse("director:round", args=[tournament.pk, 2])).content.decode()
+    assert f'Not checked yet: <a href="{board_1}#review-flags">Round 1, 1 to check</a>' in board_2
+    mark_checked(round_=round_, key=key)
+    dashboard = director_client.get(reverse("director:dashboard", args=[tournament.pk])).content.decode()
+    board_2 = director_client.get(reverse("director:round", args=[tournament.pk, 2])).content.decode()
+    assert "to check</a>" not in dashboard and "Not checked yet" not in board_2
+
+
+@pytest.mark.django_db
+def test_the_dashboard_replays_the_rounds_once_per_change_of_the_event(director_client, settings, flagged, monkeypatch):
+    from tournament.review import flags
+
+    settings.SPADES_SNAPSHOT_SECONDS = 5
+    round_, key = flagged
+    replayed = []
+    monkeypatch.setattr(flags, "round_flags", lambda r: replayed.append(r.number) or round_flags(r))
+    url = reverse("director:dashboard", args=[round_.tournament_id])
+    for _ in range(3):
+        assert "1 to check</a>" in director_client.get(url).content.decode()
+    assert replayed == [1]
+    mark_checked(round_=round_, key=key)  # a write (it replays the round to know the flag): a new stamp
+    assert "to check</a>" not in director_client.get(url).content.decode()
+    assert replayed == [1, 1, 1]  # the count made again at once, not after the snapshot's seconds

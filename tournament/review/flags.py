@@ -22,10 +22,11 @@ from django.utils import timezone
 from scoring import InvalidHand
 from tournament.keying.forms import differences
 from tournament.keying.services import mismatches
-from tournament.models import Game, Hand, HandRevision, Round
+from tournament.models import Game, Hand, HandRevision, Round, Tournament
 from tournament.play.board import hands_by_game
 from tournament.review.detect import CloseReport, Flag, GameFacts, HandFacts, KeyedApart, LateChange, detect
 from tournament.review.models import FlagCheck, PhoneAtClose
+from tournament.standings.snapshot import snapshot
 
 
 @dataclass(frozen=True)
@@ -66,6 +67,24 @@ def round_flags(round_: Round) -> RoundFlags:
     )  # fmt: skip
     checks = {check.key: check for check in round_.flag_checks.select_related("checked_by")}
     return RoundFlags(round_, tuple(ShownFlag(flag, checks.get(flag.key)) for flag in flags))
+
+
+def unchecked_by_round(tournament: Tournament) -> dict[int, int]:
+    """How many flags of each round of ``tournament`` wait to be checked, by round number (rounds
+    with none left out). Finding them replays every started round's games, so the answer is kept
+    in the event's snapshot under its ``changed_at`` stamp: every write stamps the event anew
+    (:mod:`tournament.locking`), so a count is never older than the event."""
+
+    def count() -> dict[int, int]:
+        counts = {}
+        for round_ in tournament.rounds.exclude(status=Round.Status.PLANNED).order_by("number"):
+            round_.tournament = tournament
+            if unchecked := round_flags(round_).unchecked:
+                counts[round_.number] = unchecked
+        return counts
+
+    name = f"unchecked flags {tournament.changed_at.isoformat()}"
+    return snapshot(tournament.pk, name, tournament.changed_at, count).value
 
 
 def flag_keys(round_: Round) -> set[str]:
