@@ -215,3 +215,47 @@ def test_hands_entered_offline_keep_the_phones_times_and_are_not_quick(phone_pag
     assert [hand.keyed_at for hand in hands] == [entered, entered + datetime.timedelta(minutes=4)]
     assert hands[1].entered_at - hands[0].entered_at < datetime.timedelta(minutes=1)  # sent together
     assert round_flags(round_).shown == ()
+
+
+def test_a_closed_rounds_flags_are_found_from_the_dashboard_and_the_next_rounds_board(browser, live_server, director):
+    """Round 1 closed with a hand corrected after the close, round 2 under way: the dashboard and
+    round 2's board lead to round 1's flag, which says what changed; a hand of round 1 opened for
+    correction warns first; the public page, holding round 1, says there are no results yet."""
+    tournament = make_tournament(name="Thursday Progressive")
+    first = start_play(tournament=tournament)
+    start_round(round_=first)
+    for game in first.games.all():
+        finish_game(game)
+    close_round(round_=first)
+    from tests.conftest import even_hand
+    from tests.events import correct_hand
+
+    game = first.games.get(table__number=1)
+    correct_hand(game=game, number=2, entry=HandEntry.from_fields(even_hand(8)), by=director, expected_version=1)
+    start_round(round_=tournament.rounds.get(number=2))
+    Club.objects.filter(pk=tournament.club_id).update(publish_checked_only=True)
+    shots = "/tmp/shots-reviewfix"
+    os.makedirs(shots, exist_ok=True)
+    for size, viewport in (("1280", DESKTOP), ("360", PHONE)):
+        page = browser.new_context(viewport=viewport, base_url=live_server.url).new_page()
+        _log_in(page, director)
+        page.goto(reverse("director:dashboard", args=[tournament.pk]))
+        page.screenshot(path=f"{shots}/dashboard-{size}.png", full_page=True)
+        page.goto(reverse("director:round", args=[tournament.pk, 2]))
+        assert page.locator(".earlier-flags").inner_text() == "Not checked yet: Round 1, 1 to check"
+        assert page.locator("nav.tabs a[aria-current=page]").inner_text() == "Round 2"
+        page.screenshot(path=f"{shots}/round2-{size}.png", full_page=True)
+        page.goto(reverse("director:dashboard", args=[tournament.pk]))
+        page.get_by_role("link", name="1 to check").click()
+        page.wait_for_url(lambda address: "/rounds/1/" in address)
+        assert page.locator("nav.tabs a[aria-current=page]").count() == 0
+        words = page.locator("#review-flags li.flag").inner_text()
+        assert "after the round closed (North's tricks 4 → 5; East's tricks 3 → 2)." in words
+        page.screenshot(path=f"{shots}/round1-flags-{size}.png", full_page=True)
+        page.get_by_role("link", name="Open table 1, hand 2").click()
+        assert "Round 1 is closed: a change here moves the standings" in page.locator("#entry").inner_text()
+        page.screenshot(path=f"{shots}/game1-correct-{size}.png", full_page=True)
+        page.goto(reverse("public:standings", args=[tournament.pk]))
+        assert "No results yet." in page.locator("#standings").inner_text()
+        page.screenshot(path=f"{shots}/public-held-{size}.png", full_page=True)
+        page.context.close()

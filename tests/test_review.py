@@ -5,6 +5,7 @@ record of phones still holding hands, and the club's setting."""
 import datetime
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -109,6 +110,8 @@ def test_a_change_after_the_close_and_a_phone_still_waiting_are_flagged():
         "changed:r55",
         "Table 2, hand 3: changed at the desk at 21:14, after the round closed.",
     )
+    said = detect(games=[CLEAN], late_changes=[replace(change, by_table=True, what="North's tricks 4 → 5")])[0].words
+    assert said == "Table 2, hand 3: changed at the table at 21:14, after the round closed (North's tricks 4 → 5)."
     assert (waiting.kind, waiting.game, waiting.words) == (
         "waiting",
         None,
@@ -206,6 +209,8 @@ def test_a_change_after_the_close_is_flagged_and_stays_until_checked(closed):
     correct_hand(game=game, number=2, entry=HandEntry.from_fields(even_hand(8)), expected_version=1)
     correct_hand(game=game, number=2, entry=HandEntry.from_fields(even_hand(7)), expected_version=2)
     assert _kinds(closed) == [("changed", 1, 2), ("changed", 1, 2)]  # the game is as it was: the record stays
+    said = [shown.flag.words.split("closed")[1] for shown in round_flags(closed).shown]
+    assert said == [" (North's tricks 4 → 5; East's tricks 3 → 2).", " (North's tricks 5 → 4; East's tricks 2 → 3)."]
     for shown in round_flags(closed).shown:
         mark_checked(round_=closed, key=shown.flag.key, note="NS miscounted, then put it back")
     assert round_flags(closed).all_checked and len(round_flags(closed).shown) == 2
@@ -520,3 +525,85 @@ def test_a_swiss_or_league_public_page_holds_an_unchecked_round_too(client, dire
         response = client.get(reverse(name, args=[tournament.pk]))
         assert f"{called} 1&#x27;s results are being checked" in response.content.decode(), name
         assert not any(line.row.won for line in response.context["standings"].lines), name
+
+
+@pytest.mark.django_db
+def test_before_any_round_is_shown_the_public_pages_say_no_results_yet_instead_of_a_table(client, running_round):
+    tournament = running_round.tournament
+    _publish_checked_only(tournament)
+    for name in ("public:standings", "public:projector"):
+        html = _round_points(client, tournament, name)
+        assert "Round 1 is being played" in html and "No results yet." in html, name
+        assert 'class="grid standings"' not in html and 'class="projector-table"' not in html, name
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("kind", "pages"),
+    [("swiss", ("public:swiss", "public:swiss_projector")), ("league", ("public:league", "public:league_projector"))],
+)
+def test_a_swiss_or_league_page_with_its_first_round_held_says_no_results_yet(client, kind, pages):
+    from tests.events import league_in_season, swiss_under_way
+
+    tournament = swiss_under_way() if kind == "swiss" else league_in_season()
+    game = tournament.rounds.get(number=1).games.filter(status=Game.Status.FINISHED).first()
+    Game.objects.filter(pk=game.pk).update(ns_score=game.ns_score + 10)  # a wrong stored total: a flag
+    _publish_checked_only(tournament)
+    for name in pages:
+        html = _round_points(client, tournament, name)
+        assert "results are being checked" in html and "No results yet." in html, name
+        assert 'class="projector-table"' not in html and "standings league-table" not in html, name
+
+
+@pytest.mark.django_db
+def test_correcting_a_hand_of_a_closed_round_warns_before_the_form(director_client, closed):
+    warning = "Round 1 is closed: a change here moves the standings and is flagged for checking."
+    game = closed.games.get(table__number=1)
+    page = director_client.get(reverse("director:game", args=[closed.tournament.pk, game.pk]) + "?hand=2")
+    html = page.content.decode()
+    assert warning in html and html.index(warning) < html.index('name="north_bid"')
+    from tournament.play.rounds import start_round
+
+    running = closed.tournament.rounds.get(number=2)
+    start_round(round_=running)
+    game = running.games.get(table__number=1)
+    html = director_client.get(reverse("director:game", args=[closed.tournament.pk, game.pk])).content.decode()
+    assert 'name="north_bid"' in html and "is closed: a change here" not in html
+
+
+# --- where a closed round's flags are found -------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_the_dashboard_and_the_next_rounds_board_name_a_closed_round_with_flags_to_check(director_client, flagged):
+    round_, key = flagged
+    tournament = round_.tournament
+    from tournament.play.rounds import start_round
+
+    start_round(round_=tournament.rounds.get(number=2))
+    board_1 = reverse("director:round", args=[tournament.pk, 1])
+    dashboard = director_client.get(reverse("director:dashboard", args=[tournament.pk])).content.decode()
+    assert f'<a href="{board_1}#review-flags" class="bad">1 to check</a>' in dashboard
+    board_2 = director_client.get(reverse("director:round", args=[tournament.pk, 2])).content.decode()
+    assert f'Not checked yet: <a href="{board_1}#review-flags">Round 1, 1 to check</a>' in board_2
+    mark_checked(round_=round_, key=key)
+    dashboard = director_client.get(reverse("director:dashboard", args=[tournament.pk])).content.decode()
+    board_2 = director_client.get(reverse("director:round", args=[tournament.pk, 2])).content.decode()
+    assert "to check</a>" not in dashboard and "Not checked yet" not in board_2
+
+
+@pytest.mark.django_db
+def test_the_dashboard_replays_the_rounds_once_per_change_of_the_event(director_client, settings, flagged, monkeypatch):
+    from tournament.review import flags
+
+    settings.SPADES_SNAPSHOT_SECONDS = 5
+    round_, key = flagged
+    replayed = []
+    monkeypatch.setattr(flags, "round_flags", lambda r: replayed.append(r.number) or round_flags(r))
+    url = reverse("director:dashboard", args=[round_.tournament_id])
+    for _ in range(3):
+        assert "1 to check</a>" in director_client.get(url).content.decode()
+    assert replayed == [1]
+    mark_checked(round_=round_, key=key)  # a write (it replays the round to know the flag): a new stamp
+    assert "to check</a>" not in director_client.get(url).content.decode()
+    assert replayed == [1, 1, 1]  # the count made again at once, not after the snapshot's seconds

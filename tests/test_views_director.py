@@ -10,6 +10,7 @@ from decimal import Decimal
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
+from django.utils import timezone
 
 from tests.conftest import even_hand, finish_game, make_tournament, tie_then_break
 from tournament.formats.registry import format_of
@@ -22,6 +23,7 @@ from tournament.models import (
     Prize,
     Round,
     SeatingChange,
+    Table,
     Team,
     Tournament,
 )
@@ -413,9 +415,13 @@ def test_the_board_opened_directly_is_the_whole_styled_page(director_client, run
 
 def test_a_finished_table_needs_no_phone_on_the_board(director_client, running_round, tournament):
     finish_game(running_round.games.get(table__number=2))
+    finish_game(running_round.games.get(table__number=3))
+    Table.objects.filter(tournament=tournament, number=2).update(phone_heard_at=timezone.now())
     response = director_client.get(reverse("director:round", args=[tournament.pk, 1]), HTTP_HX_REQUEST="true")
     rows = {row.split("Open table ")[1].split('"')[0]: row for row in response.content.decode().split("<tr")[2:]}
     assert '<td class="muted phone" data-label="Phone">done</td>' in rows["2"] and "not heard from yet" not in rows["2"]
+    # its sheet keyed at the desk: the phone did nothing, so it is not "done"
+    assert '<td class="muted phone" data-label="Phone">no phone used</td>' in rows["3"]
     assert (
         '<td class="phone bad" data-label="Phone">not heard from yet</td>' in rows["1"]
     )  # still playing, its phone never reported
@@ -735,3 +741,20 @@ def test_the_board_names_the_winners_and_prints_negative_scores_plainly(director
     seats = dict(finished_round.seatings.filter(table=game.table).values_list("seat", "player__name"))
     assert f"won by {seats['N']} &amp; {seats['S']} (North–South)" in html
     assert "NS won" not in html and "−60" in html and "-60" not in html
+
+
+def test_the_current_rounds_tab_is_highlighted_on_its_own_pages_only(director_client, finished_round, tournament):
+    from tournament.play.rounds import close_round
+
+    close_round(round_=finished_round)
+    second = tournament.rounds.get(number=2)
+    start_round(round_=second)
+    tab = f'href="{reverse("director:round", args=[tournament.pk, 2])}" aria-current="page">Round 2</a>'
+    pages = {
+        reverse("director:round", args=[tournament.pk, 1]): False,  # a closed round's board: not round 2's tab
+        reverse("director:game", args=[tournament.pk, finished_round.games.first().pk]): False,
+        reverse("director:round", args=[tournament.pk, 2]): True,
+        reverse("director:game", args=[tournament.pk, second.games.first().pk]): True,
+    }
+    for url, highlighted in pages.items():
+        assert (tab in director_client.get(url).content.decode()) is highlighted, url

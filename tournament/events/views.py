@@ -18,6 +18,7 @@ from tournament.formats.registry import format_of
 from tournament.models import Club, Round, Team, Tournament
 from tournament.money.ledger import ledger
 from tournament.pages import director_required, tournament_or_404
+from tournament.review.flags import unchecked_by_round
 
 
 @dataclass(frozen=True)
@@ -128,9 +129,11 @@ def dashboard(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = tournament_or_404(tournament_id)
     rounds = list(tournament.rounds.all())
     event_format = format_of(tournament)
+    to_check = unchecked_by_round(tournament)
     for round_ in rounds:
         round_.play_url = event_format.play_url(tournament, round_)
         round_.title = event_format.round_title(round_)
+        round_.to_check = to_check.get(round_.number, 0)
     context = {
         "tournament": tournament,
         "rules_summary": summary(tournament.rules),

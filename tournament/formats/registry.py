@@ -67,12 +67,13 @@ class RulePart:
 
 @dataclass(frozen=True)
 class Nav:
-    """A link a format adds to the director's pages: its label, its URL, and (for a tab) the name
-    a page gives the tab it is on."""
+    """A link a format adds to the director's pages: its label, its URL, (for a tab) the name
+    a page gives the tab it is on and (for a tab standing for one round) that round's number."""
 
     label: str
     url: str
     tab: str = ""
+    round: int | None = None
 
 
 @dataclass(frozen=True)

@@ -64,6 +64,7 @@ def _render(
         "table_url": table_url(game.table, base_url(request)),
         "back": format_of(game.round.tournament).play_url(game.round.tournament, game.round),
         "back_to": format_of(game.round.tournament).round_called(game.round),
+        "round_title": format_of(game.round.tournament).round_title(game.round),
         "moved": moved,
         "repost": [] if moved is None else _repost(request),
         "confirm_field": CONFIRM_FIELD,

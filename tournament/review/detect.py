@@ -90,7 +90,8 @@ class GameFacts:
 
 @dataclass(frozen=True)
 class LateChange:
-    """A revision of a hand made after its round closed; ``at`` in the club's time."""
+    """A revision of a hand made after its round closed; ``at`` in the club's time; ``what`` the
+    values it changed in words ("North's tricks 4 → 5"), "" when none is known."""
 
     revision: int
     game: int
@@ -99,6 +100,7 @@ class LateChange:
     deal: int
     by_table: bool
     at: datetime
+    what: str = ""
 
 
 @dataclass(frozen=True)
@@ -241,7 +243,8 @@ def _margin(game: GameFacts, threshold: int) -> list[Flag]:
 
 def _late(change: LateChange) -> Flag:
     who = "at the table" if change.by_table else "at the desk"
-    said = f"{_where(change.table, change.hand)}: changed {who} at {change.at:%H:%M}, after the round closed."
+    what = f" ({change.what})" if change.what else ""
+    said = f"{_where(change.table, change.hand)}: changed {who} at {change.at:%H:%M}, after the round closed{what}."
     return Flag("changed", change.table, change.hand, said, f"changed:r{change.revision}", change.game)
 
 

@@ -5,7 +5,7 @@ What is read, and the readings it rests on:
 
 - the stored totals against a replay of each game's hands under its own rules;
 - the phone's times of entry (``Hand.keyed_at``; desk entries have none);
-- the revisions made after the round's ``closed_at`` (none while it runs);
+- the revisions made after the round's ``closed_at`` (none while it runs), with the values each changed;
 - what each table's phone reported when the round closed (:class:`~tournament.review.models.PhoneAtClose`);
 - the hands of a paper sheet keyed twice whose keyings differ (tournament.keying);
 - the club's finished games of rounds closed before this one (of every event of the club; all of
@@ -20,11 +20,13 @@ from dataclasses import dataclass
 from django.utils import timezone
 
 from scoring import InvalidHand
+from tournament.keying.forms import differences
 from tournament.keying.services import mismatches
-from tournament.models import Game, Hand, HandRevision, Round
+from tournament.models import Game, Hand, HandRevision, Round, Tournament
 from tournament.play.board import hands_by_game
 from tournament.review.detect import CloseReport, Flag, GameFacts, HandFacts, KeyedApart, LateChange, detect
 from tournament.review.models import FlagCheck, PhoneAtClose
+from tournament.standings.snapshot import snapshot
 
 
 @dataclass(frozen=True)
@@ -57,12 +59,32 @@ def round_flags(round_: Round) -> RoundFlags:
             game.match.tournament = round_.tournament  # its rules read the tournament's without a query
     hands = hands_by_game(Hand.objects.filter(game__round=round_).order_by("game", "number", "deal"))
     facts = [_game_facts(game, hands.get(game.pk, [])) for game in games]
+    by_id = {game.pk: game for game in games}
     flags = detect(
-        games=facts, late_changes=_late_changes(round_), reports=_reports(round_), club_margins=_club_margins(round_),
+        games=facts, late_changes=_late_changes(round_, by_id), reports=_reports(round_),
+        club_margins=_club_margins(round_),
         keyed_apart=[KeyedApart(m.game_id, m.table, m.hand, m.words, m.keyings) for m in mismatches(round_)],
     )  # fmt: skip
     checks = {check.key: check for check in round_.flag_checks.select_related("checked_by")}
     return RoundFlags(round_, tuple(ShownFlag(flag, checks.get(flag.key)) for flag in flags))
+
+
+def unchecked_by_round(tournament: Tournament) -> dict[int, int]:
+    """How many flags of each round of ``tournament`` wait to be checked, by round number (rounds
+    with none left out). Finding them replays every started round's games, so the answer is kept
+    in the event's snapshot under its ``changed_at`` stamp: every write stamps the event anew
+    (:mod:`tournament.locking`), so a count is never older than the event."""
+
+    def count() -> dict[int, int]:
+        counts = {}
+        for round_ in tournament.rounds.exclude(status=Round.Status.PLANNED).order_by("number"):
+            round_.tournament = tournament
+            if unchecked := round_flags(round_).unchecked:
+                counts[round_.number] = unchecked
+        return counts
+
+    name = f"unchecked flags {tournament.changed_at.isoformat()}"
+    return snapshot(tournament.pk, name, tournament.changed_at, count).value
 
 
 def flag_keys(round_: Round) -> set[str]:
@@ -102,12 +124,14 @@ def _game_facts(game: Game, hands: list[Hand]) -> GameFacts:
     )
 
 
-def _late_changes(round_: Round) -> list[LateChange]:
+def _late_changes(round_: Round, games: dict[int, Game]) -> list[LateChange]:
+    """The revisions made after the close, each with the values it changed in the words the paper
+    sheet's keying grid uses (``games`` by id, for their rules)."""
     if round_.closed_at is None:
         return []
     revisions = HandRevision.objects.filter(hand__game__round=round_, changed_at__gt=round_.closed_at)
     rows = revisions.values_list("pk", "hand__game_id", "hand__game__table__number", "hand__number", "hand__deal",
-                                 "source", "changed_at")  # fmt: skip
+                                 "source", "changed_at", "before", "after")  # fmt: skip
     return [
         LateChange(
             revision=pk,
@@ -117,9 +141,19 @@ def _late_changes(round_: Round) -> list[LateChange]:
             deal=deal,
             by_table=source == HandRevision.Source.TABLE,
             at=timezone.localtime(at),
+            what=_changed_words(games[game], before, after),
         )
-        for pk, game, table, number, deal, source, at in rows
+        for pk, game, table, number, deal, source, at, before, after in rows
     ]
+
+
+def _changed_words(game: Game, before: dict | None, after: dict) -> str:
+    """What a revision changed, "North's tricks 4 → 5; East's bid 3 → Nil" ("" for a first entry)."""
+    if not before:
+        return ""
+    return "; ".join(
+        f"{column.label} {old or '–'} → {new or '–'}" for column, old, new in differences(game.rules, before, after)
+    )
 
 
 def _reports(round_: Round) -> list[CloseReport]:

@@ -100,7 +100,7 @@ class Progressive(EventFormat):
         if current is None:
             return []
         url = reverse("director:round", args=[tournament.pk, current.number])
-        return [Nav(f"Round {current.number}", url, "round")]
+        return [Nav(f"Round {current.number}", url, "round", current.number)]
 
     def places_words(self, tournament: Tournament) -> str:
         split, rules = self.partners == "split", tournament.rules
