@@ -307,7 +307,9 @@ def test_the_player_page_lists_events_places_partners_and_seasons(client, nights
     assert client.post(reverse("public:player", args=[a_club().pk, ada.pk])).status_code == 405
 
 
-def test_the_player_page_lists_each_rounds_partner_at_an_event_of_split_partners(client):
+def test_the_player_page_and_the_roster_page_list_each_rounds_partner_at_an_event_of_split_partners(
+    client, director_client
+):
     from tournament.models import Seating
 
     tournament = make_tournament(couples=4, split=True, rounds_planned=2)
@@ -327,6 +329,12 @@ def test_the_player_page_lists_each_rounds_partner_at_an_event_of_split_partners
     [event] = response.context["events"]
     assert event.partners == ("Ben", second)
     assert f"<td>Ben, {second}</td>" in response.content.decode()
+    # The director's roster page gives the same line: every partner, the place in words.
+    desk = director_client.get(reverse("director:roster_player", args=[a_club().pk, ada.pk])).content.decode()
+    from tournament.seasons.templatetags.seasons import place
+
+    in_words = f"{place(event.place)} of 8"  # split partners: eight players placed one by one
+    assert f"<td>Ben, {second}</td>" in desk and in_words in desk and in_words in response.content.decode()
 
 
 def test_the_player_page_gives_no_place_before_an_event_begins(client):
