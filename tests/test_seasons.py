@@ -344,6 +344,16 @@ def test_the_player_page_gives_no_place_before_an_event_begins(client):
     assert (event.tournament.name, event.place, event.total, event.partners) == ("Next week", None, None, ("Ben",))
 
 
+@pytest.mark.parametrize(("most", "sizes"), [(5, [4, 4, 4]), (6, [6, 6]), (11, [6, 6]), (12, [12])])
+def test_the_season_projector_splits_its_rows_into_pages_of_even_length(client, nights, monkeypatch, most, sizes):
+    # 12 rows: the players' 8 (Night 20, split partners) and the teams' 4 (Nights 6 and 13).
+    monkeypatch.setattr("tournament.seasons.views.PROJECTOR_ROWS", most)
+    season = _season(nights)
+    url = reverse("public:season_projector", args=[a_club().pk, season.pk])
+    pages = [client.get(url, {"page": n}).context["page"] for n in range(1, len(sizes) + 1)]
+    assert [len(page.items) for page in pages] == sizes and {page.count for page in pages} == {len(sizes)}
+
+
 def test_the_clubs_seasons_are_listed_for_everyone(client, nights):
     season = _season(nights)
     html = client.get(reverse("public:seasons", args=[a_club().pk])).content.decode()
