@@ -181,6 +181,7 @@ def test_an_event_belongs_to_one_season_at_most(director_client, nights):
     _season(nights[:1], name="Earlier")
     form_page = director_client.get(reverse("director:season_new", args=[a_club().pk])).content.decode()
     assert f'value="{nights[0].pk}"' not in form_page and f'value="{nights[1].pk}"' in form_page
+    assert "Night 13 (Fri Nov 13, 2026)" in form_page  # dated as the event pages date them
     response = director_client.post(reverse("director:season_new", args=[a_club().pk]), _form(nights))
     assert response.status_code == 422 and response.context["form"].has_error("events", "invalid_choice")
     assert "Choose among the club&#x27;s events that are in no other season." in response.content.decode()
