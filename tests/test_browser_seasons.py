@@ -124,7 +124,7 @@ def test_a_season_of_three_simulated_events_ranks_as_their_standings_say(browser
     public.wait_for_selector(f"h1:has-text('{name}')")
     public.screenshot(path=f"{SHOTS}/player-phone.png", full_page=True)
     person = RosterPlayer.objects.get(club=club, name=name)
-    history = public.locator("table.history tbody tr")
+    history = public.locator("table.history:not(.rating-history) tbody tr")  # the events, not the ratings
     played = [e for e in (first, second, fixed) if e.teams.filter(players__roster=person).exists()]
     assert history.count() == len(played)
     for row, event in zip(
