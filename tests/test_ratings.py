@@ -336,7 +336,9 @@ def test_a_roster_players_page_shows_the_rating_after_each_event(client, people)
 def test_the_page_on_how_ratings_work_is_public_while_the_clubs_ratings_are(client, people):
     club, _, assistant, stranger = people
     url = reverse("public:ratings_about", args=[club.pk])
-    assert "Glicko-2" in client.get(url).content.decode()
+    html = client.get(url).content.decode()
+    assert "Glicko-2" in html and "&spades; Spades Director</a>" in html  # the app's header, not the club's
+    assert f'<a href="{reverse("public:seasons", args=[club.pk])}">' in html  # a way back
     club.ratings_public = False
     club.save()
     assert client.get(url).status_code == 404
@@ -377,6 +379,9 @@ def test_a_players_page_charts_the_rating_over_their_events(client, people):
     client.force_login(owner)
     html = client.get(reverse("director:roster_player", args=[club.pk, ada.pk])).content.decode()
     assert "<svg" in html and "Ada's rating after each of 2 events, from 1662 after Night one" in html
+    # The chart's text alternative is the history table under it, once: no second table in a details.
+    assert "Show as a table" not in html and html.count("<table") == 2  # the events' and the ratings'
+    assert '<th class="num">Deviation</th>' in html
 
 
 @pytest.mark.parametrize(("ratings_public", "viewer", "shown"), [

@@ -136,7 +136,7 @@ def test_a_persons_history_lists_every_event_with_their_place(director_client, l
     ada = RosterPlayer.objects.get(name="Ada")
     html = director_client.get(reverse("director:roster_player", args=[ada.club_id, ada.pk])).content.decode()
     assert html.index("Tonight") < html.index("Last week")
-    assert "Quinn" in html and "1 of 8" in html and "244" in html
+    assert "<td>Ben</td>" in html and "1st of 8" in html and "244" in html
 
 
 def test_a_persons_history_says_when_their_team_withdrew(director_client, last_week):

@@ -185,9 +185,12 @@ def test_a_bad_season_form_names_its_field_and_saves_nothing(director_client, ni
 
 def test_an_event_belongs_to_one_season_at_most(director_client, nights):
     _season(nights[:1], name="Earlier")
+    form_page = director_client.get(reverse("director:season_new", args=[a_club().pk])).content.decode()
+    assert f'value="{nights[0].pk}"' not in form_page and f'value="{nights[1].pk}"' in form_page
+    assert "Night 13 (Fri Nov 13, 2026)" in form_page  # dated as the event pages date them
     response = director_client.post(reverse("director:season_new", args=[a_club().pk]), _form(nights))
-    assert response.status_code == 422 and response.context["form"].has_error("events", "event_in_another_season")
-    assert "Already in another season: Night 6." in response.content.decode()
+    assert response.status_code == 422 and response.context["form"].has_error("events", "invalid_choice")
+    assert "Choose among the club&#x27;s events that are in no other season." in response.content.decode()
 
 
 def test_another_clubs_event_cannot_be_chosen(director_client, nights):
@@ -254,9 +257,9 @@ def test_the_csv_lists_both_tables_with_each_events_place_and_points(director_cl
                         "2026-11-06 Night 6: points", "2026-11-13 Night 13: place", "2026-11-13 Night 13: points",
                         "not counted"])  # fmt: skip
     assert rows[teams + 1 :] == [
-        ["teams", "1", "Gina & Hugo", "9", "2", "1", "9", "1", "9", "2026-11-06 Night 6"],
-        ["teams", "2", "Cleo & Dan", "9", "2", "3", "5.50", "1", "9", "2026-11-06 Night 6"],
-        ["teams", "3", "Ada & Ben", "9", "2", "1", "9", "3", "5.50", "2026-11-13 Night 13"],
+        ["teams", "1", "Gina & Hugo", "9.00", "2", "1", "9.00", "1", "9.00", "2026-11-06 Night 6"],
+        ["teams", "2", "Cleo & Dan", "9.00", "2", "3", "5.50", "1", "9.00", "2026-11-06 Night 6"],
+        ["teams", "3", "Ada & Ben", "9.00", "2", "1", "9.00", "3", "5.50", "2026-11-13 Night 13"],
         ["teams", "4", "Eve & Finn", "5.50", "2", "3", "5.50", "3", "5.50", "2026-11-06 Night 6"],
     ]
 
@@ -311,7 +314,9 @@ def test_the_player_page_lists_events_places_partners_and_seasons(client, nights
     assert client.post(reverse("public:player", args=[a_club().pk, ada.pk])).status_code == 405
 
 
-def test_the_player_page_lists_each_rounds_partner_at_an_event_of_split_partners(client):
+def test_the_player_page_and_the_roster_page_list_each_rounds_partner_at_an_event_of_split_partners(
+    client, director_client
+):
     from tournament.models import Seating
 
     tournament = make_tournament(couples=4, split=True, rounds_planned=2)
@@ -331,6 +336,12 @@ def test_the_player_page_lists_each_rounds_partner_at_an_event_of_split_partners
     [event] = response.context["events"]
     assert event.partners == ("Ben", second)
     assert f"<td>Ben, {second}</td>" in response.content.decode()
+    # The director's roster page gives the same line: every partner, the place in words.
+    desk = director_client.get(reverse("director:roster_player", args=[a_club().pk, ada.pk])).content.decode()
+    from tournament.seasons.templatetags.seasons import place
+
+    in_words = f"{place(event.place)} of 8"  # split partners: eight players placed one by one
+    assert f"<td>Ben, {second}</td>" in desk and in_words in desk and in_words in response.content.decode()
 
 
 def test_the_player_page_gives_no_place_before_an_event_begins(client):
@@ -338,6 +349,16 @@ def test_the_player_page_gives_no_place_before_an_event_begins(client):
     ada = RosterPlayer.objects.get(name="Ada")
     [event] = client.get(reverse("public:player", args=[a_club().pk, ada.pk])).context["events"]
     assert (event.tournament.name, event.place, event.total, event.partners) == ("Next week", None, None, ("Ben",))
+
+
+@pytest.mark.parametrize(("most", "sizes"), [(5, [4, 4, 4]), (6, [6, 6]), (11, [6, 6]), (12, [12])])
+def test_the_season_projector_splits_its_rows_into_pages_of_even_length(client, nights, monkeypatch, most, sizes):
+    # 12 rows: the players' 8 (Night 20, split partners) and the teams' 4 (Nights 6 and 13).
+    monkeypatch.setattr("tournament.seasons.views.PROJECTOR_ROWS", most)
+    season = _season(nights)
+    url = reverse("public:season_projector", args=[a_club().pk, season.pk])
+    pages = [client.get(url, {"page": n}).context["page"] for n in range(1, len(sizes) + 1)]
+    assert [len(page.items) for page in pages] == sizes and {page.count for page in pages} == {len(sizes)}
 
 
 def test_the_clubs_seasons_are_listed_for_everyone(client, nights):

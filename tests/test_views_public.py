@@ -8,6 +8,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from tests.conftest import finish_game, make_tournament
+from tests.events import swiss_under_way
 from tests.test_knockout import knockout_event
 from tests.test_league import make_league
 from tournament.models import Player, Prize, Seating
@@ -70,6 +71,19 @@ def test_every_formats_projector_is_the_same_page_around_its_own_view(client, ma
     assert "public/_projector_page.html" in [t.name for t in page.templates]
     assert 'class="projector theme-dark"' in html and html.count(f"<h1>&spades; {tournament.name}</h1>") == 1
     assert html.count('id="projector"') == 1  # the format's own view, once, under the name
+
+
+@pytest.mark.parametrize(
+    "make_event",
+    [make_tournament, knockout_event, make_league, swiss_under_way],
+    ids=["progressive", "knockout", "league", "swiss"],
+)
+def test_every_formats_public_standings_link_to_the_clubs_seasons(client, make_event):
+    tournament = make_event()
+    html = client.get(reverse("public:standings", args=[tournament.pk]), follow=True).content.decode()
+    seasons = reverse("public:seasons", args=[tournament.club_id])
+    link = f"<a href=\"{seasons}\">The club's seasons and players' pages</a>"
+    assert html.count(link) == 1
 
 
 def test_projector_shows_the_top_and_the_tables_still_playing(client, running_round, tournament):

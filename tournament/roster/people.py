@@ -10,9 +10,9 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Count, Max
 
-from tournament.formats.registry import format_of
 from tournament.locking import lock_club
-from tournament.models import Player, RosterPlayer, Tournament, roster_key
+from tournament.models import Player, RosterPlayer, roster_key
+from tournament.seasons.player import PlayerEvent, player_events
 
 SUGGESTIONS = 8
 LISTED = 100  # people on a roster page at once; a search finds the others
@@ -46,48 +46,27 @@ def people(club_id: int, key: str = "") -> list[Suggestion]:
 
 @dataclass(frozen=True)
 class EventLine:
-    tournament: Tournament
+    """One of a person's events as the public player's page gives it (place, partners, score),
+    with what the desk also wants: the name the event recorded and the team's number."""
+
+    event: PlayerEvent
     name: str  # the name the event recorded
-    partner: str
     team: int
     withdrawn: bool  # the team withdrew from the event
-    rank: int | None
-    total: int | None
-    entrants: int
 
 
 def history(person: RosterPlayer) -> list[EventLine]:
-    """``person``'s events in their club, latest first, each with their place in it."""
-    entries = (
-        Player.objects.filter(roster=person, team__tournament__club=person.club_id)
-        .select_related("team__tournament")
-        .prefetch_related("team__players")
-        .order_by("-team__tournament__date", "-team__tournament_id")
-    )
-    lines = []
-    for entry in entries:
-        tournament = entry.team.tournament
-        event_format = format_of(tournament)
-        rows = event_format.standings(tournament)
-        wanted = entry.pk if event_format.entrants_are_players(tournament) else entry.team_id
-        row = next((r for r in rows if r.standing.entrant == wanted), None)
-        # Placed once it has played (a progressive event's row lists its rounds; a bracket's or a
-        # league's lists only those placed).
-        placed = row is not None and (not row.standing.rounds or any(row.standing.rounds))
-        partner = " & ".join(p.name for p in entry.team.players.all() if p.pk != entry.pk)
-        lines.append(
-            EventLine(
-                tournament=tournament,
-                name=entry.name,
-                partner=partner,
-                team=entry.team.number,
-                withdrawn=entry.team.is_withdrawn,
-                rank=row.standing.rank if placed else None,
-                total=row.standing.total if placed else None,
-                entrants=len(rows),
-            )
-        )
-    return lines
+    """``person``'s events in their club, latest first: :func:`player_events`'s lines, each with
+    the entry the person played under."""
+    entries = {
+        entry.team.tournament_id: entry
+        for entry in Player.objects.filter(roster=person, team__tournament__club=person.club_id).select_related("team")
+    }
+    return [
+        EventLine(event=line, name=entries[line.tournament.pk].name, team=entries[line.tournament.pk].team.number,
+                  withdrawn=entries[line.tournament.pk].team.is_withdrawn)
+        for line in player_events(person)
+    ]  # fmt: skip
 
 
 @transaction.atomic

@@ -38,11 +38,9 @@ def season_document(tables: SeasonTables, paper: str) -> Document:
     return Document(f"season-{season.pk}", title, "seasons/print.html", [{**base, "part": 1, "parts": 1}])
 
 
-def exact(value: Fraction) -> int | Decimal:
-    """Season points in a CSV cell: a whole number as it is, a shared place's fraction to two
-    decimals (half up); the pages show it exactly."""
-    if value.denominator == 1:
-        return value.numerator
+def exact(value: Fraction) -> Decimal:
+    """Season points in a CSV cell, every one to two decimals (half up), so a column reads the same
+    whole or shared ("9.00", "5.50"); the pages show it exactly."""
     return (Decimal(value.numerator) / Decimal(value.denominator)).quantize(Decimal("0.01"), ROUND_HALF_UP)
 
 

@@ -6,12 +6,21 @@ from typing import Any
 
 from django import forms
 from django.core.exceptions import ValidationError
+from django.db.models import Q
+from django.utils.formats import date_format
 
 from tournament.models import Club, Tournament
 from tournament.seasons.models import Season
 from tournament.seasons.points import BEST_N, PLACES
 
 MOST_PLACES = 64  # points for at most this many places; a place past the table scores 0
+
+
+class EventChoiceField(forms.ModelMultipleChoiceField):
+    """The club's events, each named with its date as the app's pages write dates."""
+
+    def label_from_instance(self, obj: Tournament) -> str:
+        return f"{obj.name} ({date_format(obj.date)})"
 
 
 class SeasonForm(forms.Form):
@@ -29,15 +38,18 @@ class SeasonForm(forms.Form):
         min_value=1, max_value=999, required=False, label="Best N events count",
         help_text="Only for the rule \"best N events\": each entrant's best N events count.",
     )  # fmt: skip
-    events = forms.ModelMultipleChoiceField(
+    events = EventChoiceField(
         queryset=Tournament.objects.none(), required=False, widget=forms.CheckboxSelectMultiple,
-        label="Events in the season", help_text="An event belongs to one season at most.",
+        label="Events in the season",
+        help_text="An event belongs to one season at most: those already in another season are not listed.",
+        error_messages={"invalid_choice": "Choose among the club's events that are in no other season."},
     )  # fmt: skip
 
     def __init__(self, *args: Any, club: Club, season: Season | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.club, self.season = club, season
-        self.fields["events"].queryset = Tournament.objects.filter(club=club).order_by("-date", "-id")
+        free = Q(season_event__isnull=True) | Q(season_event__season=season) if season else Q(season_event__isnull=True)
+        self.fields["events"].queryset = Tournament.objects.filter(free, club=club).order_by("-date", "-id")
 
     def clean_name(self) -> str:
         name = " ".join(self.cleaned_data["name"].split())
@@ -60,16 +72,6 @@ class SeasonForm(forms.Form):
         if len(parts) > MOST_PLACES:
             raise ValidationError(f"Points for at most {MOST_PLACES} places.", code="points_too_many")
         return [int(p) for p in parts]
-
-    def clean_events(self) -> list[Tournament]:
-        chosen = list(self.cleaned_data["events"])
-        elsewhere = Tournament.objects.filter(pk__in=[e.pk for e in chosen], season_event__isnull=False)
-        if self.season is not None:
-            elsewhere = elsewhere.exclude(season_event__season=self.season)
-        names = ", ".join(elsewhere.values_list("name", flat=True))
-        if names:
-            raise ValidationError(f"Already in another season: {names}.", code="event_in_another_season")
-        return chosen
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()

@@ -6,6 +6,8 @@ season (the club's directors choose what counts)."""
 
 from __future__ import annotations
 
+import math
+
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
@@ -144,7 +146,9 @@ def season_projector(request: HttpRequest, club_id: int, season_id: int) -> Http
     season = _season(club_id, season_id)
     tables = season_tables(season)
     rows = [("Players", line) for line in tables.players.lines] + [("Teams", line) for line in tables.teams.lines]
-    page = page_of(rows, whole_number(request.GET.get("page"), 1), PROJECTOR_ROWS)
+    # Pages of even length: 16 rows make two pages of 8, not one of 15 and one of 1.
+    size = math.ceil(len(rows) / max(1, math.ceil(len(rows) / PROJECTOR_ROWS)))
+    page = page_of(rows, whole_number(request.GET.get("page"), 1), max(1, size))
     context = {"club": season.club, "season": season, "page": page, "refresh": PROJECTOR_REFRESH_SECONDS}
     template = "seasons/projector.html#projector" if request.htmx else "seasons/projector.html"
     return render(request, template, context)
