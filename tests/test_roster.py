@@ -153,6 +153,7 @@ def test_a_persons_history_writes_a_lost_total_with_a_true_minus_sign(director_c
     start_round(round_=round_)
     for game in round_.games.all():
         finish_game(game, ns_tricks=4)  # North–South set every hand: 4 × −60
+    close_round(round_=round_)  # a person's page shows an event's result once the event is over
     ada = RosterPlayer.objects.get(name="Ada")
     html = director_client.get(reverse("director:roster_player", args=[ada.club_id, ada.pk])).content.decode()
     assert '<td class="num">−240</td>' in html and "-240" not in html
